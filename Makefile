@@ -1,0 +1,47 @@
+# dht — the one interface. `make run` starts a local 3-node cluster; `make test` runs every test.
+SHELL := /bin/bash
+.DEFAULT_GOAL := build
+
+# Temurin 25: JAVA_HOME if it is 25+, else the Debian/Temurin install path.
+JAVA_HOME ?= $(shell for d in "$$JAVA_HOME" /usr/lib/jvm/temurin-25-jdk-amd64 /usr/lib/jvm/temurin-25-jdk; do \
+	  [ -x "$$d/bin/java" ] && "$$d/bin/java" -version 2>&1 | grep -qE 'version "(2[5-9]|[3-9][0-9])' && { echo "$$d"; break; }; done)
+export JAVA_HOME
+export PATH := $(JAVA_HOME)/bin:$(PATH)
+SHARED ?= $(abspath ../shared)
+K8S_LOCAL := $(SHARED)/k8s-local
+MVN := mvn -B -ntp
+
+NODE_JAR := node/target/dht-node.jar
+SOURCES := $(shell find pom.xml */pom.xml */src/main -type f 2>/dev/null)
+
+.PHONY: build run test fmt bench clean check-java prereqs
+
+check-java:
+	@[ -n "$(JAVA_HOME)" ] || { echo "Temurin/JDK 25 not found: set JAVA_HOME to a JDK 25" >&2; exit 1; }
+	@command -v mvn >/dev/null || { echo "installing maven"; apt-get update -qq && apt-get install -y -qq maven; }
+
+## build: compile everything and package node/target/dht-node.jar + node/target/lib/
+build: $(NODE_JAR)
+$(NODE_JAR): $(SOURCES) | check-java
+	$(MVN) -q install -DskipTests -Dspotless.check.skip=true
+
+## run: a local 3-node cluster on 127.0.0.1:8080-8082, in the foreground until Ctrl-C
+run: build
+	scripts/local-cluster.sh run
+
+## test: unit, property and black-box tests of every module (and the operator's against a real apiserver)
+test: check-java prereqs
+	$(MVN) install
+
+## fmt: format the Java sources (the build checks the format)
+fmt: check-java
+	$(MVN) -q spotless:apply
+
+## bench: start a local cluster, fill it, sweep PUT/GET rates, print a table (see README)
+bench: build
+	scripts/bench.sh
+
+clean:
+	$(MVN) -q clean
+prereqs:
+	@true

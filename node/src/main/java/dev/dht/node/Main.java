@@ -1,0 +1,189 @@
+package dev.dht.node;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code java -jar dht-node.jar [flags]}: runs a node until SIGTERM. Flags: API.md §7. */
+@Command(
+    name = "dht-node",
+    mixinStandardHelpOptions = true,
+    version = "dht-node 0.1.0",
+    description = "A dht node: serves the entry API and replicates to its peers.")
+public final class Main implements Callable<Integer> {
+  @Option(
+      names = "--port",
+      defaultValue = "${env:DHT_PORT}",
+      description = "listening port (default: the port of --self, else 8080)")
+  Integer port;
+
+  @Option(
+      names = "--data-dir",
+      defaultValue = "${env:DHT_DATA_DIR:-data}",
+      description = "RocksDB directory, created if missing")
+  Path dataDir;
+
+  @Option(
+      names = "--self",
+      defaultValue = "${env:DHT_SELF}",
+      description = "this node's URL; one of the cluster URLs")
+  String self;
+
+  @Option(
+      names = "--cluster",
+      split = ",",
+      defaultValue = "${env:DHT_CLUSTER}",
+      description = "member URLs, comma-separated")
+  List<String> cluster;
+
+  @Option(
+      names = "--cluster-file",
+      defaultValue = "${env:DHT_CLUSTER_FILE}",
+      description = "file with one member URL a line, re-read when it changes")
+  Path clusterFile;
+
+  @Option(
+      names = "--settings-file",
+      defaultValue = "${env:DHT_SETTINGS_FILE}",
+      description = "properties default-ack/default-from, re-read when it changes")
+  Path settingsFile;
+
+  @Option(
+      names = "--event-loops",
+      defaultValue = "${env:DHT_EVENT_LOOPS:-0}",
+      description = "Vert.x event loops (0: one per core)")
+  int eventLoops;
+
+  @Option(
+      names = "--storage-threads",
+      defaultValue = "${env:DHT_STORAGE_THREADS:-4}",
+      description = "bounded RocksDB worker pool size")
+  int storageThreads;
+
+  @Option(
+      names = "--max-inflight",
+      defaultValue = "${env:DHT_MAX_INFLIGHT:-4096}",
+      description = "requests in flight beyond which the node answers 503")
+  int maxInflight;
+
+  @Option(
+      names = "--request-timeout-ms",
+      defaultValue = "${env:DHT_REQUEST_TIMEOUT_MS:-1000}",
+      description = "request deadline; fewer than ack answers by then gives 504")
+  long requestTimeoutMs;
+
+  @Option(
+      names = "--default-ack",
+      defaultValue = "${env:DHT_DEFAULT_ACK:-0}",
+      description = "default ack (0: floor(from/2)+1)")
+  int defaultAck;
+
+  @Option(
+      names = "--default-from",
+      defaultValue = "${env:DHT_DEFAULT_FROM:-0}",
+      description = "default from (0: cluster size)")
+  int defaultFrom;
+
+  @Option(
+      names = "--max-key-bytes",
+      defaultValue = "${env:DHT_MAX_KEY_BYTES:-1024}",
+      description = "longer keys get 400")
+  int maxKeyBytes;
+
+  @Option(
+      names = "--max-value-bytes",
+      defaultValue = "${env:DHT_MAX_VALUE_BYTES:-1048576}",
+      description = "larger values get 413")
+  int maxValueBytes;
+
+  @Option(
+      names = "--cluster-secret-file",
+      defaultValue = "${env:DHT_CLUSTER_SECRET_FILE}",
+      description = "file holding the secret every internal request must carry")
+  Path clusterSecretFile;
+
+  @Option(
+      names = "--block-cache-mb",
+      defaultValue = "${env:DHT_BLOCK_CACHE_MB:-64}",
+      description = "RocksDB block cache size")
+  long blockCacheMb;
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  static CommandLine commandLine() {
+    return new CommandLine(new Main());
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    NodeConfig config = config();
+    Node node = Node.start(config);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  node.close();
+                  stopped.countDown();
+                },
+                "dht-shutdown"));
+    stopped.await();
+    return 0;
+  }
+
+  NodeConfig config() throws IOException {
+    List<String> members;
+    if (clusterFile != null) {
+      members = ConfigFiles.members(Files.readString(clusterFile));
+    } else if (cluster != null && !cluster.isEmpty()) {
+      members = cluster;
+    } else {
+      members = List.of(self != null ? self : "http://localhost:" + (port != null ? port : 8080));
+    }
+    String selfUrl = self != null ? self : members.getFirst();
+    int listenPort = port != null ? port : java.net.URI.create(selfUrl).getPort();
+    String secret = clusterSecretFile == null ? null : Files.readString(clusterSecretFile).strip();
+    var defaults =
+        settingsFile != null && Files.exists(settingsFile)
+            ? ConfigFiles.defaults(
+                Files.readString(settingsFile),
+                new dev.dht.node.replication.Replication.Defaults(defaultAck, defaultFrom))
+            : new dev.dht.node.replication.Replication.Defaults(defaultAck, defaultFrom);
+    requirePositive("--storage-threads", storageThreads);
+    requirePositive("--max-inflight", maxInflight);
+    requirePositive("--request-timeout-ms", requestTimeoutMs);
+    requirePositive("--max-key-bytes", maxKeyBytes);
+    requirePositive("--max-value-bytes", maxValueBytes);
+    return new NodeConfig(
+        listenPort,
+        dataDir,
+        selfUrl,
+        members,
+        clusterFile,
+        settingsFile,
+        eventLoops > 0 ? eventLoops : Runtime.getRuntime().availableProcessors(),
+        storageThreads,
+        maxInflight,
+        requestTimeoutMs,
+        defaults.ack(),
+        defaults.from(),
+        maxKeyBytes,
+        maxValueBytes,
+        secret == null || secret.isEmpty() ? null : secret,
+        blockCacheMb << 20);
+  }
+
+  private static void requirePositive(String flag, long value) {
+    if (value <= 0) {
+      throw new IllegalArgumentException(flag + " must be positive, got " + value);
+    }
+  }
+}

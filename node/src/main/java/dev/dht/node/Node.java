@@ -1,0 +1,157 @@
+package dev.dht.node;
+
+import dev.dht.node.cluster.ClusterState;
+import dev.dht.node.cluster.FileWatcher;
+import dev.dht.node.cluster.HybridClock;
+import dev.dht.node.cluster.Topology;
+import dev.dht.node.http.Admission;
+import dev.dht.node.http.HttpVerticle;
+import dev.dht.node.http.Limits;
+import dev.dht.node.metrics.NodeMetrics;
+import dev.dht.node.replication.LocalReplica;
+import dev.dht.node.replication.Replication;
+import dev.dht.node.storage.Storage;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.WorkerExecutor;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running node: storage, the HTTP servers on every event loop, and the watchers of its
+ * membership and settings files. {@link #close()} stops it in order: stop accepting, finish what is
+ * in flight, close RocksDB, stop Vert.x.
+ */
+public final class Node implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(Node.class);
+  private static final long WATCH_PERIOD_MS = 1000;
+
+  private final Vertx vertx;
+  private final Storage storage;
+  private final NodeMetrics metrics;
+  private final WorkerExecutor storagePool;
+  private final ClusterState cluster;
+  private final List<FileWatcher> watchers = new ArrayList<>();
+  private String deploymentId;
+  private boolean closed;
+
+  private Node(NodeConfig config) {
+    Topology topology = Topology.of(config.members(), config.self());
+    storage = new Storage(config.dataDir(), config.blockCacheBytes());
+    vertx =
+        Vertx.vertx(
+            new VertxOptions().setEventLoopPoolSize(config.eventLoops()).setWorkerPoolSize(4));
+    storagePool = vertx.createSharedWorkerExecutor("dht-storage", config.storageThreads());
+    Admission admission = new Admission(config.maxInflight());
+    metrics = new NodeMetrics(admission::inflight);
+    metrics.bindStorage(storage);
+    cluster =
+        new ClusterState(
+            topology, new Replication.Defaults(config.defaultAck(), config.defaultFrom()));
+    HttpVerticle.Shared shared =
+        new HttpVerticle.Shared(
+            config.port(),
+            cluster,
+            new LocalReplica(storage, storagePool),
+            HybridClock.system(topology.self()),
+            admission,
+            new Limits(config.maxKeyBytes(), config.maxValueBytes()),
+            metrics,
+            config.clusterSecret(),
+            config.requestTimeoutMs(),
+            Math.max(8, config.maxInflight() / 64));
+    try {
+      deploymentId =
+          vertx
+              .deployVerticle(
+                  () -> new HttpVerticle(shared),
+                  new DeploymentOptions().setInstances(config.eventLoops()))
+              .await();
+    } catch (RuntimeException e) {
+      vertx.close().await();
+      storage.close();
+      metrics.close();
+      throw e;
+    }
+    watch(config);
+    log.info(
+        "node {} serving on port {} with data in {}; cluster {}",
+        topology.self(),
+        config.port(),
+        config.dataDir(),
+        topology.members());
+  }
+
+  /** Starts a node and returns once it accepts requests; fails if storage or the port fail. */
+  public static Node start(NodeConfig config) {
+    return new Node(config);
+  }
+
+  public ClusterState cluster() {
+    return cluster;
+  }
+
+  private void watch(NodeConfig config) {
+    if (config.clusterFile() != null) {
+      watchers.add(
+          new FileWatcher(
+              vertx,
+              config.clusterFile().toString(),
+              content -> {
+                Topology next = Topology.of(ConfigFiles.members(content), config.self());
+                if (!next.members().equals(cluster.topology().members())) {
+                  log.info("cluster membership is now {}", next.members());
+                  cluster.topology(next);
+                }
+              }));
+    }
+    if (config.settingsFile() != null) {
+      Replication.Defaults flags =
+          new Replication.Defaults(config.defaultAck(), config.defaultFrom());
+      watchers.add(
+          new FileWatcher(
+              vertx,
+              config.settingsFile().toString(),
+              content -> {
+                Replication.Defaults next = ConfigFiles.defaults(content, flags);
+                if (!next.equals(cluster.defaults())) {
+                  log.info("replication defaults are now ack={} from={}", next.ack(), next.from());
+                  cluster.defaults(next);
+                }
+              }));
+    }
+    watchers.forEach(w -> w.start(WATCH_PERIOD_MS));
+  }
+
+  /** Graceful stop: at most ~10 s, then RocksDB is closed whatever is still running. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    watchers.forEach(FileWatcher::stop);
+    try {
+      vertx.undeploy(deploymentId).await(8, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      log.warn("HTTP servers did not stop cleanly: {}", e.toString());
+    }
+    try {
+      storagePool.close().await(2, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      log.warn("storage pool did not stop cleanly: {}", e.toString());
+    }
+    storage.close();
+    metrics.close();
+    try {
+      vertx.close().await(2, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      log.warn("Vert.x did not stop cleanly: {}", e.toString());
+    }
+    log.info("node stopped");
+  }
+}

@@ -1,0 +1,23 @@
+package dev.dht.node;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/** Everything a node needs to start, resolved from flags, environment and files. */
+public record NodeConfig(
+    int port,
+    Path dataDir,
+    String self,
+    List<String> members,
+    Path clusterFile,
+    Path settingsFile,
+    int eventLoops,
+    int storageThreads,
+    int maxInflight,
+    long requestTimeoutMs,
+    int defaultAck,
+    int defaultFrom,
+    int maxKeyBytes,
+    int maxValueBytes,
+    String clusterSecret,
+    long blockCacheBytes) {}

@@ -1,0 +1,135 @@
+package dev.dht.node.http;
+
+import dev.dht.node.replication.LocalReplica;
+import dev.dht.node.storage.RangeCursor;
+import dev.dht.node.storage.Record;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * {@code GET /v0/entities?start=S[&end=E]}: this node's own live entries with S ≤ key < E, as one
+ * chunk per entry ({@code key \n value}). Batches are read on the storage pool and written only
+ * while the connection keeps up, so memory stays bounded whatever the size of the range.
+ */
+final class RangeHandler {
+  private static final int BATCH_ENTRIES = 256;
+  private static final int BATCH_BYTES = 1 << 20;
+
+  private final LocalReplica local;
+  private final Admission admission;
+  private final Limits limits;
+
+  RangeHandler(LocalReplica local, Admission admission, Limits limits) {
+    this.local = local;
+    this.admission = admission;
+    this.limits = limits;
+  }
+
+  void handle(HttpServerRequest request) {
+    if (request.method() != HttpMethod.GET) {
+      request.response().putHeader(HttpHeaders.ALLOW, "GET");
+      Responses.text(request, 405, "method " + request.method() + " is not allowed here");
+      return;
+    }
+    String start = request.getParam("start");
+    String end = request.getParam("end");
+    String invalid = KeyRules.check(start, limits.maxKeyBytes(), "start");
+    if (invalid == null && end != null) {
+      invalid = KeyRules.check(end, limits.maxKeyBytes(), "end");
+    }
+    if (invalid != null) {
+      Responses.text(request, 400, invalid);
+      return;
+    }
+    if (!admission.tryAcquire()) {
+      Responses.overloaded(request);
+      return;
+    }
+    byte[] endBytes = end == null ? null : end.getBytes(StandardCharsets.UTF_8);
+    local
+        .pool()
+        .executeBlocking(
+            () -> local.storage().range(start.getBytes(StandardCharsets.UTF_8), endBytes), false)
+        .onSuccess(cursor -> new Stream(request.response(), cursor).begin())
+        .onFailure(e -> {
+          admission.release();
+          Failures.answer(request, e);
+        });
+  }
+
+  /** One range response in flight: pulls the next batch when the previous one was written. */
+  private final class Stream {
+    private final HttpServerResponse response;
+    private final RangeCursor cursor;
+    private boolean finished;
+
+    Stream(HttpServerResponse response, RangeCursor cursor) {
+      this.response = response;
+      this.cursor = cursor;
+    }
+
+    void begin() {
+      response.setChunked(true).setStatusCode(200);
+      response.putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream");
+      response.closeHandler(v -> finish());
+      pull();
+    }
+
+    private void pull() {
+      local
+          .pool()
+          .executeBlocking(() -> cursor.next(BATCH_ENTRIES, BATCH_BYTES), false)
+          .onComplete(batch -> {
+            if (finished) {
+              return;
+            }
+            if (batch.failed()) {
+              response.reset(); // headers are out; a broken stream is the honest answer
+              finish();
+            } else if (batch.result().isEmpty()) {
+              response.end();
+              finish();
+            } else {
+              write(batch.result());
+            }
+          });
+    }
+
+    private void write(List<RangeCursor.Entry> entries) {
+      for (RangeCursor.Entry entry : entries) {
+        int valueLength = entry.record().valueLength();
+        Buffer chunk = Buffer.buffer(entry.key().length + 1 + valueLength);
+        chunk.appendBytes(entry.key()).appendByte((byte) '\n');
+        chunk.appendBytes(entry.record().encoded(), Record.HEADER_BYTES, valueLength);
+        response.write(chunk);
+      }
+      if (response.writeQueueFull()) {
+        response.drainHandler(v -> pull());
+      } else {
+        pull();
+      }
+    }
+
+    /** Releases the cursor (on the storage pool, after any batch still being read) once. */
+    private void finish() {
+      if (finished) {
+        return;
+      }
+      finished = true;
+      admission.release();
+      local
+          .pool()
+          .executeBlocking(
+              () -> {
+                cursor.close();
+                return null;
+              },
+              false);
+    }
+  }
+}

@@ -1,0 +1,38 @@
+package dev.dht.node.http;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+
+/** Small, uniform answers: a status with a plain-text reason, or a body. */
+final class Responses {
+  private static final CharSequence TEXT = HttpHeaders.createOptimized("text/plain; charset=utf-8");
+  private static final CharSequence OCTETS =
+      HttpHeaders.createOptimized("application/octet-stream");
+
+  private Responses() {}
+
+  /** A status with a reason as the body. An unread request body closes the connection after. */
+  static void text(HttpServerRequest request, int status, String reason) {
+    HttpServerResponse response = request.response().setStatusCode(status);
+    response.putHeader(HttpHeaders.CONTENT_TYPE, TEXT);
+    if (!request.isEnded()) {
+      response.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
+    }
+    response.end(reason + "\n");
+  }
+
+  static void empty(HttpServerRequest request, int status) {
+    request.response().setStatusCode(status).end();
+  }
+
+  static void bytes(HttpServerRequest request, Buffer body) {
+    request.response().setStatusCode(200).putHeader(HttpHeaders.CONTENT_TYPE, OCTETS).end(body);
+  }
+
+  static void overloaded(HttpServerRequest request) {
+    request.response().putHeader(HttpHeaders.RETRY_AFTER, "1");
+    text(request, 503, "overloaded: too many requests in flight, retry later");
+  }
+}

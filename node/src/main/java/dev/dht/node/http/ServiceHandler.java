@@ -1,0 +1,46 @@
+package dev.dht.node.http;
+
+import dev.dht.node.metrics.NodeMetrics;
+import dev.dht.node.replication.LocalReplica;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+
+/** Status, liveness, readiness and Prometheus metrics. */
+final class ServiceHandler {
+  private final LocalReplica local;
+  private final NodeMetrics metrics;
+
+  ServiceHandler(LocalReplica local, NodeMetrics metrics) {
+    this.local = local;
+    this.metrics = metrics;
+  }
+
+  void status(HttpServerRequest request) {
+    Responses.text(request, 200, "OK");
+  }
+
+  void live(HttpServerRequest request) {
+    Responses.text(request, 200, "live");
+  }
+
+  /** Ready once storage is open; membership is known from start-up on (the node needs it). */
+  void ready(HttpServerRequest request) {
+    if (local.storage().isOpen()) {
+      Responses.text(request, 200, "ready");
+    } else {
+      Responses.text(request, 503, "storage is closed");
+    }
+  }
+
+  void metrics(HttpServerRequest request) {
+    local
+        .pool()
+        .executeBlocking(metrics::scrape, false)
+        .onSuccess(text ->
+            request
+                .response()
+                .putHeader(HttpHeaders.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")
+                .end(text))
+        .onFailure(e -> Failures.answer(request, e));
+  }
+}

@@ -1,0 +1,119 @@
+package dev.dht.node.metrics;
+
+import dev.dht.node.storage.Storage;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import org.rocksdb.TickerType;
+
+/**
+ * The node's Prometheus metrics: requests per operation and status with latency histograms, replica
+ * hops, overload and deadline answers, in-flight work and RocksDB statistics. Meters are created
+ * once and looked up without allocation on the request path where possible.
+ */
+public final class NodeMetrics implements AutoCloseable {
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+  /** Per operation, a timer per status code, filled lazily; a racing fill gets the same meter. */
+  private final Map<String, Timer[]> requestTimers = new ConcurrentHashMap<>();
+
+  private final Timer hopSuccess;
+  private final Timer hopFailure;
+  private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
+
+  public NodeMetrics(IntSupplier inflight) {
+    hopSuccess = hopTimer("success");
+    hopFailure = hopTimer("failure");
+    Gauge.builder("dht_inflight_requests", inflight::getAsInt)
+        .description("requests admitted and not yet answered")
+        .register(registry);
+    new JvmMemoryMetrics().bindTo(registry);
+    gcMetrics.bindTo(registry);
+  }
+
+  /** Exposes RocksDB properties and tickers; read at scrape time, which runs on a worker. */
+  public void bindStorage(Storage storage) {
+    storageGauge(storage, "rocksdb.estimate-num-keys", "dht_rocksdb_estimated_keys");
+    storageGauge(storage, "rocksdb.total-sst-files-size", "dht_rocksdb_sst_bytes");
+    storageGauge(storage, "rocksdb.cur-size-all-mem-tables", "dht_rocksdb_memtable_bytes");
+    storageGauge(storage, "rocksdb.block-cache-usage", "dht_rocksdb_block_cache_bytes");
+    for (TickerType ticker :
+        new TickerType[] {
+          TickerType.BYTES_WRITTEN,
+          TickerType.BYTES_READ,
+          TickerType.BLOCK_CACHE_HIT,
+          TickerType.BLOCK_CACHE_MISS,
+          TickerType.STALL_MICROS
+        }) {
+      Gauge.builder(
+              "dht_rocksdb_ticker",
+              storage,
+              s -> s.isOpen() ? s.statistics().getTickerCount(ticker) : Double.NaN)
+          .tag("ticker", ticker.name().toLowerCase())
+          .register(registry);
+    }
+  }
+
+  /** A public request answered with {@code status} after {@code nanos}. */
+  public void request(String operation, int status, long nanos) {
+    Timer[] byStatus = requestTimers.computeIfAbsent(operation, op -> new Timer[600]);
+    Timer timer = byStatus[status];
+    if (timer == null) {
+      timer =
+          Timer.builder("dht_requests")
+              .description("public requests by operation and status")
+              .tag("operation", operation)
+              .tag("status", Integer.toString(status))
+              .publishPercentileHistogram()
+              .minimumExpectedValue(Duration.ofNanos(50_000))
+              .maximumExpectedValue(Duration.ofSeconds(10))
+              .register(registry);
+      byStatus[status] = timer;
+    }
+    timer.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** One call to another node's replica. */
+  public void hop(boolean success, long nanos) {
+    (success ? hopSuccess : hopFailure).record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  public Counter counter(String name, String description) {
+    return Counter.builder(name).description(description).register(registry);
+  }
+
+  /** The Prometheus text; may read RocksDB, so call it on a worker. */
+  public String scrape() {
+    return registry.scrape();
+  }
+
+  @Override
+  public void close() {
+    gcMetrics.close();
+    registry.close();
+  }
+
+  private Timer hopTimer(String outcome) {
+    return Timer.builder("dht_replica_hops")
+        .description("coordinator calls to other nodes' replicas")
+        .tag("outcome", outcome)
+        .publishPercentileHistogram()
+        .minimumExpectedValue(Duration.ofNanos(50_000))
+        .maximumExpectedValue(Duration.ofSeconds(10))
+        .register(registry);
+  }
+
+  private void storageGauge(Storage storage, String property, String name) {
+    Gauge.builder(name, storage, s -> s.longProperty(property)).register(registry);
+  }
+}

@@ -1,0 +1,12 @@
+package dev.dht.node.replication;
+
+/** Fewer than {@code ack} replicas succeeded in time; the client gets 504. */
+public final class QuorumFailedException extends RuntimeException {
+  public QuorumFailedException(Replication r, String why) {
+    super(
+        "fewer than ack=" + r.ack() + " of from=" + r.from() + " replicas answered: " + why,
+        null,
+        false,
+        false);
+  }
+}

@@ -1,0 +1,64 @@
+package dev.dht.node.storage;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * A stored version of an entry: its write timestamp, whether it is a tombstone, and the value.
+ *
+ * <p>On disk and between replicas a record is one byte array: 8 bytes of timestamp (big-endian), 1
+ * flag byte, then the value bytes. Keeping the wire and disk encodings identical means a replica
+ * read is shipped to the coordinator without re-encoding.
+ */
+public record Record(long timestamp, boolean tombstone, byte[] encoded) {
+  public static final int HEADER_BYTES = Long.BYTES + 1;
+  private static final byte TOMBSTONE = 1;
+
+  public static Record value(long timestamp, byte[] value) {
+    byte[] encoded = header(timestamp, (byte) 0, value.length);
+    System.arraycopy(value, 0, encoded, HEADER_BYTES, value.length);
+    return new Record(timestamp, false, encoded);
+  }
+
+  /**
+   * An encoded value record with its header written and {@code valueLength} bytes left for the
+   * caller to fill from offset {@link #HEADER_BYTES}, then {@link #decode}: saves a copy when the
+   * value arrives in a network buffer.
+   */
+  public static byte[] encodedValueOf(long timestamp, int valueLength) {
+    return header(timestamp, (byte) 0, valueLength);
+  }
+
+  public static Record tombstone(long timestamp) {
+    return new Record(timestamp, true, header(timestamp, TOMBSTONE, 0));
+  }
+
+  /** Decodes a record written by {@link #encoded()}; rejects anything shorter than a header. */
+  public static Record decode(byte[] encoded) {
+    if (encoded.length < HEADER_BYTES) {
+      throw new IllegalArgumentException("record shorter than its header: " + encoded.length);
+    }
+    long timestamp = ByteBuffer.wrap(encoded, 0, Long.BYTES).getLong();
+    boolean tombstone = (encoded[Long.BYTES] & TOMBSTONE) != 0;
+    return new Record(timestamp, tombstone, encoded);
+  }
+
+  public int valueLength() {
+    return encoded.length - HEADER_BYTES;
+  }
+
+  public byte[] valueBytes() {
+    return Arrays.copyOfRange(encoded, HEADER_BYTES, encoded.length);
+  }
+
+  /** True when this version wins over {@code other}: newer timestamp; null always loses. */
+  public boolean newerThan(Record other) {
+    return other == null || Long.compareUnsigned(timestamp, other.timestamp) > 0;
+  }
+
+  private static byte[] header(long timestamp, byte flags, int valueLength) {
+    byte[] encoded = new byte[HEADER_BYTES + valueLength];
+    ByteBuffer.wrap(encoded).putLong(timestamp).put(flags);
+    return encoded;
+  }
+}

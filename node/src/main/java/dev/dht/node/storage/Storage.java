@@ -1,0 +1,181 @@
+package dev.dht.node.storage;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.CompressionType;
+import org.rocksdb.LRUCache;
+import org.rocksdb.Options;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.Statistics;
+import org.rocksdb.WriteOptions;
+
+/**
+ * The node's RocksDB: the one owner of the database and of every native object used with it, all
+ * created once and closed in reverse order. Every method blocks and must run on a storage worker,
+ * never on an event loop.
+ *
+ * <p>A key maps to one {@link Record}. Writes keep the record with the larger timestamp, so a late
+ * or replayed older write never overwrites a newer one; striped locks make that read-compare-write
+ * atomic per key.
+ */
+public final class Storage implements AutoCloseable {
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  private static final int LOCK_STRIPES = 1024;
+
+  private final Statistics statistics = new Statistics();
+  private final LRUCache blockCache;
+  private final BloomFilter bloomFilter = new BloomFilter(10);
+  private final Options options;
+  private final WriteOptions writeOptions = new WriteOptions(); // WAL on, no fsync per write
+  private final ReadOptions readOptions = new ReadOptions();
+  private final RocksDB db;
+  private final Object[] locks = new Object[LOCK_STRIPES];
+  private final Set<RangeCursor> openCursors = ConcurrentHashMap.newKeySet();
+
+  /** Operations hold the read side; close() takes the write side, so no call races the close. */
+  private final ReadWriteLock lifecycle = new ReentrantReadWriteLock();
+
+  private volatile boolean closed;
+
+  public Storage(Path dataDir, long blockCacheBytes) {
+    try {
+      Files.createDirectories(dataDir);
+      blockCache = new LRUCache(blockCacheBytes);
+      BlockBasedTableConfig table =
+          new BlockBasedTableConfig()
+              .setBlockCache(blockCache)
+              .setFilterPolicy(bloomFilter)
+              .setWholeKeyFiltering(true);
+      options =
+          new Options()
+              .setCreateIfMissing(true)
+              .setStatistics(statistics)
+              .setTableFormatConfig(table)
+              .setCompressionType(CompressionType.LZ4_COMPRESSION)
+              .setMaxBackgroundJobs(2)
+              .setBytesPerSync(1 << 20);
+      db = RocksDB.open(options, dataDir.toString());
+    } catch (Exception e) {
+      throw new StorageException("cannot open RocksDB in " + dataDir + ": " + e.getMessage(), e);
+    }
+    Arrays.setAll(locks, i -> new Object());
+  }
+
+  /** The stored record of {@code key}, tombstones included; null if the key was never written. */
+  public Record get(byte[] key) {
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      byte[] encoded = db.get(readOptions, key);
+      return encoded == null ? null : Record.decode(encoded);
+    } catch (RocksDBException e) {
+      throw new StorageException("get failed: " + e.getMessage(), e);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  /**
+   * Stores {@code record} unless a newer version is already there; returns whether it was stored.
+   */
+  public boolean putIfNewer(byte[] key, Record record) {
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      synchronized (locks[Math.floorMod(Arrays.hashCode(key), LOCK_STRIPES)]) {
+        byte[] current = db.get(readOptions, key);
+        if (current != null && !record.newerThan(Record.decode(current))) {
+          return false;
+        }
+        db.put(writeOptions, key, record.encoded());
+        return true;
+      }
+    } catch (RocksDBException e) {
+      throw new StorageException("put failed: " + e.getMessage(), e);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  /** A cursor over {@code start <= key < end} ({@code end} null: to the last key). Close it. */
+  public RangeCursor range(byte[] start, byte[] end) {
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      RangeCursor cursor = new RangeCursor(db, start, end, openCursors::remove);
+      openCursors.add(cursor);
+      return cursor;
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  /** A RocksDB property such as {@code rocksdb.estimate-num-keys}; -1 if unknown. */
+  public long longProperty(String name) {
+    lifecycle.readLock().lock();
+    try {
+      return closed ? -1 : db.getLongProperty(name);
+    } catch (RocksDBException e) {
+      return -1;
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  public Statistics statistics() {
+    return statistics;
+  }
+
+  public boolean isOpen() {
+    return !closed;
+  }
+
+  /** Flushes the WAL and closes cursors, then the database, then its options. */
+  @Override
+  public void close() {
+    lifecycle.writeLock().lock();
+    try {
+      closeOnce();
+    } finally {
+      lifecycle.writeLock().unlock();
+    }
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new StorageException("storage is closed", null);
+    }
+  }
+
+  private void closeOnce() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    openCursors.forEach(RangeCursor::close);
+    try {
+      db.flushWal(true);
+    } catch (RocksDBException e) {
+      // closing anyway: the WAL was written on every put, only the final fsync failed
+    }
+    db.close();
+    readOptions.close();
+    writeOptions.close();
+    options.close();
+    bloomFilter.close();
+    blockCache.close();
+    statistics.close();
+  }
+}
