@@ -1,0 +1,77 @@
+package dev.dht.node.replication;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dht.node.storage.Record;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.LongRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+class QuorumTest {
+  @Test
+  void reachedOnTheAckthSuccessAndReportedOnce() {
+    Quorum quorum = new Quorum(2, 3);
+    assertThat(quorum.success(null)).isEqualTo(Quorum.Outcome.PENDING);
+    assertThat(quorum.success(null)).isEqualTo(Quorum.Outcome.REACHED);
+    assertThat(quorum.success(null)).isEqualTo(Quorum.Outcome.PENDING);
+    assertThat(quorum.failure()).isEqualTo(Quorum.Outcome.PENDING);
+    assertThat(quorum.expire()).isFalse();
+  }
+
+  @Test
+  void failsAsSoonAsAckIsOutOfReach() {
+    Quorum quorum = new Quorum(2, 3);
+    assertThat(quorum.failure()).isEqualTo(Quorum.Outcome.PENDING);
+    assertThat(quorum.failure()).isEqualTo(Quorum.Outcome.FAILED);
+    assertThat(quorum.success(null)).isEqualTo(Quorum.Outcome.PENDING);
+  }
+
+  @Test
+  void expiresOnlyWhileUndecided() {
+    Quorum quorum = new Quorum(3, 3);
+    quorum.success(null);
+    assertThat(quorum.expire()).isTrue();
+    assertThat(quorum.success(null)).isEqualTo(Quorum.Outcome.PENDING);
+    assertThat(quorum.success(null)).isEqualTo(Quorum.Outcome.PENDING);
+  }
+
+  @Test
+  void aNewerTombstoneHidesAnOlderValue() {
+    Quorum quorum = new Quorum(3, 3);
+    quorum.success(Record.value(10, new byte[] {1}));
+    quorum.success(Record.tombstone(20));
+    quorum.success(null);
+    assertThat(quorum.newest().tombstone()).isTrue();
+  }
+
+  @Test
+  void aNewerValueWinsOverAnOlderTombstone() {
+    Quorum quorum = new Quorum(2, 2);
+    quorum.success(Record.tombstone(20));
+    quorum.success(Record.value(30, new byte[] {7}));
+    assertThat(quorum.newest().timestamp()).isEqualTo(30);
+    assertThat(quorum.newest().valueBytes()).containsExactly(7);
+  }
+
+  @Property
+  void newestIsTheMaximumWhateverTheArrivalOrder(
+      @ForAll @Size(min = 1, max = 7) List<@LongRange(min = 0, max = 1_000) Long> timestamps,
+      @ForAll @IntRange(min = 0, max = 3) int missing) {
+    List<Record> answers = new ArrayList<>();
+    timestamps.forEach(
+        ts -> answers.add(ts % 3 == 0 ? Record.tombstone(ts) : Record.value(ts, new byte[0])));
+    for (int i = 0; i < missing; i++) {
+      answers.add(null);
+    }
+    Collections.shuffle(answers);
+    Quorum quorum = new Quorum(answers.size(), answers.size());
+    answers.forEach(quorum::success);
+    assertThat(quorum.newest().timestamp()).isEqualTo(Collections.max(timestamps));
+  }
+}

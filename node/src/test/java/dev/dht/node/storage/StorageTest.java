@@ -1,0 +1,72 @@
+package dev.dht.node.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StorageTest {
+  @TempDir Path dir;
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void keepsTheNewerVersionWhateverTheArrivalOrder() {
+    try (Storage storage = new Storage(dir, 1 << 20)) {
+      assertThat(storage.putIfNewer(bytes("k"), Record.value(20, bytes("new")))).isTrue();
+      assertThat(storage.putIfNewer(bytes("k"), Record.value(10, bytes("old")))).isFalse();
+      assertThat(storage.putIfNewer(bytes("k"), Record.tombstone(15))).isFalse();
+      assertThat(storage.get(bytes("k")).valueBytes()).containsExactly(bytes("new"));
+      assertThat(storage.putIfNewer(bytes("k"), Record.tombstone(30))).isTrue();
+      assertThat(storage.get(bytes("k")).tombstone()).isTrue();
+      assertThat(storage.get(bytes("never"))).isNull();
+    }
+  }
+
+  @Test
+  void survivesAReopen() {
+    try (Storage storage = new Storage(dir, 1 << 20)) {
+      storage.putIfNewer(bytes("k"), Record.value(1, bytes("v")));
+    }
+    try (Storage storage = new Storage(dir, 1 << 20)) {
+      assertThat(storage.get(bytes("k")).valueBytes()).containsExactly(bytes("v"));
+    }
+  }
+
+  @Test
+  void rangeIsOrderedBoundedAndSkipsTombstones() {
+    try (Storage storage = new Storage(dir, 1 << 20)) {
+      for (String key : List.of("b", "a", "d", "c", "\u00e9", "e")) {
+        storage.putIfNewer(bytes(key), Record.value(1, bytes("v" + key)));
+      }
+      storage.putIfNewer(bytes("c"), Record.tombstone(2));
+      try (RangeCursor cursor = storage.range(bytes("b"), bytes("\u00e9"))) {
+        List<String> keys =
+            cursor.next(100, 1 << 20).stream()
+                .map(e -> new String(e.key(), StandardCharsets.UTF_8))
+                .toList();
+        assertThat(keys).containsExactly("b", "d", "e");
+        assertThat(cursor.next(100, 1 << 20)).isEmpty();
+      }
+      try (RangeCursor cursor = storage.range(bytes("a"), null)) {
+        assertThat(cursor.next(2, 1 << 20)).hasSize(2);
+        assertThat(cursor.next(100, 1 << 20)).hasSize(3); // d, e, é (UTF-8 0xC3 sorts last)
+      }
+    }
+  }
+
+  @Test
+  void callsAfterCloseFailInsteadOfCrashing() {
+    Storage storage = new Storage(dir, 1 << 20);
+    RangeCursor cursor = storage.range(bytes("a"), null);
+    storage.close();
+    assertThat(cursor.next(10, 1024)).isEmpty();
+    assertThatThrownBy(() -> storage.get(bytes("k"))).isInstanceOf(StorageException.class);
+  }
+}
