@@ -1,5 +1,6 @@
 package dev.dht.node;
 
+import dev.dht.loadgen.LoadGenCommand;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,12 +11,16 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code java -jar dht-node.jar [flags]}: runs a node until SIGTERM. Flags: API.md §7. */
+/**
+ * {@code java -jar dht-node.jar [flags]}: runs a node until SIGTERM (flags: API.md §7); {@code java
+ * -jar dht-node.jar loadgen ...} runs the load generator from the same jar and image.
+ */
 @Command(
     name = "dht-node",
     mixinStandardHelpOptions = true,
     version = "dht-node 0.1.0",
-    description = "A dht node: serves the entry API and replicates to its peers.")
+    description = "A dht node: serves the entry API and replicates to its peers.",
+    subcommands = LoadGenCommand.class)
 public final class Main implements Callable<Integer> {
   @Option(
       names = "--port",

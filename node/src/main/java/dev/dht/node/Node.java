@@ -8,7 +8,6 @@ import dev.dht.node.http.Admission;
 import dev.dht.node.http.HttpVerticle;
 import dev.dht.node.http.Limits;
 import dev.dht.node.metrics.NodeMetrics;
-import dev.dht.node.replication.LocalReplica;
 import dev.dht.node.replication.Replication;
 import dev.dht.node.storage.Storage;
 import io.vertx.core.DeploymentOptions;
@@ -29,6 +28,9 @@ import org.slf4j.LoggerFactory;
 public final class Node implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Node.class);
   private static final long WATCH_PERIOD_MS = 1000;
+
+  /** Connections per peer and event loop; batching keeps few of them busy. */
+  private static final int PEER_POOL_SIZE = 16;
 
   private final Vertx vertx;
   private final Storage storage;
@@ -56,14 +58,15 @@ public final class Node implements AutoCloseable {
         new HttpVerticle.Shared(
             config.port(),
             cluster,
-            new LocalReplica(storage, storagePool),
+            storage,
+            storagePool,
             HybridClock.system(topology.self()),
             admission,
             new Limits(config.maxKeyBytes(), config.maxValueBytes()),
             metrics,
             config.clusterSecret(),
             config.requestTimeoutMs(),
-            Math.max(8, config.maxInflight() / 64));
+            PEER_POOL_SIZE);
     try {
       deploymentId =
           vertx

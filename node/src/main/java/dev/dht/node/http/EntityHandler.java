@@ -70,9 +70,9 @@ final class EntityHandler {
     byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
     Future<Integer> status =
         switch (method.name()) {
-          case "GET" -> get(request, topology, key, keyBytes, replication);
-          case "PUT" -> put(request, topology, key, keyBytes, replication);
-          default -> delete(topology, key, keyBytes, replication);
+          case "GET" -> get(request, topology, keyBytes, replication);
+          case "PUT" -> put(request, topology, keyBytes, replication);
+          default -> delete(topology, keyBytes, replication);
         };
     status.onComplete(done -> {
       admission.release();
@@ -82,9 +82,9 @@ final class EntityHandler {
   }
 
   private Future<Integer> get(
-      HttpServerRequest request, Topology topology, String key, byte[] keyBytes, Replication r) {
+      HttpServerRequest request, Topology topology, byte[] keyBytes, Replication r) {
     return coordinator
-        .read(topology, key, keyBytes, r)
+        .read(topology, keyBytes, r)
         .map(newest -> {
           if (newest == null || newest.tombstone()) {
             return 404;
@@ -97,18 +97,18 @@ final class EntityHandler {
   }
 
   private Future<Integer> put(
-      HttpServerRequest request, Topology topology, String key, byte[] keyBytes, Replication r) {
+      HttpServerRequest request, Topology topology, byte[] keyBytes, Replication r) {
     return BodyReader.read(request, limits.maxValueBytes())
         .compose(body -> {
           byte[] encoded = Record.encodedValueOf(clock.next(), body.length());
           body.getBytes(0, body.length(), encoded, Record.HEADER_BYTES);
-          return coordinator.write(topology, key, keyBytes, Record.decode(encoded), r);
+          return coordinator.write(topology, keyBytes, Record.decode(encoded), r);
         })
         .map(201);
   }
 
-  private Future<Integer> delete(Topology topology, String key, byte[] keyBytes, Replication r) {
-    return coordinator.write(topology, key, keyBytes, Record.tombstone(clock.next()), r).map(202);
+  private Future<Integer> delete(Topology topology, byte[] keyBytes, Replication r) {
+    return coordinator.write(topology, keyBytes, Record.tombstone(clock.next()), r).map(202);
   }
 
   /** Writes the answer unless the success path already did; returns the status sent. */

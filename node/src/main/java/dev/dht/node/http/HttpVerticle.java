@@ -7,8 +7,10 @@ import dev.dht.node.replication.Coordinator;
 import dev.dht.node.replication.InternalApi;
 import dev.dht.node.replication.LocalReplica;
 import dev.dht.node.replication.PeerClient;
+import dev.dht.node.storage.Storage;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
@@ -24,7 +26,8 @@ public final class HttpVerticle extends VerticleBase {
   public record Shared(
       int port,
       ClusterState cluster,
-      LocalReplica local,
+      Storage storage,
+      WorkerExecutor storagePool,
       HybridClock clock,
       Admission admission,
       Limits limits,
@@ -49,23 +52,23 @@ public final class HttpVerticle extends VerticleBase {
   public Future<?> start() {
     peers =
         new PeerClient(
-            vertx, shared.secret(), shared.requestTimeoutMs(), shared.connectionsPerPeer());
+            vertx,
+            context,
+            shared.secret(),
+            shared.requestTimeoutMs(),
+            shared.connectionsPerPeer());
+    LocalReplica local = new LocalReplica(shared.storage(), shared.storagePool(), context);
     Coordinator coordinator =
         new Coordinator(
-            vertx,
-            shared.cluster(),
-            shared.local(),
-            peers,
-            shared.metrics(),
-            shared.requestTimeoutMs());
+            vertx, shared.cluster(), local, peers, shared.metrics(), shared.requestTimeoutMs());
     entities =
         new EntityHandler(
             coordinator, shared.clock(), shared.admission(), shared.limits(), shared.metrics());
-    ranges = new RangeHandler(shared.local(), shared.admission(), shared.limits());
+    ranges = new RangeHandler(local, shared.admission(), shared.limits());
     internal =
         new InternalHandler(
-            shared.local(), shared.clock(), shared.admission(), shared.limits(), shared.secret());
-    service = new ServiceHandler(shared.local(), shared.metrics());
+            local, shared.clock(), shared.admission(), shared.limits(), shared.secret());
+    service = new ServiceHandler(local, shared.metrics());
     server =
         vertx.createHttpServer(
             new HttpServerOptions()

@@ -38,35 +38,20 @@ public final class Coordinator {
   }
 
   /** The newest version among {@code ack} replicas; null when none has the key. */
-  public Future<Record> read(Topology topology, String key, byte[] keyBytes, Replication r) {
-    return fanOut(
-        topology,
-        keyBytes,
-        r,
-        member -> member == null ? local.get(keyBytes) : peers.get(member, key));
+  public Future<Record> read(Topology topology, byte[] key, Replication r) {
+    return fanOut(topology, key, ReplicaOp.read(key), r);
   }
 
   /** Stores {@code record} (stamped once, by the caller) on the key's replicas. */
-  public Future<Record> write(
-      Topology topology, String key, byte[] keyBytes, Record record, Replication r) {
-    return fanOut(
-        topology,
-        keyBytes,
-        r,
-        member ->
-            member == null ? local.write(keyBytes, record) : peers.write(member, key, record));
+  public Future<Record> write(Topology topology, byte[] key, Record record, Replication r) {
+    return fanOut(topology, key, ReplicaOp.write(key, record), r);
   }
 
   public ClusterState cluster() {
     return cluster;
   }
 
-  /** One replica call; {@code member} is null for this node's own replica. */
-  private interface ReplicaCall {
-    Future<Record> call(String member);
-  }
-
-  private Future<Record> fanOut(Topology topology, byte[] key, Replication r, ReplicaCall call) {
+  private Future<Record> fanOut(Topology topology, byte[] key, ReplicaOp op, Replication r) {
     int[] replicas = topology.replicas(key, r.from());
     Quorum quorum = new Quorum(r.ack(), r.from());
     Promise<Record> result = Promise.promise();
@@ -82,7 +67,7 @@ public final class Coordinator {
     for (int replica : replicas) {
       String member = topology.isSelf(replica) ? null : topology.member(replica);
       long start = System.nanoTime();
-      call.call(member)
+      (member == null ? local.apply(op) : peers.apply(member, op))
           .onComplete(answer -> {
             if (member != null) {
               metrics.hop(answer.succeeded(), System.nanoTime() - start);

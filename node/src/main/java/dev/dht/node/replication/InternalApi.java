@@ -1,28 +1,16 @@
 package dev.dht.node.replication;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
-
 /**
- * The node-to-node protocol. One path, under a prefix the public routes never use:
- *
- * <ul>
- *   <li>{@code GET /internal/v0/entry?id=K}: 200 with the encoded {@code Record} as the body (a
- *       tombstone too), or 404 when the key was never written;
- *   <li>{@code PUT /internal/v0/entry?id=K} with an encoded {@code Record} as the body (value or
- *       tombstone, timestamp inside): 201; the replica keeps whichever version is newer.
- * </ul>
- *
- * Every internal request carries the cluster secret header when one is configured.
+ * The node-to-node protocol: {@code POST /internal/v0/batch} with a {@link BatchCodec} body of
+ * replica ops, answered 200 with their results in order. A coordinator sends everything it has for
+ * one peer during one event-loop turn as one batch, so under load many client requests share one
+ * internal round trip. Every internal request carries the cluster secret header when one is
+ * configured; public paths never reach this handler.
  */
 public final class InternalApi {
   public static final String PREFIX = "/internal/";
-  public static final String ENTRY_PATH = PREFIX + "v0/entry";
+  public static final String BATCH_PATH = PREFIX + "v0/batch";
   public static final String SECRET_HEADER = "X-Dht-Cluster-Secret";
 
   private InternalApi() {}
-
-  public static String entryUri(String key) {
-    return ENTRY_PATH + "?id=" + URLEncoder.encode(key, StandardCharsets.UTF_8);
-  }
 }
