@@ -43,5 +43,7 @@ bench: build
 
 clean:
 	$(MVN) -q clean
+## prereqs: a real kube-apiserver + etcd + controller-manager (k8s-local `api` mode, ~7 min the
+## first time, <1 s when up) for the operator's tests; they reach it through its admin kubeconfig
 prereqs:
-	@true
+	$(K8S_LOCAL)/ensure.sh api >/dev/null

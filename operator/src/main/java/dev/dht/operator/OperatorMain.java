@@ -1,0 +1,61 @@
+package dev.dht.operator;
+
+import dev.dht.operator.cluster.DhtClusterReconciler;
+import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
+import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Entry point of the operator image. */
+public final class OperatorMain {
+  private static final Logger LOG = LoggerFactory.getLogger(OperatorMain.class);
+
+  private OperatorMain() {}
+
+  public static void main(String[] args) throws Exception {
+    var settings = OperatorSettings.fromEnv(System.getenv());
+    var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+
+    var operator = create(settings, registry);
+    operator.installShutdownHook(Duration.ofSeconds(10));
+    HealthServer.start(
+        new InetSocketAddress(settings.healthPort()), operator.getRuntimeInfo(), registry);
+    operator.start();
+    LOG.info(
+        "dht operator started: namespaces={}, node image={}, leader election={}",
+        settings.watchNamespaces().isEmpty() ? "all" : settings.watchNamespaces(),
+        settings.nodeImage(),
+        settings.leaderElection());
+  }
+
+  /** The operator with the DhtCluster controller registered, not started. */
+  public static Operator create(OperatorSettings settings, PrometheusMeterRegistry registry) {
+    var operator =
+        new Operator(o -> {
+          o.withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry));
+          if (settings.leaderElection()) {
+            o.withLeaderElectionConfiguration(
+                new LeaderElectionConfiguration(settings.leaseName(), settings.leaseNamespace()));
+          }
+        });
+    operator.register(
+        new DhtClusterReconciler(settings.nodeImage()),
+        c -> {
+          if (!settings.watchNamespaces().isEmpty()) {
+            c.settingNamespaces(settings.watchNamespaces());
+          }
+        });
+    return operator;
+  }
+}

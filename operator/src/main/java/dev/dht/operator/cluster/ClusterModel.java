@@ -1,0 +1,206 @@
+package dev.dht.operator.cluster;
+
+import static java.util.Objects.requireNonNullElse;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.IntStream;
+
+/**
+ * What a {@link DhtCluster} should look like once every default is resolved: names, labels, node
+ * settings, members and the config hash. Pure: the dependents build their objects from it.
+ */
+public record ClusterModel(
+    String name,
+    String namespace,
+    long generation,
+    int replicas,
+    String image,
+    int defaultAck,
+    int defaultFrom,
+    int eventLoops,
+    int storageWorkers,
+    int maxInflight,
+    int requestTimeoutMs,
+    int maxValueBytes,
+    String storageSize,
+    String storageClassName,
+    ResourceRequirements resources,
+    List<String> jvmOptions,
+    Scheduling scheduling) {
+
+  /** Key under which the reconciler hands the model to the dependents. */
+  public static final String CONTEXT_KEY = ClusterModel.class.getName();
+
+  public static final int PORT = 8080;
+  public static final String DATA_DIR = "/data";
+  public static final String CONFIG_DIR = "/etc/dht";
+  public static final String SECRET_DIR = "/etc/dht-secret";
+  public static final String MEMBERS_KEY = "members";
+  public static final String SETTINGS_KEY = "settings.properties";
+  public static final String SECRET_KEY = "secret";
+  public static final String CONFIG_HASH_ANNOTATION = "dht.dev/config-hash";
+  public static final String MANAGED_BY = "dht-operator";
+  public static final String MANAGED_BY_SELECTOR = "app.kubernetes.io/managed-by=" + MANAGED_BY;
+
+  /**
+   * JVM flags every node gets before the user's: RocksDB's JNI needs native access; the heap takes
+   * half of the container memory because RocksDB caches and memtables live off-heap.
+   */
+  public static final List<String> BASE_JVM_OPTIONS =
+      List.of(
+          "--enable-native-access=ALL-UNNAMED",
+          "-XX:MaxRAMPercentage=50",
+          "-XX:+ExitOnOutOfMemoryError");
+
+  public static ClusterModel of(DhtCluster cluster, String defaultImage) {
+    var spec = requireNonNullElse(cluster.getSpec(), new DhtClusterSpec());
+    var replication = requireNonNullElse(spec.getReplication(), new DhtClusterSpec.Replication());
+    var threads = requireNonNullElse(spec.getThreads(), new DhtClusterSpec.Threads());
+    var limits = requireNonNullElse(spec.getLimits(), new DhtClusterSpec.Limits());
+    var storage = requireNonNullElse(spec.getStorage(), new DhtClusterSpec.Storage());
+    int replicas = requireNonNullElse(spec.getReplicas(), 3);
+    int from = requireNonNullElse(replication.getDefaultFrom(), replicas);
+    int ack = requireNonNullElse(replication.getDefaultAck(), from / 2 + 1);
+    var jvm = new ArrayList<>(BASE_JVM_OPTIONS);
+    jvm.addAll(requireNonNullElse(spec.getJvmOptions(), List.of()));
+    return new ClusterModel(
+        cluster.getMetadata().getName(),
+        cluster.getMetadata().getNamespace(),
+        requireNonNullElse(cluster.getMetadata().getGeneration(), 0L),
+        replicas,
+        spec.getImage() == null || spec.getImage().isBlank() ? defaultImage : spec.getImage(),
+        ack,
+        from,
+        requireNonNullElse(threads.getEventLoops(), 2),
+        requireNonNullElse(threads.getStorageWorkers(), 8),
+        requireNonNullElse(limits.getMaxInflight(), 4096),
+        requireNonNullElse(limits.getRequestTimeoutMs(), 1000),
+        requireNonNullElse(limits.getMaxValueBytes(), 1048576),
+        requireNonNullElse(storage.getSize(), "1Gi"),
+        storage.getStorageClassName(),
+        spec.getResources(),
+        List.copyOf(jvm),
+        spec.getScheduling());
+  }
+
+  public String statefulSetName() {
+    return name;
+  }
+
+  public String clientServiceName() {
+    return name;
+  }
+
+  public String peerServiceName() {
+    return name + "-peers";
+  }
+
+  public String configMapName() {
+    return name + "-config";
+  }
+
+  public String secretName() {
+    return name + "-secret";
+  }
+
+  public String disruptionBudgetName() {
+    return name;
+  }
+
+  /** Labels that identify this cluster's pods; never change them (StatefulSet selector). */
+  public Map<String, String> selectorLabels() {
+    var labels = new LinkedHashMap<String, String>();
+    labels.put("app.kubernetes.io/name", "dht");
+    labels.put("app.kubernetes.io/instance", name);
+    return labels;
+  }
+
+  /** Labels of every owned object; managed-by lets the operator's informers watch only ours. */
+  public Map<String, String> labels() {
+    var labels = selectorLabels();
+    labels.put("app.kubernetes.io/managed-by", MANAGED_BY);
+    return labels;
+  }
+
+  /** The selector in string form, as the scale subresource wants it. */
+  public String selector() {
+    return String.join(
+        ",",
+        selectorLabels().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+  }
+
+  private String peerHost(String podName) {
+    return podName + "." + peerServiceName() + "." + namespace + ".svc";
+  }
+
+  /** URL of every node, by ordinal: what the nodes read from the members file. */
+  public List<String> members() {
+    return IntStream.range(0, replicas)
+        .mapToObj(i -> "http://" + peerHost(name + "-" + i) + ":" + PORT)
+        .toList();
+  }
+
+  /** The node's own URL, expanded by the kubelet from the POD_NAME variable. */
+  public String selfUrlTemplate() {
+    return "http://" + peerHost("$(POD_NAME)") + ":" + PORT;
+  }
+
+  public String membersFile() {
+    return String.join("\n", members()) + "\n";
+  }
+
+  public String settingsFile() {
+    return "default-ack=" + defaultAck + "\ndefault-from=" + defaultFrom + "\n";
+  }
+
+  public String jvmOptionsEnv() {
+    return String.join(" ", jvmOptions);
+  }
+
+  /**
+   * Hash of everything that needs a node restart to take effect. Members and default ack/from are
+   * left out on purpose: the nodes re-read them from the ConfigMap.
+   */
+  public String configHash() {
+    var canonical = new StringBuilder();
+    canonical.append("image=").append(image).append('\n');
+    canonical.append("eventLoops=").append(eventLoops).append('\n');
+    canonical.append("storageWorkers=").append(storageWorkers).append('\n');
+    canonical.append("maxInflight=").append(maxInflight).append('\n');
+    canonical.append("requestTimeoutMs=").append(requestTimeoutMs).append('\n');
+    canonical.append("maxValueBytes=").append(maxValueBytes).append('\n');
+    canonical.append("jvmOptions=").append(String.join("\u0000", jvmOptions)).append('\n');
+    if (resources != null) {
+      canonical.append("limits=").append(canonical(resources.getLimits())).append('\n');
+      canonical.append("requests=").append(canonical(resources.getRequests())).append('\n');
+    }
+    return sha256(canonical.toString()).substring(0, 16);
+  }
+
+  private static String canonical(Map<String, Quantity> quantities) {
+    var sorted = new TreeMap<String, String>();
+    if (quantities != null) {
+      quantities.forEach((k, v) -> sorted.put(k, v == null ? "" : v.toString()));
+    }
+    return sorted.toString();
+  }
+
+  private static String sha256(String text) {
+    try {
+      var digest = MessageDigest.getInstance("SHA-256");
+      return HexFormat.of().formatHex(digest.digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is a mandatory JDK algorithm", e);
+    }
+  }
+}

@@ -1,0 +1,265 @@
+package dev.dht.operator.cluster;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.model.annotation.SpecReplicas;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Desired state of a {@link DhtCluster}; nested defaults apply because each object defaults to {}.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(
+    value =
+        "!has(self.replication) || !has(self.replication.defaultFrom)"
+            + " || self.replication.defaultFrom <= self.replicas",
+    message = "replication.defaultFrom must not exceed replicas")
+@ValidationRule(
+    value =
+        "!has(self.replication) || !has(self.replication.defaultAck)"
+            + " || self.replication.defaultAck <= (has(self.replication.defaultFrom)"
+            + " ? self.replication.defaultFrom : self.replicas)",
+    message = "replication.defaultAck must not exceed replication.defaultFrom (default: replicas)")
+public class DhtClusterSpec {
+
+  @SpecReplicas
+  @Default("3")
+  @Min(1)
+  @ValidationRule(
+      value = "self >= oldSelf",
+      message =
+          "replicas cannot be decreased: scale-down needs data movement, which is not supported yet")
+  @JsonPropertyDescription("Number of nodes; can grow, never shrink (no data movement yet).")
+  private Integer replicas = 3;
+
+  @JsonPropertyDescription("Node image; default: the operator's configured node image.")
+  private String image;
+
+  @Default("{}")
+  private Replication replication = new Replication();
+
+  @Default("{}")
+  private Threads threads = new Threads();
+
+  @Default("{}")
+  private Limits limits = new Limits();
+
+  @Default("{}")
+  @ValidationRule(
+      value = "self == oldSelf",
+      message = "storage is immutable: StatefulSet volume claim templates cannot change")
+  private Storage storage = new Storage();
+
+  @JsonPropertyDescription("CPU/memory requests and limits of each node container.")
+  private ResourceRequirements resources;
+
+  @JsonPropertyDescription("Extra JVM options, appended after the operator's defaults.")
+  private List<String> jvmOptions = new ArrayList<>();
+
+  private Scheduling scheduling;
+
+  public Integer getReplicas() {
+    return replicas;
+  }
+
+  public void setReplicas(Integer replicas) {
+    this.replicas = replicas;
+  }
+
+  public String getImage() {
+    return image;
+  }
+
+  public void setImage(String image) {
+    this.image = image;
+  }
+
+  public Replication getReplication() {
+    return replication;
+  }
+
+  public void setReplication(Replication replication) {
+    this.replication = replication;
+  }
+
+  public Threads getThreads() {
+    return threads;
+  }
+
+  public void setThreads(Threads threads) {
+    this.threads = threads;
+  }
+
+  public Limits getLimits() {
+    return limits;
+  }
+
+  public void setLimits(Limits limits) {
+    this.limits = limits;
+  }
+
+  public Storage getStorage() {
+    return storage;
+  }
+
+  public void setStorage(Storage storage) {
+    this.storage = storage;
+  }
+
+  public ResourceRequirements getResources() {
+    return resources;
+  }
+
+  public void setResources(ResourceRequirements resources) {
+    this.resources = resources;
+  }
+
+  public List<String> getJvmOptions() {
+    return jvmOptions;
+  }
+
+  public void setJvmOptions(List<String> jvmOptions) {
+    this.jvmOptions = jvmOptions;
+  }
+
+  public Scheduling getScheduling() {
+    return scheduling;
+  }
+
+  public void setScheduling(Scheduling scheduling) {
+    this.scheduling = scheduling;
+  }
+
+  /** Default consistency of requests that do not say ack/from; reaches nodes without restart. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class Replication {
+    @Min(1)
+    @JsonPropertyDescription("Replicas per key when a request has no 'from'; default: replicas.")
+    private Integer defaultFrom;
+
+    @Min(1)
+    @JsonPropertyDescription("Acks needed when a request has no 'ack'; default: floor(from/2)+1.")
+    private Integer defaultAck;
+
+    public Integer getDefaultFrom() {
+      return defaultFrom;
+    }
+
+    public void setDefaultFrom(Integer defaultFrom) {
+      this.defaultFrom = defaultFrom;
+    }
+
+    public Integer getDefaultAck() {
+      return defaultAck;
+    }
+
+    public void setDefaultAck(Integer defaultAck) {
+      this.defaultAck = defaultAck;
+    }
+  }
+
+  /** Node thread pools; a change restarts the pods. */
+  public static class Threads {
+    @Default("2")
+    @Min(1)
+    @JsonPropertyDescription("Vert.x event-loop instances.")
+    private Integer eventLoops = 2;
+
+    @Default("8")
+    @Min(1)
+    @JsonPropertyDescription("Bounded RocksDB worker pool size.")
+    private Integer storageWorkers = 8;
+
+    public Integer getEventLoops() {
+      return eventLoops;
+    }
+
+    public void setEventLoops(Integer eventLoops) {
+      this.eventLoops = eventLoops;
+    }
+
+    public Integer getStorageWorkers() {
+      return storageWorkers;
+    }
+
+    public void setStorageWorkers(Integer storageWorkers) {
+      this.storageWorkers = storageWorkers;
+    }
+  }
+
+  /** Node admission limits; a change restarts the pods. */
+  public static class Limits {
+    @Default("4096")
+    @Min(1)
+    @JsonPropertyDescription("In-flight requests per node; beyond that the node answers 503.")
+    private Integer maxInflight = 4096;
+
+    @Default("1000")
+    @Min(1)
+    @JsonPropertyDescription("Request deadline in ms; beyond that the node answers 504.")
+    private Integer requestTimeoutMs = 1000;
+
+    @Default("1048576")
+    @Min(1)
+    @JsonPropertyDescription("Largest accepted value in bytes; beyond that the node answers 413.")
+    private Integer maxValueBytes = 1048576;
+
+    public Integer getMaxInflight() {
+      return maxInflight;
+    }
+
+    public void setMaxInflight(Integer maxInflight) {
+      this.maxInflight = maxInflight;
+    }
+
+    public Integer getRequestTimeoutMs() {
+      return requestTimeoutMs;
+    }
+
+    public void setRequestTimeoutMs(Integer requestTimeoutMs) {
+      this.requestTimeoutMs = requestTimeoutMs;
+    }
+
+    public Integer getMaxValueBytes() {
+      return maxValueBytes;
+    }
+
+    public void setMaxValueBytes(Integer maxValueBytes) {
+      this.maxValueBytes = maxValueBytes;
+    }
+  }
+
+  /** The per-node persistent volume. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class Storage {
+    @Default("1Gi")
+    @io.fabric8.generator.annotation.Pattern(
+        "^([0-9]+(\\.[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$")
+    @JsonPropertyDescription("Volume size per node, a Kubernetes quantity.")
+    private String size = "1Gi";
+
+    @JsonPropertyDescription("Storage class; default: the cluster's default class.")
+    private String storageClassName;
+
+    public String getSize() {
+      return size;
+    }
+
+    public void setSize(String size) {
+      this.size = size;
+    }
+
+    public String getStorageClassName() {
+      return storageClassName;
+    }
+
+    public void setStorageClassName(String storageClassName) {
+      this.storageClassName = storageClassName;
+    }
+  }
+}

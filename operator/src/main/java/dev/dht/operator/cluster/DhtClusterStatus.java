@@ -1,0 +1,112 @@
+package dev.dht.operator.cluster;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.model.annotation.LabelSelector;
+import io.fabric8.kubernetes.model.annotation.StatusReplicas;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Observed state, rewritten on every reconcile. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class DhtClusterStatus {
+  private Long observedGeneration;
+
+  @StatusReplicas
+  @JsonPropertyDescription("Node pods that exist.")
+  private Integer replicas;
+
+  @JsonPropertyDescription("Node pods that pass their readiness probe.")
+  private Integer readyReplicas;
+
+  @LabelSelector
+  @JsonPropertyDescription("Label selector of the node pods (scale subresource).")
+  private String selector;
+
+  @JsonPropertyDescription("Node URLs, as written into the members file.")
+  private List<String> members = new ArrayList<>();
+
+  @JsonPropertyDescription("Hash of the settings that need a restart; a pod template annotation.")
+  private String configHash;
+
+  @JsonPropertyDescription("Effective default ack.")
+  private Integer defaultAck;
+
+  @JsonPropertyDescription("Effective default from.")
+  private Integer defaultFrom;
+
+  private List<Condition> conditions = new ArrayList<>();
+
+  public Long getObservedGeneration() {
+    return observedGeneration;
+  }
+
+  public void setObservedGeneration(Long observedGeneration) {
+    this.observedGeneration = observedGeneration;
+  }
+
+  public Integer getReplicas() {
+    return replicas;
+  }
+
+  public void setReplicas(Integer replicas) {
+    this.replicas = replicas;
+  }
+
+  public Integer getReadyReplicas() {
+    return readyReplicas;
+  }
+
+  public void setReadyReplicas(Integer readyReplicas) {
+    this.readyReplicas = readyReplicas;
+  }
+
+  public String getSelector() {
+    return selector;
+  }
+
+  public void setSelector(String selector) {
+    this.selector = selector;
+  }
+
+  public List<String> getMembers() {
+    return members;
+  }
+
+  public void setMembers(List<String> members) {
+    this.members = members;
+  }
+
+  public String getConfigHash() {
+    return configHash;
+  }
+
+  public void setConfigHash(String configHash) {
+    this.configHash = configHash;
+  }
+
+  public Integer getDefaultAck() {
+    return defaultAck;
+  }
+
+  public void setDefaultAck(Integer defaultAck) {
+    this.defaultAck = defaultAck;
+  }
+
+  public Integer getDefaultFrom() {
+    return defaultFrom;
+  }
+
+  public void setDefaultFrom(Integer defaultFrom) {
+    this.defaultFrom = defaultFrom;
+  }
+
+  public List<Condition> getConditions() {
+    return conditions;
+  }
+
+  public void setConditions(List<Condition> conditions) {
+    this.conditions = conditions;
+  }
+}

@@ -1,0 +1,53 @@
+package dev.dht.operator.cluster;
+
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+
+/**
+ * Limits voluntary evictions (drains) so that every key keeps a quorum at the default consistency.
+ *
+ * <p>A key lives on {@code from} nodes and a default request needs {@code ack} of them. Any node
+ * may hold any key (rendezvous hashing), so with {@code u} nodes down some key may lose {@code u}
+ * of its replicas; it stays readable and writable while {@code from - u >= ack}. Hence {@code
+ * maxUnavailable = from - ack}: 1 for 3 nodes at 2/3, 2 for 5 at 3/5, and the classic majority
+ * formula {@code N - (N/2 + 1)} when from = N. It is 0 when ack = from, including a single-replica
+ * cluster (1/1): such a cluster has no redundancy, so an eviction is an outage and a drain must be
+ * a deliberate decision (delete the budget or the pod) rather than a side effect.
+ */
+@KubernetesDependent(informer = @Informer(labelSelector = ClusterModel.MANAGED_BY_SELECTOR))
+public class DisruptionBudgetDependent extends ClusterDependent<PodDisruptionBudget> {
+
+  public DisruptionBudgetDependent() {
+    super(PodDisruptionBudget.class);
+  }
+
+  @Override
+  protected PodDisruptionBudget desired(DhtCluster primary, Context<DhtCluster> context) {
+    return build(model(context));
+  }
+
+  @Override
+  String nameFor(ClusterModel model) {
+    return model.disruptionBudgetName();
+  }
+
+  static int maxUnavailable(ClusterModel model) {
+    return Math.max(0, model.defaultFrom() - model.defaultAck());
+  }
+
+  static PodDisruptionBudget build(ClusterModel model) {
+    return new PodDisruptionBudgetBuilder()
+        .withMetadata(ClusterDependent.metadata(model, model.disruptionBudgetName()))
+        .withNewSpec()
+        .withMaxUnavailable(new IntOrString(maxUnavailable(model)))
+        .withNewSelector()
+        .withMatchLabels(model.selectorLabels())
+        .endSelector()
+        .endSpec()
+        .build();
+  }
+}

@@ -1,0 +1,257 @@
+package dev.dht.operator.cluster;
+
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The nodes. Pods start in parallel (members find each other through the peer Service), keep their
+ * volume across restarts, and restart only when the config hash annotation changes.
+ */
+@KubernetesDependent(informer = @Informer(labelSelector = ClusterModel.MANAGED_BY_SELECTOR))
+public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
+
+  /** The node image's user (uid/gid 10001): lets runAsNonRoot pass and owns the data volume. */
+  static final long NODE_UID = 10001L;
+
+  /** Long enough for the node's graceful stop (finish in-flight requests, close RocksDB). */
+  static final long TERMINATION_GRACE_SECONDS = 30L;
+
+  private static final String DATA_VOLUME = "data";
+  private static final String CONFIG_VOLUME = "config";
+  private static final String SECRET_VOLUME = "cluster-secret";
+  private static final String TMP_VOLUME = "tmp";
+
+  public StatefulSetDependent() {
+    super(StatefulSet.class);
+  }
+
+  @Override
+  protected StatefulSet desired(DhtCluster primary, Context<DhtCluster> context) {
+    return build(model(context));
+  }
+
+  @Override
+  String nameFor(ClusterModel model) {
+    return model.statefulSetName();
+  }
+
+  static StatefulSet build(ClusterModel model) {
+    return new StatefulSetBuilder()
+        .withMetadata(ClusterDependent.metadata(model, model.statefulSetName()))
+        .withNewSpec()
+        .withReplicas(model.replicas())
+        .withServiceName(model.peerServiceName())
+        .withPodManagementPolicy("Parallel")
+        .withNewSelector()
+        .withMatchLabels(model.selectorLabels())
+        .endSelector()
+        .withNewUpdateStrategy()
+        .withType("RollingUpdate")
+        .endUpdateStrategy()
+        // Data outlives the cluster object and scale changes: deleting it must be a human decision.
+        .withNewPersistentVolumeClaimRetentionPolicy()
+        .withWhenDeleted("Retain")
+        .withWhenScaled("Retain")
+        .endPersistentVolumeClaimRetentionPolicy()
+        .withNewTemplate()
+        .withNewMetadata()
+        .withLabels(model.labels())
+        .withAnnotations(Map.of(ClusterModel.CONFIG_HASH_ANNOTATION, model.configHash()))
+        .endMetadata()
+        .withSpec(podSpec(model))
+        .endTemplate()
+        .withVolumeClaimTemplates(dataClaim(model))
+        .endSpec()
+        .build();
+  }
+
+  static PodSpec podSpec(ClusterModel model) {
+    var scheduling = model.scheduling() == null ? new Scheduling() : model.scheduling();
+    return new PodSpecBuilder()
+        .withTerminationGracePeriodSeconds(TERMINATION_GRACE_SECONDS)
+        // Service links would inject DHT_PORT=tcp://... for a Service named "dht", clashing
+        // with the node's own DHT_* settings.
+        .withEnableServiceLinks(false)
+        .withAutomountServiceAccountToken(false)
+        .withNewSecurityContext()
+        .withRunAsNonRoot(true)
+        .withRunAsUser(NODE_UID)
+        .withRunAsGroup(NODE_UID)
+        .withFsGroup(NODE_UID)
+        .withFsGroupChangePolicy("OnRootMismatch")
+        .withNewSeccompProfile()
+        .withType("RuntimeDefault")
+        .endSeccompProfile()
+        .endSecurityContext()
+        .withAffinity(
+            scheduling.getAffinity() != null ? scheduling.getAffinity() : spreadAcrossNodes(model))
+        .withTolerations(scheduling.getTolerations())
+        .withNodeSelector(scheduling.getNodeSelector())
+        .withTopologySpreadConstraints(scheduling.getTopologySpreadConstraints())
+        .withContainers(nodeContainer(model))
+        .withVolumes(volumes(model))
+        .build();
+  }
+
+  static Container nodeContainer(ClusterModel model) {
+    return new ContainerBuilder()
+        .withName("node")
+        .withImage(model.image())
+        .withImagePullPolicy("IfNotPresent")
+        .withArgs(args(model))
+        .withEnv(env(model))
+        .addNewPort()
+        .withName("http")
+        .withContainerPort(ClusterModel.PORT)
+        .withProtocol("TCP")
+        .endPort()
+        .withStartupProbe(httpProbe("/health/live", 2, 60)) // a JVM on 2 shared cores is slow
+        .withLivenessProbe(httpProbe("/health/live", 10, 3))
+        .withReadinessProbe(httpProbe("/health/ready", 5, 2))
+        .withResources(model.resources())
+        .withNewSecurityContext()
+        .withRunAsNonRoot(true)
+        .withAllowPrivilegeEscalation(false)
+        .withReadOnlyRootFilesystem(true)
+        .withNewCapabilities()
+        .withDrop("ALL")
+        .endCapabilities()
+        .endSecurityContext()
+        .withVolumeMounts(
+            mount(DATA_VOLUME, ClusterModel.DATA_DIR, false),
+            mount(CONFIG_VOLUME, ClusterModel.CONFIG_DIR, true),
+            mount(SECRET_VOLUME, ClusterModel.SECRET_DIR, true),
+            mount(TMP_VOLUME, "/tmp", false))
+        .build();
+  }
+
+  /** The node's flags (API §7); the kubelet expands $(POD_NAME) from the env below. */
+  static List<String> args(ClusterModel model) {
+    return List.of(
+        "--port=" + ClusterModel.PORT,
+        "--data-dir=" + ClusterModel.DATA_DIR,
+        "--self=" + model.selfUrlTemplate(),
+        "--cluster-file=" + ClusterModel.CONFIG_DIR + "/" + ClusterModel.MEMBERS_KEY,
+        "--settings-file=" + ClusterModel.CONFIG_DIR + "/" + ClusterModel.SETTINGS_KEY,
+        "--cluster-secret-file=" + ClusterModel.SECRET_DIR + "/" + ClusterModel.SECRET_KEY,
+        "--event-loops=" + model.eventLoops(),
+        "--storage-threads=" + model.storageWorkers(),
+        "--max-inflight=" + model.maxInflight(),
+        "--request-timeout-ms=" + model.requestTimeoutMs(),
+        "--max-value-bytes=" + model.maxValueBytes());
+  }
+
+  static List<EnvVar> env(ClusterModel model) {
+    return List.of(
+        new EnvVarBuilder()
+            .withName("POD_NAME")
+            .withNewValueFrom()
+            .withNewFieldRef()
+            .withFieldPath("metadata.name")
+            .endFieldRef()
+            .endValueFrom()
+            .build(),
+        // Read by the java launcher only (unlike JAVA_TOOL_OPTIONS, which every JVM tool obeys).
+        new EnvVarBuilder().withName("JDK_JAVA_OPTIONS").withValue(model.jvmOptionsEnv()).build());
+  }
+
+  private static VolumeMount mount(String volume, String path, boolean readOnly) {
+    return new VolumeMountBuilder()
+        .withName(volume)
+        .withMountPath(path)
+        .withReadOnly(readOnly)
+        .build();
+  }
+
+  private static Probe httpProbe(String path, int periodSeconds, int failureThreshold) {
+    return new ProbeBuilder()
+        .withNewHttpGet()
+        .withPath(path)
+        .withPort(new IntOrString("http"))
+        .endHttpGet()
+        .withPeriodSeconds(periodSeconds)
+        .withTimeoutSeconds(2)
+        .withFailureThreshold(failureThreshold)
+        .build();
+  }
+
+  /** Unless told otherwise, prefer one node per host: two replicas on one host fail together. */
+  private static Affinity spreadAcrossNodes(ClusterModel model) {
+    return new AffinityBuilder()
+        .withNewPodAntiAffinity()
+        .addNewPreferredDuringSchedulingIgnoredDuringExecution()
+        .withWeight(100)
+        .withNewPodAffinityTerm()
+        .withTopologyKey("kubernetes.io/hostname")
+        .withNewLabelSelector()
+        .withMatchLabels(model.selectorLabels())
+        .endLabelSelector()
+        .endPodAffinityTerm()
+        .endPreferredDuringSchedulingIgnoredDuringExecution()
+        .endPodAntiAffinity()
+        .build();
+  }
+
+  private static List<Volume> volumes(ClusterModel model) {
+    return List.of(
+        new VolumeBuilder()
+            .withName(CONFIG_VOLUME)
+            .withNewConfigMap()
+            .withName(model.configMapName())
+            .endConfigMap()
+            .build(),
+        new VolumeBuilder()
+            .withName(SECRET_VOLUME)
+            .withNewSecret()
+            .withSecretName(model.secretName())
+            .withDefaultMode(0440) // owner root, group fsGroup: readable by the node only
+            .endSecret()
+            .build(),
+        // Writable scratch despite the read-only root: the JVM and RocksDB's JNI loader use /tmp.
+        new VolumeBuilder()
+            .withName(TMP_VOLUME)
+            .withNewEmptyDir()
+            .withSizeLimit(new Quantity("256Mi"))
+            .endEmptyDir()
+            .build());
+  }
+
+  private static PersistentVolumeClaim dataClaim(ClusterModel model) {
+    return new PersistentVolumeClaimBuilder()
+        .withNewMetadata()
+        .withName(DATA_VOLUME)
+        .withLabels(model.selectorLabels())
+        .endMetadata()
+        .withNewSpec()
+        .withAccessModes("ReadWriteOnce")
+        .withStorageClassName(model.storageClassName())
+        .withNewResources()
+        .withRequests(Map.of("storage", new Quantity(model.storageSize())))
+        .endResources()
+        .endSpec()
+        .build();
+  }
+}

@@ -1,0 +1,117 @@
+package dev.dht.operator.cluster;
+
+import static dev.dht.operator.cluster.Clusters.cluster;
+import static dev.dht.operator.cluster.Clusters.model;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ClusterModelTest {
+
+  @ParameterizedTest(name = "{0} replicas -> {1}/{2}")
+  @CsvSource({"1,1,1", "2,2,2", "3,2,3", "4,3,4", "5,3,5"})
+  void defaultConsistencyIsAMajorityOfAllNodes(int replicas, int ack, int from) {
+    var model = model(cluster(replicas));
+    assertThat(model.defaultAck()).isEqualTo(ack);
+    assertThat(model.defaultFrom()).isEqualTo(from);
+  }
+
+  @Test
+  void defaultAckFollowsAnExplicitFrom() {
+    var cluster = cluster(5);
+    cluster.getSpec().getReplication().setDefaultFrom(3);
+    assertThat(model(cluster).defaultAck()).isEqualTo(2);
+    assertThat(model(cluster).settingsFile()).isEqualTo("default-ack=2\ndefault-from=3\n");
+  }
+
+  @Test
+  void membersAreStableDnsNamesUnderThePeerService() {
+    var model = model(cluster("demo", "prod", 3));
+    assertThat(model.members())
+        .containsExactly(
+            "http://demo-0.demo-peers.prod.svc:8080",
+            "http://demo-1.demo-peers.prod.svc:8080",
+            "http://demo-2.demo-peers.prod.svc:8080");
+    assertThat(model.membersFile()).isEqualTo(String.join("\n", model.members()) + "\n");
+    assertThat(model.selfUrlTemplate()).isEqualTo("http://$(POD_NAME).demo-peers.prod.svc:8080");
+    assertThat(model.selector())
+        .isEqualTo("app.kubernetes.io/name=dht,app.kubernetes.io/instance=demo");
+  }
+
+  @Test
+  void imageDefaultsToTheOperatorsNodeImage() {
+    var cluster = cluster(3);
+    assertThat(model(cluster).image()).isEqualTo(Clusters.IMAGE);
+    cluster.getSpec().setImage("other/node:2");
+    assertThat(model(cluster).image()).isEqualTo("other/node:2");
+  }
+
+  @Test
+  void userJvmOptionsComeAfterTheRequiredOnes() {
+    var cluster = cluster(3);
+    cluster.getSpec().setJvmOptions(List.of("-Xmx512m"));
+    assertThat(model(cluster).jvmOptions())
+        .startsWith("--enable-native-access=ALL-UNNAMED")
+        .endsWith("-Xmx512m");
+  }
+
+  @Test
+  void configHashChangesWithEverySettingThatNeedsARestart() {
+    List<Consumer<DhtClusterSpec>> restartChanges =
+        List.of(
+            s -> s.setImage("other/node:2"),
+            s -> s.getThreads().setEventLoops(4),
+            s -> s.getThreads().setStorageWorkers(16),
+            s -> s.getLimits().setMaxInflight(100),
+            s -> s.getLimits().setRequestTimeoutMs(50),
+            s -> s.getLimits().setMaxValueBytes(10),
+            s -> s.setJvmOptions(List.of("-Xmx1g")),
+            s -> s.setResources(resources(Map.of("memory", "1Gi"))));
+    String base = model(cluster(3)).configHash();
+    for (var change : restartChanges) {
+      var cluster = cluster(3);
+      change.accept(cluster.getSpec());
+      assertThat(model(cluster).configHash()).isNotEqualTo(base);
+    }
+  }
+
+  @Test
+  void configHashIgnoresSettingsTheNodesReload() {
+    String base = model(cluster(3)).configHash();
+    var cluster = cluster(5);
+    cluster.getSpec().getReplication().setDefaultFrom(3);
+    cluster.getSpec().getReplication().setDefaultAck(1);
+    assertThat(model(cluster).configHash()).isEqualTo(base);
+  }
+
+  @Test
+  void configHashDoesNotDependOnResourceKeyOrder() {
+    var a = new LinkedHashMap<String, String>();
+    a.put("cpu", "1");
+    a.put("memory", "1Gi");
+    var b = new LinkedHashMap<String, String>();
+    b.put("memory", "1Gi");
+    b.put("cpu", "1");
+    var first = cluster(3);
+    first.getSpec().setResources(resources(a));
+    var second = cluster(3);
+    second.getSpec().setResources(resources(b));
+    assertThat(model(first).configHash()).isEqualTo(model(second).configHash());
+  }
+
+  private static ResourceRequirements resources(Map<String, String> limits) {
+    var requirements = new ResourceRequirements();
+    var quantities = new LinkedHashMap<String, Quantity>();
+    limits.forEach((k, v) -> quantities.put(k, new Quantity(v)));
+    requirements.setLimits(quantities);
+    return requirements;
+  }
+}

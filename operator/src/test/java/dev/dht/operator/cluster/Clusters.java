@@ -1,0 +1,28 @@
+package dev.dht.operator.cluster;
+
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+
+/** DhtCluster objects for tests, as the apiserver would hold them after defaulting. */
+final class Clusters {
+  static final String IMAGE = "local/dht-node:test";
+
+  private Clusters() {}
+
+  static DhtCluster cluster(String name, String namespace, int replicas) {
+    var cluster = new DhtCluster();
+    cluster.setMetadata(
+        new ObjectMetaBuilder().withName(name).withNamespace(namespace).withGeneration(1L).build());
+    var spec = new DhtClusterSpec();
+    spec.setReplicas(replicas);
+    cluster.setSpec(spec);
+    return cluster;
+  }
+
+  static DhtCluster cluster(int replicas) {
+    return cluster("demo", "ns", replicas);
+  }
+
+  static ClusterModel model(DhtCluster cluster) {
+    return ClusterModel.of(cluster, IMAGE);
+  }
+}

@@ -1,0 +1,361 @@
+package dev.dht.operator.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The reconciler against a real kube-apiserver, etcd and kube-controller-manager (k8s-local {@code
+ * ensure.sh api}). Pods never run (no kubelet, and a node selector that no node matches): tests
+ * mark pods ready through the pod status, and the StatefulSet controller turns that into
+ * readyReplicas as it would for a kubelet. One namespace and one operator for the class; each test
+ * has its own cluster.
+ */
+class DhtClusterOperatorTest {
+  static final String IMAGE = "local/dht-node:it";
+  static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  @RegisterExtension
+  static final LocallyRunOperatorExtension OPERATOR =
+      LocallyRunOperatorExtension.builder()
+          .withReconciler(new DhtClusterReconciler(IMAGE))
+          .oneNamespacePerClass(true)
+          .build();
+
+  static KubernetesClient client;
+  static String ns;
+
+  @BeforeAll
+  static void connect() {
+    client = OPERATOR.getKubernetesClient();
+    ns = OPERATOR.getNamespace();
+  }
+
+  @Test
+  void createsEveryOwnedObjectWithOwnerReferences() {
+    var cluster = create("alpha", 3, spec -> {});
+
+    var sts = await(StatefulSet.class, "alpha");
+    var objects =
+        List.of(
+            sts,
+            await(Service.class, "alpha"),
+            await(Service.class, "alpha-peers"),
+            await(ConfigMap.class, "alpha-config"),
+            await(Secret.class, "alpha-secret"),
+            await(PodDisruptionBudget.class, "alpha"));
+    for (HasMetadata object : objects) {
+      assertThat(object.getMetadata().getOwnerReferences())
+          .as("owner of %s", object.getFullResourceName())
+          .extracting(OwnerReference::getUid, OwnerReference::getKind)
+          .containsExactly(tuple(cluster.getMetadata().getUid(), "DhtCluster"));
+      assertThat(object.getMetadata().getLabels())
+          .containsEntry("app.kubernetes.io/instance", "alpha");
+    }
+
+    assertThat(sts.getSpec().getReplicas()).isEqualTo(3);
+    assertThat(sts.getSpec().getServiceName()).isEqualTo("alpha-peers");
+    assertThat(sts.getSpec().getPodManagementPolicy()).isEqualTo("Parallel");
+    assertThat(sts.getSpec().getTemplate().getSpec().getContainers().getFirst().getImage())
+        .isEqualTo(IMAGE);
+    assertThat(sts.getSpec().getVolumeClaimTemplates().getFirst().getMetadata().getName())
+        .isEqualTo("data");
+    var peers = get(Service.class, "alpha-peers");
+    assertThat(peers.getSpec().getClusterIP()).isEqualTo("None");
+    assertThat(peers.getSpec().getPublishNotReadyAddresses()).isTrue();
+    assertThat(get(ConfigMap.class, "alpha-config").getData().get("members"))
+        .isEqualTo(
+            "http://alpha-0.alpha-peers.%1$s.svc:8080\nhttp://alpha-1.alpha-peers.%1$s.svc:8080\n"
+                    .formatted(ns)
+                + "http://alpha-2.alpha-peers.%s.svc:8080\n".formatted(ns));
+    assertThat(get(Secret.class, "alpha-secret").getData().get("secret")).isNotBlank();
+    assertThat(get(PodDisruptionBudget.class, "alpha").getSpec().getMaxUnavailable().getIntVal())
+        .isEqualTo(1);
+
+    var status = awaitStatus("alpha", s -> s.getConfigHash() != null);
+    assertThat(status.getConfigHash()).isEqualTo(configHashOf(sts));
+    assertThat(status.getSelector())
+        .isEqualTo("app.kubernetes.io/name=dht,app.kubernetes.io/instance=alpha");
+    assertThat(status.getMembers()).hasSize(3);
+    assertCondition("alpha", "Ready", "False");
+    assertCondition("alpha", "Progressing", "True");
+    assertCondition("alpha", "Degraded", "False");
+  }
+
+  @Test
+  void replicasAndThreadsUpdateTheStatefulSetButOnlyThreadsRestartPods() {
+    create("beta", 3, spec -> {});
+    var before = await(StatefulSet.class, "beta");
+    String secret = await(Secret.class, "beta-secret").getData().get("secret");
+
+    // scale up through the scale subresource, as kubectl scale or an autoscaler would
+    client.resources(DhtCluster.class).inNamespace(ns).withName("beta").scale(4);
+    awaitUntil(() -> get(StatefulSet.class, "beta").getSpec().getReplicas() == 4);
+    awaitUntil(
+        () -> get(ConfigMap.class, "beta-config").getData().get("members").lines().count() == 4);
+    assertThat(configHashOf(get(StatefulSet.class, "beta"))).isEqualTo(configHashOf(before));
+
+    edit("beta", c -> c.getSpec().getThreads().setEventLoops(4));
+    awaitUntil(() -> !configHashOf(get(StatefulSet.class, "beta")).equals(configHashOf(before)));
+    var after = get(StatefulSet.class, "beta");
+    assertThat(after.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs())
+        .contains("--event-loops=4");
+    var status = awaitStatus("beta", s -> configHashOf(after).equals(s.getConfigHash()));
+    assertThat(status.getMembers()).hasSize(4);
+    assertThat(get(Secret.class, "beta-secret").getData().get("secret"))
+        .as("the cluster secret survives reconciles")
+        .isEqualTo(secret);
+  }
+
+  @Test
+  void defaultAckReachesTheConfigMapWithoutTouchingThePods() {
+    create("gamma", 3, spec -> {});
+    var before = await(StatefulSet.class, "gamma");
+    awaitStatus("gamma", s -> s.getObservedGeneration() == 1L);
+
+    var edited = edit("gamma", c -> c.getSpec().getReplication().setDefaultAck(3));
+    awaitUntil(() ->
+        get(ConfigMap.class, "gamma-config")
+            .getData()
+            .get("settings.properties")
+            .contains("default-ack=3"));
+    awaitUntil(() ->
+        get(PodDisruptionBudget.class, "gamma").getSpec().getMaxUnavailable().getIntVal() == 0);
+    var status =
+        awaitStatus(
+            "gamma", s -> s.getObservedGeneration().equals(edited.getMetadata().getGeneration()));
+    assertThat(status.getDefaultAck()).isEqualTo(3);
+    var after = get(StatefulSet.class, "gamma");
+    assertThat(after.getSpec().getTemplate()).isEqualTo(before.getSpec().getTemplate());
+    assertThat(after.getMetadata().getGeneration()).isEqualTo(before.getMetadata().getGeneration());
+  }
+
+  @Test
+  void statusFollowsPodReadiness() {
+    create("delta", 2, spec -> {});
+    await(StatefulSet.class, "delta");
+    var pods = awaitPods("delta", 2);
+    assertCondition("delta", "Progressing", "True");
+
+    pods.forEach(pod -> setPodReady(pod, true));
+    var ready = awaitStatus("delta", s -> conditionIs(s, "Ready", "True"));
+    assertThat(ready.getReadyReplicas()).isEqualTo(2);
+    assertThat(ready.getReplicas()).isEqualTo(2);
+    assertThat(ready.getObservedGeneration()).isEqualTo(1L);
+    assertCondition("delta", "Progressing", "False");
+    assertCondition("delta", "Degraded", "False");
+    awaitEvent("delta", "ClusterReady", "Normal");
+
+    setPodReady(pods.getFirst(), false);
+    var degraded = awaitStatus("delta", s -> conditionIs(s, "Degraded", "True"));
+    assertThat(degraded.getReadyReplicas()).isEqualTo(1);
+    assertCondition("delta", "Ready", "False");
+    awaitEvent("delta", "Degraded", "Warning");
+  }
+
+  @Test
+  void pauseAnnotationFreezesOwnedObjectsAndIsReported() {
+    create("epsilon", 3, spec -> {});
+    var before = await(StatefulSet.class, "epsilon");
+    String membersBefore = await(ConfigMap.class, "epsilon-config").getData().get("members");
+
+    edit("epsilon", c -> c.getMetadata().getAnnotations().put(DhtCluster.PAUSE_ANNOTATION, "true"));
+    awaitStatus("epsilon", s -> conditionReason(s, "Progressing").equals("Paused"));
+    awaitEvent("epsilon", "ReconciliationPaused", "Normal");
+
+    var edited =
+        edit(
+            "epsilon",
+            c -> {
+              c.getSpec().setReplicas(5);
+              c.getSpec().getThreads().setStorageWorkers(3);
+            });
+    long generation = edited.getMetadata().getGeneration();
+    // the status is still written while paused, so this proves a reconcile saw the new spec
+    var paused = awaitStatus("epsilon", s -> s.getObservedGeneration() == generation);
+    assertThat(conditionReason(paused, "Progressing")).isEqualTo("Paused");
+    assertThat(paused.getConfigHash()).isEqualTo(configHashOf(before));
+    var frozen = get(StatefulSet.class, "epsilon");
+    assertThat(frozen.getSpec().getReplicas()).isEqualTo(3);
+    assertThat(frozen.getSpec().getTemplate()).isEqualTo(before.getSpec().getTemplate());
+    assertThat(get(ConfigMap.class, "epsilon-config").getData().get("members"))
+        .isEqualTo(membersBefore);
+
+    edit("epsilon", c -> c.getMetadata().getAnnotations().remove(DhtCluster.PAUSE_ANNOTATION));
+    awaitUntil(() -> get(StatefulSet.class, "epsilon").getSpec().getReplicas() == 5);
+    var resumed = awaitStatus("epsilon", s -> !conditionReason(s, "Progressing").equals("Paused"));
+    assertThat(resumed.getConfigHash()).isNotEqualTo(configHashOf(before));
+    awaitEvent("epsilon", "ReconciliationResumed", "Normal");
+  }
+
+  @Test
+  void deletingTheClusterGarbageCollectsEveryOwnedObject() {
+    var cluster = create("zeta", 1, spec -> {});
+    await(StatefulSet.class, "zeta");
+    await(PodDisruptionBudget.class, "zeta");
+    await(Secret.class, "zeta-secret");
+
+    client.resource(cluster).delete();
+    // kube-controller-manager's garbage collector follows the owner references
+    awaitUntil(() ->
+        get(StatefulSet.class, "zeta") == null
+            && get(Service.class, "zeta") == null
+            && get(Service.class, "zeta-peers") == null
+            && get(ConfigMap.class, "zeta-config") == null
+            && get(Secret.class, "zeta-secret") == null
+            && get(PodDisruptionBudget.class, "zeta") == null);
+  }
+
+  // --- helpers ---
+
+  private static DhtCluster create(String name, int replicas, Consumer<DhtClusterSpec> spec) {
+    var cluster = Clusters.cluster(name, ns, replicas);
+    cluster.getMetadata().setGeneration(null);
+    cluster.getMetadata().setAnnotations(new HashMap<>());
+    // never scheduled, even when a kubelet runs (ensure.sh full): pod status stays the test's
+    var scheduling = new Scheduling();
+    scheduling.setNodeSelector(Map.of("dht.dev/test-no-such-node", "true"));
+    cluster.getSpec().setScheduling(scheduling);
+    spec.accept(cluster.getSpec());
+    return client.resource(cluster).create();
+  }
+
+  private static DhtCluster edit(String name, Consumer<DhtCluster> change) {
+    return client
+        .resources(DhtCluster.class)
+        .inNamespace(ns)
+        .withName(name)
+        .edit(c -> {
+          if (c.getMetadata().getAnnotations() == null) {
+            c.getMetadata().setAnnotations(new HashMap<>());
+          }
+          change.accept(c);
+          return c;
+        });
+  }
+
+  private static <T extends HasMetadata> T get(Class<T> type, String name) {
+    return client.resources(type).inNamespace(ns).withName(name).get();
+  }
+
+  private static <T extends HasMetadata> T await(Class<T> type, String name) {
+    awaitUntil(() -> get(type, name) != null);
+    return get(type, name);
+  }
+
+  private static void awaitUntil(Callable<Boolean> condition) {
+    Awaitility.await()
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions()
+        .until(condition);
+  }
+
+  private static DhtClusterStatus awaitStatus(String name, Predicate<DhtClusterStatus> condition) {
+    awaitUntil(() -> {
+      var status = get(DhtCluster.class, name).getStatus();
+      return status != null && condition.test(status);
+    });
+    return get(DhtCluster.class, name).getStatus();
+  }
+
+  private static String configHashOf(StatefulSet sts) {
+    return sts.getSpec()
+        .getTemplate()
+        .getMetadata()
+        .getAnnotations()
+        .get(ClusterModel.CONFIG_HASH_ANNOTATION);
+  }
+
+  private static boolean conditionIs(DhtClusterStatus status, String type, String value) {
+    return Conditions.find(status.getConditions(), type)
+        .map(c -> value.equals(c.getStatus()))
+        .orElse(false);
+  }
+
+  private static String conditionReason(DhtClusterStatus status, String type) {
+    return Conditions.find(status.getConditions(), type).map(c -> c.getReason()).orElse("");
+  }
+
+  private static void assertCondition(String name, String type, String value) {
+    var cluster = get(DhtCluster.class, name);
+    var condition = Conditions.find(cluster.getStatus().getConditions(), type).orElseThrow();
+    assertThat(condition.getStatus()).as("%s of %s", type, name).isEqualTo(value);
+    assertThat(condition.getReason()).isNotBlank();
+    assertThat(condition.getMessage()).isNotBlank();
+    assertThat(condition.getLastTransitionTime()).isNotBlank();
+    assertThat(condition.getObservedGeneration()).isEqualTo(cluster.getMetadata().getGeneration());
+  }
+
+  private static List<Pod> awaitPods(String name, int count) {
+    awaitUntil(() -> pods(name).size() == count);
+    return pods(name);
+  }
+
+  private static List<Pod> pods(String name) {
+    return client
+        .pods()
+        .inNamespace(ns)
+        .withLabels(Map.of("app.kubernetes.io/instance", name))
+        .list()
+        .getItems();
+  }
+
+  /** What a kubelet would report once the readiness probe passes (or fails). */
+  private static void setPodReady(Pod pod, boolean ready) {
+    String now = Instant.now().toString();
+    String status = ready ? "True" : "False";
+    awaitUntil(() -> {
+      var current = client.pods().inNamespace(ns).withName(pod.getMetadata().getName()).get();
+      current.setStatus(
+          new PodStatusBuilder(current.getStatus())
+              .withPhase("Running")
+              .withConditions(
+                  new PodConditionBuilder()
+                      .withType("Ready")
+                      .withStatus(status)
+                      .withLastTransitionTime(now)
+                      .build(),
+                  new PodConditionBuilder()
+                      .withType("ContainersReady")
+                      .withStatus(status)
+                      .withLastTransitionTime(now)
+                      .build())
+              .build());
+      client.resource(current).updateStatus();
+      return true;
+    });
+  }
+
+  private static void awaitEvent(String name, String reason, String type) {
+    awaitUntil(() ->
+        client.v1().events().inNamespace(ns).list().getItems().stream()
+            .filter((Event e) -> name.equals(e.getInvolvedObject().getName()))
+            .anyMatch(e -> reason.equals(e.getReason()) && type.equals(e.getType())));
+  }
+}

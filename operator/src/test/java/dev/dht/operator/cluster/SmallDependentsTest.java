@@ -1,0 +1,107 @@
+package dev.dht.operator.cluster;
+
+import static dev.dht.operator.cluster.Clusters.cluster;
+import static dev.dht.operator.cluster.Clusters.model;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Desired Services, ConfigMap, Secret and PodDisruptionBudget. */
+class SmallDependentsTest {
+
+  @Test
+  void peerServiceIsHeadlessAndPublishesUnreadyPods() {
+    var service = PeerServiceDependent.build(model(cluster("demo", "ns", 3)));
+    assertThat(service.getMetadata().getName()).isEqualTo("demo-peers");
+    assertThat(service.getSpec().getClusterIP()).isEqualTo("None");
+    assertThat(service.getSpec().getPublishNotReadyAddresses()).isTrue();
+    assertThat(service.getSpec().getPorts().getFirst().getPort()).isEqualTo(8080);
+    assertThat(service.getSpec().getSelector())
+        .isEqualTo(Map.of("app.kubernetes.io/name", "dht", "app.kubernetes.io/instance", "demo"));
+  }
+
+  @Test
+  void clientServiceIsNamedLikeTheCluster() {
+    var service = ClientServiceDependent.build(model(cluster("demo", "ns", 3)));
+    assertThat(service.getMetadata().getName()).isEqualTo("demo");
+    assertThat(service.getSpec().getClusterIP()).isNull();
+    assertThat(service.getSpec().getPorts().getFirst().getPort()).isEqualTo(8080);
+    assertThat(service.getMetadata().getLabels())
+        .containsEntry("app.kubernetes.io/managed-by", "dht-operator");
+  }
+
+  @Test
+  void configMapHoldsMembersAndDefaults() {
+    var cluster = cluster("demo", "ns", 2);
+    var configMap = ConfigMapDependent.build(model(cluster));
+    assertThat(configMap.getMetadata().getName()).isEqualTo("demo-config");
+    assertThat(configMap.getData())
+        .containsEntry(
+            "members",
+            "http://demo-0.demo-peers.ns.svc:8080\nhttp://demo-1.demo-peers.ns.svc:8080\n")
+        .containsEntry("settings.properties", "default-ack=2\ndefault-from=2\n");
+  }
+
+  @Test
+  void secretIsGeneratedWhenAbsent() {
+    var secret = SecretDependent.build(model(cluster(3)), Optional.empty(), () -> "fresh");
+    assertThat(secret.getMetadata().getName()).isEqualTo("demo-secret");
+    assertThat(decode(secret)).isEqualTo("fresh");
+  }
+
+  @Test
+  void secretKeepsTheExistingValue() {
+    var model = model(cluster(3));
+    var existing = SecretDependent.build(model, Optional.empty(), () -> "first");
+    var again =
+        SecretDependent.build(
+            model,
+            Optional.of(existing),
+            () -> {
+              throw new AssertionError("must not generate a new secret");
+            });
+    assertThat(decode(again)).isEqualTo("first");
+  }
+
+  @Test
+  void anEmptySecretValueIsReplaced() {
+    var empty = new SecretBuilder().withData(Map.of("secret", "")).build();
+    var secret = SecretDependent.build(model(cluster(3)), Optional.of(empty), () -> "new");
+    assertThat(decode(secret)).isEqualTo("new");
+  }
+
+  @Test
+  void generatedSecretsAreLongAndDistinct() {
+    String a = SecretDependent.newSecret();
+    assertThat(a).hasSizeGreaterThanOrEqualTo(40).isNotEqualTo(SecretDependent.newSecret());
+  }
+
+  @ParameterizedTest(name = "{0} replicas at {1}/{2} -> maxUnavailable {3}")
+  @CsvSource({
+    "1,,,0", // no redundancy: an eviction is an outage
+    "2,,,0", "3,,,1", "4,,,1", "5,,,2", "5,2,3,1", "5,1,3,2", "3,3,3,0"
+  })
+  void disruptionBudgetKeepsEveryKeyAtDefaultQuorum(
+      int replicas, Integer ack, Integer from, int maxUnavailable) {
+    var cluster = cluster(replicas);
+    cluster.getSpec().getReplication().setDefaultAck(ack);
+    cluster.getSpec().getReplication().setDefaultFrom(from);
+    var pdb = DisruptionBudgetDependent.build(model(cluster));
+    assertThat(pdb.getSpec().getMaxUnavailable().getIntVal()).isEqualTo(maxUnavailable);
+    assertThat(pdb.getSpec().getSelector().getMatchLabels())
+        .containsEntry("app.kubernetes.io/instance", "demo");
+  }
+
+  private static String decode(Secret secret) {
+    return new String(
+        Base64.getDecoder().decode(secret.getData().get("secret")), StandardCharsets.UTF_8);
+  }
+}

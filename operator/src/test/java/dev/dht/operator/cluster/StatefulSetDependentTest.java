@@ -1,0 +1,175 @@
+package dev.dht.operator.cluster;
+
+import static dev.dht.operator.cluster.Clusters.cluster;
+import static dev.dht.operator.cluster.Clusters.model;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+class StatefulSetDependentTest {
+
+  private static StatefulSet build(DhtCluster cluster) {
+    return StatefulSetDependent.build(model(cluster));
+  }
+
+  private static Container node(StatefulSet sts) {
+    return sts.getSpec().getTemplate().getSpec().getContainers().getFirst();
+  }
+
+  @Test
+  void nodesStartInParallelBehindThePeerService() {
+    var sts = build(cluster("demo", "ns", 3));
+    assertThat(sts.getMetadata().getName()).isEqualTo("demo");
+    assertThat(sts.getSpec().getReplicas()).isEqualTo(3);
+    assertThat(sts.getSpec().getServiceName()).isEqualTo("demo-peers");
+    assertThat(sts.getSpec().getPodManagementPolicy()).isEqualTo("Parallel");
+    assertThat(sts.getSpec().getSelector().getMatchLabels())
+        .isEqualTo(Map.of("app.kubernetes.io/name", "dht", "app.kubernetes.io/instance", "demo"));
+    assertThat(sts.getSpec().getTemplate().getMetadata().getLabels())
+        .containsAllEntriesOf(sts.getSpec().getSelector().getMatchLabels());
+  }
+
+  @Test
+  void dataLivesOnAClaimFromTheStorageSpec() {
+    var cluster = cluster(3);
+    cluster.getSpec().getStorage().setSize("5Gi");
+    cluster.getSpec().getStorage().setStorageClassName("fast");
+    var claim = build(cluster).getSpec().getVolumeClaimTemplates().getFirst();
+    assertThat(claim.getMetadata().getName()).isEqualTo("data");
+    assertThat(claim.getSpec().getResources().getRequests().get("storage"))
+        .isEqualTo(new Quantity("5Gi"));
+    assertThat(claim.getSpec().getStorageClassName()).isEqualTo("fast");
+    assertThat(claim.getSpec().getAccessModes()).containsExactly("ReadWriteOnce");
+    assertThat(mounts(node(build(cluster)))).containsEntry("data", "/data");
+  }
+
+  @Test
+  void flagsPointAtTheMountedFiles() {
+    var cluster = cluster("demo", "ns", 3);
+    cluster.getSpec().getThreads().setEventLoops(3);
+    cluster.getSpec().getThreads().setStorageWorkers(5);
+    cluster.getSpec().getLimits().setMaxInflight(10);
+    cluster.getSpec().getLimits().setRequestTimeoutMs(20);
+    cluster.getSpec().getLimits().setMaxValueBytes(30);
+    var node = node(build(cluster));
+    assertThat(node.getImage()).isEqualTo(Clusters.IMAGE);
+    assertThat(node.getArgs())
+        .containsExactly(
+            "--port=8080",
+            "--data-dir=/data",
+            "--self=http://$(POD_NAME).demo-peers.ns.svc:8080",
+            "--cluster-file=/etc/dht/members",
+            "--settings-file=/etc/dht/settings.properties",
+            "--cluster-secret-file=/etc/dht-secret/secret",
+            "--event-loops=3",
+            "--storage-threads=5",
+            "--max-inflight=10",
+            "--request-timeout-ms=20",
+            "--max-value-bytes=30");
+    assertThat(node.getEnv().getFirst().getName()).isEqualTo("POD_NAME");
+    assertThat(node.getEnv().getFirst().getValueFrom().getFieldRef().getFieldPath())
+        .isEqualTo("metadata.name");
+    assertThat(mounts(node))
+        .containsEntry("config", "/etc/dht")
+        .containsEntry("cluster-secret", "/etc/dht-secret");
+    var volumes = build(cluster).getSpec().getTemplate().getSpec().getVolumes();
+    assertThat(volumes.stream().filter(v -> v.getConfigMap() != null))
+        .singleElement()
+        .satisfies(v -> assertThat(v.getConfigMap().getName()).isEqualTo("demo-config"));
+    assertThat(volumes.stream().filter(v -> v.getSecret() != null))
+        .singleElement()
+        .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("demo-secret"));
+  }
+
+  @Test
+  void jvmOptionsEnableNativeAccessForRocksDb() {
+    var cluster = cluster(3);
+    cluster.getSpec().setJvmOptions(List.of("-Xss512k"));
+    var env =
+        node(build(cluster)).getEnv().stream().collect(Collectors.toMap(EnvVar::getName, e -> e));
+    assertThat(env.get("JDK_JAVA_OPTIONS").getValue())
+        .startsWith("--enable-native-access=ALL-UNNAMED")
+        .endsWith("-Xss512k");
+  }
+
+  @Test
+  void probesUseTheNodeHealthEndpoints() {
+    var node = node(build(cluster(3)));
+    assertThat(node.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/health/ready");
+    assertThat(node.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/health/live");
+    assertThat(node.getStartupProbe().getHttpGet().getPath()).isEqualTo("/health/live");
+    assertThat(node.getReadinessProbe().getHttpGet().getPort().getStrVal()).isEqualTo("http");
+    assertThat(node.getPorts().getFirst().getContainerPort()).isEqualTo(8080);
+  }
+
+  @Test
+  void runsAsTheImagesNonRootUserWithNothingExtra() {
+    var pod = build(cluster(3)).getSpec().getTemplate().getSpec();
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(10001L);
+    assertThat(pod.getSecurityContext().getFsGroup()).isEqualTo(10001L);
+    var container = pod.getContainers().getFirst().getSecurityContext();
+    assertThat(container.getReadOnlyRootFilesystem()).isTrue();
+    assertThat(container.getAllowPrivilegeEscalation()).isFalse();
+    assertThat(container.getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(mounts(pod.getContainers().getFirst())).containsEntry("tmp", "/tmp");
+    assertThat(pod.getTerminationGracePeriodSeconds()).isGreaterThanOrEqualTo(30L);
+    assertThat(pod.getEnableServiceLinks()).isFalse();
+  }
+
+  @Test
+  void configHashIsAPodTemplateAnnotation() {
+    var cluster = cluster(3);
+    var annotations = build(cluster).getSpec().getTemplate().getMetadata().getAnnotations();
+    assertThat(annotations).containsEntry("dht.dev/config-hash", model(cluster).configHash());
+  }
+
+  @Test
+  void defaultAckAndFromDoNotTouchThePodTemplate() {
+    var before = cluster(3);
+    var after = cluster(3);
+    after.getSpec().getReplication().setDefaultAck(3);
+    assertThat(build(after).getSpec().getTemplate())
+        .isEqualTo(build(before).getSpec().getTemplate());
+  }
+
+  @Test
+  void resourcesAndSchedulingComeFromTheSpec() {
+    var cluster = cluster(3);
+    var resources = new ResourceRequirements();
+    resources.setRequests(Map.of("cpu", new Quantity("250m")));
+    cluster.getSpec().setResources(resources);
+    var scheduling = new Scheduling();
+    scheduling.setNodeSelector(Map.of("disk", "ssd"));
+    var toleration = new Toleration();
+    toleration.setKey("dedicated");
+    toleration.setOperator("Exists");
+    scheduling.setTolerations(List.of(toleration));
+    cluster.getSpec().setScheduling(scheduling);
+    var pod = build(cluster).getSpec().getTemplate().getSpec();
+    assertThat(pod.getContainers().getFirst().getResources()).isEqualTo(resources);
+    assertThat(pod.getNodeSelector()).containsEntry("disk", "ssd");
+    assertThat(pod.getTolerations()).containsExactly(toleration);
+    // no affinity given: a soft preference for one node per host
+    assertThat(
+            pod.getAffinity()
+                .getPodAntiAffinity()
+                .getPreferredDuringSchedulingIgnoredDuringExecution())
+        .hasSize(1);
+  }
+
+  private static Map<String, String> mounts(Container container) {
+    return container.getVolumeMounts().stream()
+        .collect(Collectors.toMap(VolumeMount::getName, VolumeMount::getMountPath));
+  }
+}
