@@ -13,14 +13,26 @@ final class Responses {
 
   private Responses() {}
 
-  /** A status with a reason as the body. An unread request body closes the connection after. */
+  /**
+   * A status with a reason as the body. If the request still has body bytes on the way, the
+   * connection is closed after the answer rather than parsing them as the next request.
+   */
   static void text(HttpServerRequest request, int status, String reason) {
     HttpServerResponse response = request.response().setStatusCode(status);
     response.putHeader(HttpHeaders.CONTENT_TYPE, TEXT);
-    if (!request.isEnded()) {
+    if (hasUnreadBody(request)) {
       response.putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE);
     }
     response.end(reason + "\n");
+  }
+
+  private static boolean hasUnreadBody(HttpServerRequest request) {
+    if (request.isEnded()) {
+      return false;
+    }
+    String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+    return (length != null && !length.equals("0"))
+        || request.headers().contains(HttpHeaders.TRANSFER_ENCODING);
   }
 
   static void empty(HttpServerRequest request, int status) {
