@@ -12,7 +12,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
-import java.nio.charset.StandardCharsets;
 
 /** {@code /v0/entity} and {@code /v0/entry}: the replicated GET, PUT and DELETE of one key. */
 final class EntityHandler {
@@ -36,8 +35,9 @@ final class EntityHandler {
   }
 
   void handle(HttpServerRequest request) {
-    String key = request.getParam("id");
-    String invalidKey = KeyRules.check(key, limits.maxKeyBytes(), "id");
+    Query query = new Query(request.query());
+    byte[] keyBytes = query.bytes("id");
+    String invalidKey = KeyRules.check(keyBytes, limits.maxKeyBytes(), "id");
     if (invalidKey != null) {
       Responses.text(request, 400, invalidKey);
       return;
@@ -53,8 +53,8 @@ final class EntityHandler {
     try {
       replication =
           Replication.resolve(
-              request.getParam("ack"),
-              request.getParam("from"),
+              query.text("ack"),
+              query.text("from"),
               coordinator.cluster().defaults(),
               topology.size());
     } catch (Replication.InvalidException e) {
@@ -67,7 +67,6 @@ final class EntityHandler {
       return;
     }
     long start = System.nanoTime();
-    byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
     Future<Integer> status =
         switch (method.name()) {
           case "GET" -> get(request, topology, keyBytes, replication);

@@ -104,8 +104,8 @@ public final class HttpVerticle extends VerticleBase {
           }
         }
       }
-    } catch (IllegalArgumentException e) { // a malformed query string
-      Responses.text(request, 400, "malformed request: " + e.getMessage());
+    } catch (Query.MalformedException e) {
+      Responses.text(request, 400, e.getMessage());
     }
   }
 }

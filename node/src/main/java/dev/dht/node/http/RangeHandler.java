@@ -8,7 +8,6 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
@@ -36,8 +35,9 @@ final class RangeHandler {
       Responses.text(request, 405, "method " + request.method() + " is not allowed here");
       return;
     }
-    String start = request.getParam("start");
-    String end = request.getParam("end");
+    Query query = new Query(request.query());
+    byte[] start = query.bytes("start");
+    byte[] end = query.bytes("end");
     String invalid = KeyRules.check(start, limits.maxKeyBytes(), "start");
     if (invalid == null && end != null) {
       invalid = KeyRules.check(end, limits.maxKeyBytes(), "end");
@@ -50,11 +50,9 @@ final class RangeHandler {
       Responses.overloaded(request);
       return;
     }
-    byte[] endBytes = end == null ? null : end.getBytes(StandardCharsets.UTF_8);
     local
         .pool()
-        .executeBlocking(
-            () -> local.storage().range(start.getBytes(StandardCharsets.UTF_8), endBytes), false)
+        .executeBlocking(() -> local.storage().range(start, end), false)
         .onSuccess(cursor -> new Stream(request.response(), cursor).begin())
         .onFailure(e -> {
           admission.release();

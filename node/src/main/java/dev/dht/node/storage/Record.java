@@ -51,9 +51,17 @@ public record Record(long timestamp, boolean tombstone, byte[] encoded) {
     return Arrays.copyOfRange(encoded, HEADER_BYTES, encoded.length);
   }
 
-  /** True when this version wins over {@code other}: newer timestamp; null always loses. */
+  /**
+   * True when this version wins over {@code other}: the newer timestamp, and on a tie (two
+   * coordinators whose node tiebreaks collide, in the same millisecond and counter) the larger
+   * encoding, so every replica picks the same winner whatever the arrival order. Null always loses.
+   */
   public boolean newerThan(Record other) {
-    return other == null || Long.compareUnsigned(timestamp, other.timestamp) > 0;
+    if (other == null) {
+      return true;
+    }
+    int byTime = Long.compareUnsigned(timestamp, other.timestamp);
+    return byTime > 0 || (byTime == 0 && Arrays.compareUnsigned(encoded, other.encoded) > 0);
   }
 
   private static byte[] header(long timestamp, byte flags, int valueLength) {

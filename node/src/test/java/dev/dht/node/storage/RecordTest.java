@@ -40,6 +40,14 @@ class RecordTest {
   }
 
   @Test
+  void equalTimestampsPickTheSameWinnerWhateverTheOrder() {
+    Record a = Record.value(9, new byte[] {1});
+    Record b = Record.value(9, new byte[] {2});
+    assertThat(a.newerThan(b)).isNotEqualTo(b.newerThan(a));
+    assertThat(a.newerThan(a)).isFalse();
+  }
+
+  @Test
   void truncatedRecordsAreRejected() {
     assertThatThrownBy(() -> Record.decode(new byte[3]))
         .isInstanceOf(IllegalArgumentException.class);

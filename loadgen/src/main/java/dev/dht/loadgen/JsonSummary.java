@@ -1,0 +1,142 @@
+package dev.dht.loadgen;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The machine-readable summary of a run ({@code --json}), and its compact form for the Kubernetes
+ * termination message ({@code --termination-log}, at most 4 KiB). Latencies in milliseconds. Pure.
+ */
+final class JsonSummary {
+  static final int TERMINATION_LOG_LIMIT = 4096;
+
+  private JsonSummary() {}
+
+  /** The full summary, pretty enough to read. */
+  static String toJson(RunResult r) {
+    return build(r, true, "\n  ", "\n");
+  }
+
+  /** One line, at most {@value #TERMINATION_LOG_LIMIT} bytes (details dropped if need be). */
+  static String toTerminationLog(RunResult r) {
+    String full = build(r, true, "", "");
+    if (full.getBytes(StandardCharsets.UTF_8).length <= TERMINATION_LOG_LIMIT) {
+      return full;
+    }
+    return build(r, false, "", "");
+  }
+
+  private static String build(RunResult r, boolean details, String sep, String end) {
+    LoadConfig c = r.config();
+    Fields o = new Fields(sep);
+    o.string("tool", "dht-loadgen");
+    o.string("workload", c.workload().cliName());
+    if (details) {
+      o.string("url", c.urlText());
+    }
+    o.string("distribution", c.distribution().cliName());
+    o.number("keyspace", c.keyspace());
+    o.number("valueSize", c.valueSize());
+    o.raw("ack", c.ack() == null ? "null" : c.ack().toString());
+    o.raw("from", c.from() == null ? "null" : c.from().toString());
+    o.number("connections", c.connections());
+    o.number("threads", c.threads());
+    o.decimal("targetRate", c.rate(), 2);
+    o.decimal("achievedRate", r.achievedRate(), 2);
+    o.decimal("durationSeconds", r.durationSeconds(), 3);
+    o.decimal("warmupSeconds", c.warmup().toMillis() / 1000.0, 3);
+    o.number("requests", r.requests());
+    o.number("ok", r.ok());
+    o.number("notFound", r.notFound());
+    o.number("non2xx", r.non2xx());
+    o.number("errors", r.errors());
+    o.number("connectErrors", r.connectErrors());
+    o.number("timeouts", r.timeouts() + r.dropped());
+    o.number("ioErrors", r.ioErrors());
+    if (details) {
+      StringBuilder statuses = new StringBuilder("{");
+      for (Map.Entry<Integer, Long> e : r.statusCounts().entrySet()) {
+        if (statuses.length() > 1) {
+          statuses.append(',');
+        }
+        statuses.append('"').append(e.getKey()).append("\":").append(e.getValue());
+      }
+      o.raw("statusCounts", statuses.append('}').toString());
+    }
+    o.raw("latencyMs", latency(r));
+    return "{" + o.text() + end + "}";
+  }
+
+  private static String latency(RunResult r) {
+    Fields l = new Fields("");
+    l.decimal("p50", r.latencyMs(50), 3);
+    l.decimal("p75", r.latencyMs(75), 3);
+    l.decimal("p90", r.latencyMs(90), 3);
+    l.decimal("p99", r.latencyMs(99), 3);
+    l.decimal("p999", r.latencyMs(99.9), 3);
+    l.decimal("p9999", r.latencyMs(99.99), 3);
+    l.decimal("max", r.maxMs(), 3);
+    l.decimal("mean", r.meanMs(), 3);
+    return "{" + l.text() + "}";
+  }
+
+  static String quote(String s) {
+    StringBuilder b = new StringBuilder(s.length() + 2).append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      switch (ch) {
+        case '"' -> b.append("\\\"");
+        case '\\' -> b.append("\\\\");
+        case '\n' -> b.append("\\n");
+        case '\r' -> b.append("\\r");
+        case '\t' -> b.append("\\t");
+        default -> {
+          if (ch < 0x20) {
+            b.append(String.format(Locale.ROOT, "\\u%04x", (int) ch));
+          } else {
+            b.append(ch);
+          }
+        }
+      }
+    }
+    return b.append('"').toString();
+  }
+
+  /** Comma-separated {@code "name":value} pairs. */
+  private static final class Fields {
+    private final StringBuilder b = new StringBuilder();
+    private final String separator;
+
+    Fields(String separator) {
+      this.separator = separator;
+    }
+
+    void raw(String name, String json) {
+      if (!b.isEmpty()) {
+        b.append(',');
+      }
+      b.append(separator).append(quote(name)).append(':').append(json);
+    }
+
+    void string(String name, String value) {
+      raw(name, quote(value));
+    }
+
+    void number(String name, long value) {
+      raw(name, Long.toString(value));
+    }
+
+    void decimal(String name, double value, int digits) {
+      if (Double.isNaN(value) || Double.isInfinite(value)) {
+        raw(name, "null");
+      } else {
+        raw(name, String.format(Locale.ROOT, "%." + digits + "f", value));
+      }
+    }
+
+    String text() {
+      return b.toString();
+    }
+  }
+}

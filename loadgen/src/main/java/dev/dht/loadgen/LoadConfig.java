@@ -1,0 +1,55 @@
+package dev.dht.loadgen;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+
+/** A validated run configuration (see {@link LoadGenCommand} for the meaning of each field). */
+record LoadConfig(
+    List<URI> urls,
+    Workload workload,
+    KeyDistribution distribution,
+    double zipfTheta,
+    double readRatio,
+    long keyspace,
+    int valueSize,
+    Integer ack,
+    Integer from,
+    double rate,
+    Duration duration,
+    Duration warmup,
+    int connections,
+    int threads,
+    Duration timeout,
+    long seed,
+    String keyPrefix) {
+
+  static final Duration MAX_DRAIN = Duration.ofSeconds(5);
+
+  LoadConfig {
+    urls = List.copyOf(urls);
+  }
+
+  /** How long in-flight requests may finish after the last send before the run is cut. */
+  Duration drainGrace() {
+    Duration t = timeout.compareTo(MAX_DRAIN) < 0 ? timeout : MAX_DRAIN;
+    return t.plusMillis(250);
+  }
+
+  /** The time frame of a run whose first slot is due at {@code startNanos}. */
+  RunWindow window(long startNanos) {
+    long measureFrom = startNanos + warmup.toNanos();
+    long sendUntil = measureFrom + duration.toNanos();
+    long maxSlots = workload == Workload.FILL ? keyspace : Long.MAX_VALUE;
+    return new RunWindow(
+        startNanos, measureFrom, sendUntil, sendUntil + drainGrace().toNanos(), maxSlots);
+  }
+
+  KeyChooser keyChooser() {
+    return distribution.chooser(keyspace, zipfTheta);
+  }
+
+  String urlText() {
+    return String.join(",", urls.stream().map(URI::toString).toList());
+  }
+}

@@ -1,0 +1,123 @@
+package dev.dht.loadgen;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpClientAgent;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
+
+/**
+ * Runs one load: a Vert.x instance with one event loop per thread, a {@link LoadWorker} on each,
+ * and the calling thread printing progress until every connection is done or the window's hard
+ * stop, whichever comes first. Every run is bounded: warm-up + duration + drain grace, plus a
+ * bounded shutdown.
+ */
+final class LoadRunner {
+  private static final long START_DELAY_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+  private static final long SECOND = TimeUnit.SECONDS.toNanos(1);
+  private static final long SETUP_TIMEOUT_SECONDS = 10;
+  private static final long CLOSE_TIMEOUT_SECONDS = 3;
+
+  private final LoadConfig config;
+  private final PrintWriter progressOut;
+  private final LongSupplier clock = System::nanoTime;
+
+  /** {@code progressOut} may be null for a quiet run. */
+  LoadRunner(LoadConfig config, PrintWriter progressOut) {
+    this.config = config;
+    this.progressOut = progressOut;
+  }
+
+  RunResult run() throws InterruptedException {
+    Vertx vertx =
+        Vertx.vertx(
+            new VertxOptions()
+                .setEventLoopPoolSize(config.threads())
+                .setWorkerPoolSize(1)
+                .setInternalBlockingPoolSize(1));
+    try {
+      KeyChooser keys = config.keyChooser();
+      KeyUris uris =
+          new KeyUris(config.keyPrefix(), config.keyspace(), config.ack(), config.from());
+      // Created before the workers: creating a client takes a turn of the round-robin that
+      // gives each deployment its event loop, and the workers must get one each.
+      HttpClientAgent client = vertx.createHttpClient(LoadWorker.clientOptions(config));
+      List<LoadWorker> workers = new ArrayList<>();
+      for (int i = 0; i < config.threads(); i++) {
+        LoadWorker worker = new LoadWorker(i, config, client, keys, uris, clock);
+        await(vertx.deployVerticle(worker).toCompletionStage().toCompletableFuture());
+        workers.add(worker);
+      }
+      long loops = workers.stream().map(LoadWorker::threadName).distinct().count();
+      if (loops < workers.size() && progressOut != null) {
+        progressOut.printf("warning: %d workers share %d event loops%n", workers.size(), loops);
+      }
+      CountDownLatch opened = new CountDownLatch(config.connections());
+      workers.forEach(w -> w.open(opened));
+      // Connect and prime first (bounded by twice the timeout), so that the schedule starts warm.
+      opened.await(2 * config.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
+      List<LatencyRecorder> recorders = workers.stream().map(LoadWorker::recorder).toList();
+      long start = clock.getAsLong() + START_DELAY_NANOS;
+      RunWindow window = config.window(start);
+      Schedule schedule = new Schedule(config.rate(), start);
+      CountDownLatch done = new CountDownLatch(config.connections());
+      workers.forEach(w -> w.begin(schedule, window, done));
+      Progress progress = new Progress(recorders, window, progressOut);
+      long end = waitForEnd(done, window, progress);
+      recorders.forEach(LatencyRecorder::close);
+      return RunResult.collect(config, window, recorders, progress.threadRateSamples(), end);
+    } finally {
+      close(vertx);
+    }
+  }
+
+  /** Prints progress each second until all connections are done or the hard stop; returns now. */
+  private long waitForEnd(CountDownLatch done, RunWindow window, Progress progress)
+      throws InterruptedException {
+    long nextTick = window.startNanos() + SECOND;
+    while (true) {
+      long now = clock.getAsLong();
+      if (now >= window.hardStopNanos()) {
+        return now;
+      }
+      long until = Math.min(nextTick, window.hardStopNanos());
+      if (done.await(Math.max(until - now, 0), TimeUnit.NANOSECONDS)) {
+        return clock.getAsLong();
+      }
+      now = clock.getAsLong();
+      if (now >= nextTick) {
+        progress.tick(now);
+        nextTick += SECOND;
+      }
+    }
+  }
+
+  private static void await(java.util.concurrent.CompletableFuture<?> f)
+      throws InterruptedException {
+    try {
+      f.get(SETUP_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException("cannot start the load workers", e);
+    }
+  }
+
+  private static void close(Vertx vertx) {
+    try {
+      vertx
+          .close()
+          .toCompletionStage()
+          .toCompletableFuture()
+          .get(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      // Stuck connections must not keep the process alive; the caller exits anyway.
+    }
+  }
+}

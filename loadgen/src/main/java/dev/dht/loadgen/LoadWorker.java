@@ -1,0 +1,145 @@
+package dev.dht.loadgen;
+
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientOptions;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * One "thread" of the generator: a verticle on its own event loop that owns every {@code
+ * threads}-th connection and records into its own {@link LatencyRecorder}.
+ */
+final class LoadWorker extends VerticleBase {
+  /** Arm send timers this early: Netty's NIO timers fire up to ~1 ms late. */
+  static final long TIMER_EARLY_NANOS = TimeUnit.MICROSECONDS.toNanos(1000);
+
+  private final int index;
+  private final LoadConfig config;
+  private final KeyChooser keys;
+  private final KeyUris uris;
+  private final LongSupplier clock;
+  private final LatencyRecorder recorder = new LatencyRecorder();
+  private final HttpClientAgent client;
+  private final List<VertxTransport> transports = new ArrayList<>();
+  private final SplittableRandom random;
+  private volatile String threadName;
+
+  /**
+   * {@code client} is shared by all workers: a connection belongs to the event loop that opens it,
+   * which is this worker's.
+   */
+  LoadWorker(
+      int index,
+      LoadConfig config,
+      HttpClientAgent client,
+      KeyChooser keys,
+      KeyUris uris,
+      LongSupplier clock) {
+    this.index = index;
+    this.client = client;
+    this.config = config;
+    this.keys = keys;
+    this.uris = uris;
+    this.clock = clock;
+    this.random = new SplittableRandom(config.seed() * 31 + index);
+  }
+
+  LatencyRecorder recorder() {
+    return recorder;
+  }
+
+  /** The options of the shared client: HTTP/1.1 keep-alive, no pipelining. */
+  static HttpClientOptions clientOptions(LoadConfig config) {
+    int timeout = (int) Math.min(config.timeout().toMillis(), Integer.MAX_VALUE);
+    return new HttpClientOptions()
+        .setKeepAlive(true)
+        .setPipelining(false)
+        .setTcpNoDelay(true)
+        .setConnectTimeout(timeout)
+        .setDecompressionSupported(false);
+  }
+
+  @Override
+  public Future<?> start() {
+    threadName = Thread.currentThread().getName();
+    return Future.succeededFuture();
+  }
+
+  /** The event loop thread this worker runs on. */
+  String threadName() {
+    return threadName;
+  }
+
+  /** Opens this worker's connections on its event loop; counts {@code opened} down for each. */
+  void open(CountDownLatch opened) {
+    context.runOnContext(v -> {
+      Buffer value = Buffer.buffer(valueBytes());
+      for (int g = index; g < config.connections(); g += config.threads()) {
+        URI url = config.urls().get(g % config.urls().size());
+        VertxTransport t =
+            new VertxTransport(
+                client, url.getHost(), port(url), config.timeout().toMillis(), value);
+        transports.add(t);
+        t.open(opened::countDown);
+      }
+    });
+  }
+
+  /** Starts sending on the opened connections; each counts {@code done} down once finished. */
+  void begin(Schedule schedule, RunWindow window, CountDownLatch done) {
+    context.runOnContext(v -> startLoops(schedule, window, done));
+  }
+
+  private void startLoops(Schedule schedule, RunWindow window, CountDownLatch done) {
+    RequestPlanner planner =
+        new RequestPlanner(config.workload(), keys, config.readRatio(), random, uris);
+    TaskScheduler scheduler =
+        (delayNanos, task) -> {
+          if (delayNanos <= 0) {
+            context.runOnContext(x -> task.run());
+          } else {
+            vertx.timer(delayNanos, TimeUnit.NANOSECONDS).onSuccess(x -> task.run());
+          }
+        };
+    List<RequestLoop> loops = new ArrayList<>();
+    for (int i = 0; i < transports.size(); i++) {
+      loops.add(
+          new RequestLoop(
+              schedule,
+              window,
+              index + i * config.threads(),
+              config.connections(),
+              planner,
+              transports.get(i),
+              scheduler,
+              clock,
+              recorder,
+              TIMER_EARLY_NANOS,
+              done::countDown));
+    }
+    loops.forEach(RequestLoop::start);
+  }
+
+  private byte[] valueBytes() {
+    byte[] bytes = new byte[config.valueSize()];
+    for (int i = 0; i < bytes.length; i++) {
+      bytes[i] = (byte) ('a' + random.nextInt(26));
+    }
+    return bytes;
+  }
+
+  static int port(URI url) {
+    if (url.getPort() > 0) {
+      return url.getPort();
+    }
+    return "https".equalsIgnoreCase(url.getScheme()) ? 443 : 80;
+  }
+}

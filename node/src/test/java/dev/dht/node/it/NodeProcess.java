@@ -1,0 +1,141 @@
+package dev.dht.node.it;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A node in its own JVM ({@code dev.dht.node.Main} on this test's classpath), for what needs a real
+ * process: a small heap, or a signal. Output goes to a log file; {@link #close()} kills it if still
+ * running.
+ */
+public final class NodeProcess implements AutoCloseable {
+  private final Process process;
+  private final Path log;
+  private final int port;
+  private final DhtClient client;
+
+  private NodeProcess(Process process, Path log, int port) {
+    this.process = process;
+    this.log = log;
+    this.port = port;
+    this.client = new DhtClient(port);
+  }
+
+  /**
+   * Starts a one-member cluster on {@code port} with its data in {@code dataDir} and returns once
+   * it is ready. {@code heap} is the -Xmx value; {@code flags} are added to the node's flags.
+   */
+  public static NodeProcess start(Path dataDir, int port, String heap, String... flags) {
+    String self = "http://127.0.0.1:" + port;
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(
+        List.of(
+            "--enable-native-access=ALL-UNNAMED",
+            "-Xmx" + heap,
+            "-XX:+UseSerialGC",
+            "-cp",
+            System.getProperty("java.class.path"),
+            "dev.dht.node.Main",
+            "--self",
+            self,
+            "--cluster",
+            self,
+            "--data-dir",
+            dataDir.toString(),
+            "--event-loops",
+            "1",
+            "--storage-threads",
+            "2",
+            "--block-cache-mb",
+            "8"));
+    command.addAll(List.of(flags));
+    Path log = dataDir.resolveSibling(dataDir.getFileName() + "-" + System.nanoTime() + ".log");
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.redirectOutput(log.toFile());
+    builder.environment().keySet().removeIf(name -> name.startsWith("DHT_"));
+    NodeProcess node;
+    try {
+      node = new NodeProcess(builder.start(), log, port);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    try {
+      node.awaitReady();
+    } catch (RuntimeException | AssertionError e) {
+      node.close();
+      throw new IllegalStateException("node did not start; log:\n" + node.log(), e);
+    }
+    return node;
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public DhtClient client() {
+    return client;
+  }
+
+  public boolean alive() {
+    return process.isAlive();
+  }
+
+  public long pid() {
+    return process.pid();
+  }
+
+  /**
+   * Sends SIGTERM and waits up to {@code seconds} for the exit; returns the exit code, or -1 if the
+   * process was still running (it is then left running for {@link #close()}).
+   */
+  public int terminate(long seconds) throws InterruptedException {
+    client.close();
+    process.destroy();
+    return process.waitFor(seconds, TimeUnit.SECONDS) ? process.exitValue() : -1;
+  }
+
+  public String log() {
+    try {
+      return Files.exists(log) ? Files.readString(log) : "(no log)";
+    } catch (IOException e) {
+      return "(log unreadable: " + e + ")";
+    }
+  }
+
+  /** Stops the process if it still runs: SIGTERM (so it cleans up), SIGKILL after 10 s. */
+  @Override
+  public void close() {
+    client.close();
+    try {
+      if (process.isAlive()) {
+        process.destroy();
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+          process.waitFor(10, TimeUnit.SECONDS);
+        }
+      }
+    } catch (InterruptedException e) {
+      process.destroyForcibly();
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void awaitReady() {
+    await("node process on port " + port + " ready")
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(100))
+        .failFast("the node process exited", () -> !process.isAlive())
+        .ignoreExceptions()
+        .until(() -> client.send("GET", "/health/ready", BodyPublishers.noBody()).status() == 200);
+  }
+}
