@@ -1,6 +1,7 @@
 package dev.dht.operator;
 
 import dev.dht.operator.cluster.DhtClusterReconciler;
+import dev.dht.operator.loadtest.DhtLoadTestReconciler;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
@@ -39,7 +40,7 @@ public final class OperatorMain {
         settings.leaderElection());
   }
 
-  /** The operator with the DhtCluster controller registered, not started. */
+  /** The operator with the DhtCluster and DhtLoadTest controllers registered, not started. */
   public static Operator create(OperatorSettings settings, PrometheusMeterRegistry registry) {
     var operator =
         new Operator(o -> {
@@ -51,6 +52,13 @@ public final class OperatorMain {
         });
     operator.register(
         new DhtClusterReconciler(settings.nodeImage()),
+        c -> {
+          if (!settings.watchNamespaces().isEmpty()) {
+            c.settingNamespaces(settings.watchNamespaces());
+          }
+        });
+    operator.register(
+        new DhtLoadTestReconciler(settings.nodeImage()),
         c -> {
           if (!settings.watchNamespaces().isEmpty()) {
             c.settingNamespaces(settings.watchNamespaces());

@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
 /**
  * The operator's configuration, from environment variables.
  *
- * @param nodeImage DHT_NODE_IMAGE: image of clusters that do not name one
+ * @param nodeImage DHT_NODE_IMAGE: image of clusters that do not name one, and of load tests
  * @param watchNamespaces WATCH_NAMESPACES: comma-separated; empty means every namespace
  * @param healthPort HEALTH_PORT: port of /healthz, /readyz and /metrics
  * @param leaderElection LEADER_ELECTION: "false" turns it off (a single replica, local runs)

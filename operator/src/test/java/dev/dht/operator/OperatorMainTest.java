@@ -3,6 +3,7 @@ package dev.dht.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.operator.cluster.DhtClusterReconciler;
+import dev.dht.operator.loadtest.DhtLoadTestReconciler;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
@@ -19,13 +20,16 @@ class OperatorMainTest {
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
   @Test
-  void registersTheClusterControllerOnTheConfiguredNamespaces() {
+  void registersBothControllersOnTheConfiguredNamespaces() {
     var settings =
         OperatorSettings.fromEnv(Map.of("WATCH_NAMESPACES", "a,b", "LEADER_ELECTION", "false"));
     var operator = OperatorMain.create(settings, registry);
-    var controller = operator.getRegisteredController(DhtClusterReconciler.NAME).orElseThrow();
-    assertThat(controller.getConfiguration().getInformerConfig().getNamespaces())
-        .containsExactlyInAnyOrder("a", "b");
+    for (String name : new String[] {DhtClusterReconciler.NAME, DhtLoadTestReconciler.NAME}) {
+      var controller = operator.getRegisteredController(name).orElseThrow();
+      assertThat(controller.getConfiguration().getInformerConfig().getNamespaces())
+          .as(name)
+          .containsExactlyInAnyOrder("a", "b");
+    }
     assertThat(operator.getConfigurationService().getLeaderElectionConfiguration()).isEmpty();
   }
 

@@ -1,28 +1,19 @@
 package dev.dht.operator.cluster;
 
-import static dev.dht.operator.cluster.Conditions.DEGRADED;
-import static dev.dht.operator.cluster.Conditions.PROGRESSING;
-import static dev.dht.operator.cluster.Conditions.READY;
+import static dev.dht.operator.Conditions.DEGRADED;
+import static dev.dht.operator.Conditions.PROGRESSING;
+import static dev.dht.operator.Conditions.READY;
 
+import dev.dht.operator.Conditions;
+import dev.dht.operator.Events;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.EventBuilder;
-import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.UUID;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** Kubernetes Events for notable transitions of a cluster's conditions. */
 final class ClusterEvents {
-  private static final Logger LOG = LoggerFactory.getLogger(ClusterEvents.class);
-  static final String COMPONENT = "dht-operator";
-
   /** One event to emit; type is Normal or Warning. */
   record Transition(String type, String reason, String message) {}
 
@@ -63,43 +54,10 @@ final class ClusterEvents {
   /** Posts the events; a failure is logged, never fails the reconciliation. */
   static void emit(
       KubernetesClient client, DhtCluster cluster, List<Transition> events, Instant now) {
-    String timestamp = now.truncatedTo(ChronoUnit.SECONDS).toString();
-    var meta = cluster.getMetadata();
-    for (var event : events) {
-      var body =
-          new EventBuilder()
-              .withNewMetadata()
-              .withName(meta.getName() + "." + UUID.randomUUID().toString().substring(0, 8))
-              .withNamespace(meta.getNamespace())
-              .endMetadata()
-              .withInvolvedObject(
-                  new ObjectReferenceBuilder()
-                      .withApiVersion(cluster.getApiVersion())
-                      .withKind(cluster.getKind())
-                      .withName(meta.getName())
-                      .withNamespace(meta.getNamespace())
-                      .withUid(meta.getUid())
-                      .withResourceVersion(meta.getResourceVersion())
-                      .build())
-              .withType(event.type())
-              .withReason(event.reason())
-              .withMessage(event.message())
-              .withNewSource()
-              .withComponent(COMPONENT)
-              .endSource()
-              .withReportingComponent(COMPONENT)
-              .withReportingInstance(
-                  Optional.ofNullable(System.getenv("HOSTNAME")).orElse(COMPONENT))
-              .withFirstTimestamp(timestamp)
-              .withLastTimestamp(timestamp)
-              .withCount(1)
-              .build();
-      try {
-        client.v1().events().inNamespace(meta.getNamespace()).resource(body).create();
-      } catch (KubernetesClientException e) {
-        LOG.warn(
-            "cannot record event {} for {}: {}", event.reason(), meta.getName(), e.getMessage());
-      }
-    }
+    Events.emit(
+        client,
+        cluster,
+        events.stream().map(e -> new Events.Transition(e.type(), e.reason(), e.message())).toList(),
+        now);
   }
 }

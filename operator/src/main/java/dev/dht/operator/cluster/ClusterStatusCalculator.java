@@ -1,9 +1,10 @@
 package dev.dht.operator.cluster;
 
-import static dev.dht.operator.cluster.Conditions.DEGRADED;
-import static dev.dht.operator.cluster.Conditions.PROGRESSING;
-import static dev.dht.operator.cluster.Conditions.READY;
+import static dev.dht.operator.Conditions.DEGRADED;
+import static dev.dht.operator.Conditions.PROGRESSING;
+import static dev.dht.operator.Conditions.READY;
 
+import dev.dht.operator.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import java.time.Instant;

@@ -3,6 +3,8 @@ package dev.dht.operator.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import dev.dht.operator.Conditions;
+import dev.dht.operator.TestCrds;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -39,6 +41,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class DhtClusterOperatorTest {
   static final String IMAGE = "local/dht-node:it";
   static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  static {
+    TestCrds.forceApply(DhtCluster.class); // before the extension applies them (see TestCrds)
+  }
 
   @RegisterExtension
   static final LocallyRunOperatorExtension OPERATOR =

@@ -1,4 +1,4 @@
-package dev.dht.operator.cluster;
+package dev.dht.operator;
 
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
@@ -8,28 +8,29 @@ import java.util.List;
 import java.util.Optional;
 
 /** Kubernetes-style conditions: lastTransitionTime moves only when the status flips. */
-final class Conditions {
-  static final String READY = "Ready";
-  static final String PROGRESSING = "Progressing";
-  static final String DEGRADED = "Degraded";
-  static final String TRUE = "True";
-  static final String FALSE = "False";
+public final class Conditions {
+  public static final String READY = "Ready";
+  public static final String PROGRESSING = "Progressing";
+  public static final String DEGRADED = "Degraded";
+  public static final String TRUE = "True";
+  public static final String FALSE = "False";
+  public static final String UNKNOWN = "Unknown";
 
   private Conditions() {}
 
-  static Optional<Condition> find(List<Condition> conditions, String type) {
+  public static Optional<Condition> find(List<Condition> conditions, String type) {
     if (conditions == null) {
       return Optional.empty();
     }
     return conditions.stream().filter(c -> type.equals(c.getType())).findFirst();
   }
 
-  static boolean isTrue(List<Condition> conditions, String type) {
+  public static boolean isTrue(List<Condition> conditions, String type) {
     return find(conditions, type).map(c -> TRUE.equals(c.getStatus())).orElse(false);
   }
 
   /** A condition of the given state, carrying over the transition time when status is unchanged. */
-  static Condition next(
+  public static Condition next(
       List<Condition> previous,
       String type,
       boolean status,
@@ -37,7 +38,18 @@ final class Conditions {
       String message,
       long generation,
       Instant now) {
-    String statusText = status ? TRUE : FALSE;
+    return next(previous, type, status ? TRUE : FALSE, reason, message, generation, now);
+  }
+
+  /** As above, for a tri-state condition: statusText is True, False or Unknown. */
+  public static Condition next(
+      List<Condition> previous,
+      String type,
+      String statusText,
+      String reason,
+      String message,
+      long generation,
+      Instant now) {
     String transition =
         find(previous, type)
             .filter(c -> statusText.equals(c.getStatus()) && c.getLastTransitionTime() != null)

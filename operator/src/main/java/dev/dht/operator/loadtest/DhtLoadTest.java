@@ -1,0 +1,41 @@
+package dev.dht.operator.loadtest;
+
+import dev.dht.operator.cluster.DhtCluster;
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn.Type;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.Namespaced;
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.model.annotation.Group;
+import io.fabric8.kubernetes.model.annotation.ShortNames;
+import io.fabric8.kubernetes.model.annotation.Version;
+
+/**
+ * A load test against a dht cluster: the operator runs the load generator once as a Job and
+ * publishes its results, a verdict against the thresholds and a report ConfigMap in the status.
+ */
+@Group(DhtCluster.GROUP)
+@Version(DhtCluster.VERSION)
+@ShortNames("dhtlt")
+@ValidationRule(
+    value = "self.metadata.name.size() <= " + DhtLoadTest.MAX_NAME_LENGTH,
+    message =
+        "metadata.name must be at most "
+            + DhtLoadTest.MAX_NAME_LENGTH
+            + " characters: the Job is named <name>-loadgen (a label value, at most 63)")
+@AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = Type.STRING)
+@AdditionalPrinterColumn(name = "Rate", jsonPath = ".spec.rate", type = Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "Achieved",
+    jsonPath = ".status.results.achievedRate",
+    type = Type.NUMBER)
+@AdditionalPrinterColumn(
+    name = "P99",
+    jsonPath = ".status.results.latencyMs.p99",
+    type = Type.NUMBER)
+@AdditionalPrinterColumn(name = "Verdict", jsonPath = ".status.verdict", type = Type.STRING)
+@AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = Type.DATE)
+public class DhtLoadTest extends CustomResource<DhtLoadTestSpec, DhtLoadTestStatus>
+    implements Namespaced {
+  static final int MAX_NAME_LENGTH = 55;
+}

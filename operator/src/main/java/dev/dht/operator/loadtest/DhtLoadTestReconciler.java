@@ -1,0 +1,224 @@
+package dev.dht.operator.loadtest;
+
+import dev.dht.operator.Events;
+import dev.dht.operator.cluster.DhtCluster;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.api.reconciler.PrimaryUpdateAndCacheUtils;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.Workflow;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Runs a {@link DhtLoadTest} once: wait for the target, create the load generator Job, follow it,
+ * and when it has finished read the results, judge them and write the report. A finished test is
+ * never touched again (its spec is immutable, so it cannot be asked to run twice).
+ *
+ * <p>Watches the Jobs it owns and the DhtClusters that tests reference (so a test starts as soon as
+ * its cluster turns Ready); a pending test is also re-checked every {@link #PENDING_RECHECK}.
+ */
+@ControllerConfiguration(name = DhtLoadTestReconciler.NAME)
+@Workflow(
+    explicitInvocation = true,
+    dependents = @Dependent(name = "job", type = JobDependent.class))
+public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
+  public static final String NAME = "dhtloadtest";
+  static final Duration PENDING_RECHECK = Duration.ofSeconds(15);
+  static final String BY_CLUSTER_INDEX = "dhtloadtest-by-cluster";
+  private static final String FIELD_MANAGER = "dht-operator";
+
+  private final String defaultImage;
+
+  public DhtLoadTestReconciler(String defaultImage) {
+    this.defaultImage = defaultImage;
+  }
+
+  @Override
+  public List<EventSource<?, DhtLoadTest>> prepareEventSources(
+      EventSourceContext<DhtLoadTest> context) {
+    var tests = context.getPrimaryCache();
+    tests.addIndexer(BY_CLUSTER_INDEX, test -> waitingFor(test).map(List::of).orElse(List.of()));
+    var clusters =
+        InformerEventSourceConfiguration.from(DhtCluster.class, DhtLoadTest.class)
+            .withSecondaryToPrimaryMapper((DhtCluster cluster) ->
+                tests
+                    .byIndex(
+                        BY_CLUSTER_INDEX,
+                        key(cluster.getMetadata().getNamespace(), cluster.getMetadata().getName()))
+                    .stream()
+                    .map(ResourceID::fromResource)
+                    .collect(Collectors.toSet()))
+            .withPrimaryToSecondaryMapper((DhtLoadTest test) ->
+                Optional.ofNullable(test.getSpec().getClusterRef())
+                    .map(ref ->
+                        Set.of(new ResourceID(ref.getName(), test.getMetadata().getNamespace())))
+                    .orElse(Set.of()))
+            .build();
+    return List.of(new InformerEventSource<>(clusters, context));
+  }
+
+  @Override
+  public UpdateControl<DhtLoadTest> reconcile(DhtLoadTest test, Context<DhtLoadTest> context) {
+    if (test.getStatus() != null && test.getStatus().isFinished()) {
+      return UpdateControl.noUpdate();
+    }
+    var now = Instant.now();
+    var job = existingJob(test, context);
+    if (job.isPresent()) {
+      return report(test, context, follow(test, job.get(), context, now));
+    }
+    if (test.getStatus() != null && test.getStatus().getJobName() != null) {
+      var outcome = RunOutcome.jobDeleted(test.getStatus().getJobName());
+      return report(
+          test,
+          context,
+          LoadTestStatusCalculator.finished(
+              test, null, outcome, Verdict.runFailed(outcome.message()), null, now));
+    }
+    var target = Target.resolve(test, context.getSecondaryResource(DhtCluster.class), defaultImage);
+    if (!target.ready()) {
+      return report(test, context, LoadTestStatusCalculator.pending(test, target, now))
+          .rescheduleAfter(PENDING_RECHECK);
+    }
+    var model = LoadTestModel.of(test, target);
+    var workflow = context.managedWorkflowAndDependentResourceContext();
+    workflow.put(LoadTestModel.CONTEXT_KEY, model);
+    workflow.reconcileManagedWorkflow();
+    return report(
+        test, context, LoadTestStatusCalculator.running(test, model.jobName(), target, null, now));
+  }
+
+  @Override
+  public ErrorStatusUpdateControl<DhtLoadTest> updateErrorStatus(
+      DhtLoadTest test, Context<DhtLoadTest> context, Exception failure) {
+    write(test, context, LoadTestStatusCalculator.failure(test, failure, Instant.now()));
+    return ErrorStatusUpdateControl.noStatusUpdate();
+  }
+
+  /** The Job from the informer; if the status names one the cache lacks, asks the apiserver. */
+  private static Optional<Job> existingJob(DhtLoadTest test, Context<DhtLoadTest> context) {
+    var cached = context.getSecondaryResource(Job.class);
+    if (cached.isPresent() || test.getStatus() == null || test.getStatus().getJobName() == null) {
+      return cached;
+    }
+    return Optional.ofNullable(
+        context
+            .getClient()
+            .batch()
+            .v1()
+            .jobs()
+            .inNamespace(test.getMetadata().getNamespace())
+            .withName(test.getStatus().getJobName())
+            .get());
+  }
+
+  /** Running, or finished: then read what the pod left, judge, report. */
+  private DhtLoadTestStatus follow(
+      DhtLoadTest test, Job job, Context<DhtLoadTest> context, Instant now) {
+    var state = JobState.of(job);
+    if (!state.finished()) {
+      return LoadTestStatusCalculator.running(test, job.getMetadata().getName(), null, state, now);
+    }
+    var pods = new JobPods(context.getClient());
+    var pod = pods.podOf(job);
+    var log = pod.flatMap(pods::log);
+    var outcome =
+        RunOutcome.of(
+            state,
+            JobPods.terminated(pod),
+            pod.map(p -> p.getMetadata().getName()).orElse("(no pod)"),
+            log.map(l -> Wrk2Log.tail(l, 5, 600)));
+    if (!outcome.succeeded()) {
+      var verdict = Verdict.runFailed(outcome.reason() + ": " + outcome.message());
+      return LoadTestStatusCalculator.finished(test, state, outcome, verdict, null, now);
+    }
+    return judgeAndReport(test, state, outcome, log, context, now);
+  }
+
+  /** Thresholds give the verdict; summary, wrk2 report and HTML go to the report ConfigMap. */
+  private static DhtLoadTestStatus judgeAndReport(
+      DhtLoadTest test,
+      JobState state,
+      RunOutcome outcome,
+      Optional<String> log,
+      Context<DhtLoadTest> context,
+      Instant now) {
+    var summary = outcome.summary();
+    var verdict = Verdict.judge(summary.results(), test.getSpec().getThresholds());
+    var wrk2 = log.flatMap(Wrk2Log::report);
+    String target = test.getStatus() == null ? null : test.getStatus().getTarget();
+    var report = ReportConfigMap.build(test, Objects.toString(target, ""), summary, verdict, wrk2);
+    context
+        .getClient()
+        .resource(report)
+        .fieldManager(FIELD_MANAGER)
+        .forceConflicts()
+        .serverSideApply();
+    String name = report.getMetadata().getName();
+    if (wrk2.isEmpty()) {
+      outcome =
+          outcome.withNote(
+              "report "
+                  + name
+                  + " has no percentile spectrum: the pod log held no wrk2 report (unreadable or"
+                  + " cut)");
+    }
+    return LoadTestStatusCalculator.finished(test, state, outcome, verdict, name, now);
+  }
+
+  /**
+   * Writes the status and records events for its transitions. The status is this controller's
+   * memory (job created, run finished), so it is written with optimistic locking and cached for the
+   * next reconciliation: a reconciliation must never start from a status older than the last one
+   * written, or it would report a running test as pending again, or a finished one twice.
+   */
+  private static UpdateControl<DhtLoadTest> report(
+      DhtLoadTest test, Context<DhtLoadTest> context, DhtLoadTestStatus status) {
+    write(test, context, status);
+    return UpdateControl.noUpdate();
+  }
+
+  private static void write(
+      DhtLoadTest test, Context<DhtLoadTest> context, DhtLoadTestStatus status) {
+    var patch = new DhtLoadTest();
+    patch.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(test.getMetadata().getName())
+            .withNamespace(test.getMetadata().getNamespace())
+            .build());
+    patch.setStatus(status);
+    PrimaryUpdateAndCacheUtils.ssaPatchStatusAndCacheResource(test, patch, context);
+    Events.emit(
+        context.getClient(), test, LoadTestEvents.between(test.getStatus(), status), Instant.now());
+  }
+
+  /** Index key of the cluster an unstarted test waits for; started tests need no cluster events. */
+  private static Optional<String> waitingFor(DhtLoadTest test) {
+    var ref = test.getSpec() == null ? null : test.getSpec().getClusterRef();
+    boolean started = test.getStatus() != null && test.getStatus().getJobName() != null;
+    if (ref == null || ref.getName() == null || started) {
+      return Optional.empty();
+    }
+    return Optional.of(key(test.getMetadata().getNamespace(), ref.getName()));
+  }
+
+  private static String key(String namespace, String name) {
+    return namespace + "/" + name;
+  }
+}

@@ -1,0 +1,357 @@
+package dev.dht.operator.loadtest;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.dht.operator.cluster.Scheduling;
+import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
+import io.fabric8.generator.annotation.Min;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import java.util.Locale;
+
+/**
+ * What to run. Immutable once created: a load test is a record of one run, so editing it must not
+ * silently run it again (or relabel old results).
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "self == oldSelf", message = DhtLoadTestSpec.IMMUTABLE_MESSAGE)
+@ValidationRule(
+    value = "has(self.clusterRef) != has(self.targetUrl)",
+    message = "exactly one of clusterRef and targetUrl must be set")
+@ValidationRule(
+    value = "!has(self.ack) || !has(self.from) || self.ack <= self.from",
+    message = "ack must not exceed from")
+@ValidationRule(
+    value = "self.threads <= self.connections",
+    message = "threads must not exceed connections (each event loop needs a connection)")
+public class DhtLoadTestSpec {
+  static final String IMMUTABLE_MESSAGE = "spec is immutable: create a new DhtLoadTest to re-run";
+
+  /** Go-style duration as kubectl users write it: 60s, 2m, 1m30s, 1.5s, 500ms, 1h. */
+  static final String DURATION_PATTERN = "^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$";
+
+  static final String POSITIVE_DURATION_RULE = "duration(self) > duration('0s')";
+
+  @JsonPropertyDescription("The DhtCluster to load, in this namespace: its client Service.")
+  private ClusterRef clusterRef;
+
+  @Pattern("^http://[^/\\s,]+/?$")
+  @JsonPropertyDescription(
+      "Base URL of any dht endpoint (http://host:port), instead of clusterRef.")
+  private String targetUrl;
+
+  @Default("{}")
+  private Workload workload = new Workload();
+
+  @Min(1)
+  @JsonPropertyDescription("Acks per request; default: the cluster's default ack.")
+  private Integer ack;
+
+  @Min(1)
+  @JsonPropertyDescription("Replicas per request; default: the cluster's default from.")
+  private Integer from;
+
+  @Required
+  @Min(1)
+  @JsonPropertyDescription("Constant request rate in requests/s (open model, like wrk2 -R).")
+  private Integer rate;
+
+  @Default("60s")
+  @Pattern(DURATION_PATTERN)
+  @ValidationRule(value = POSITIVE_DURATION_RULE, message = "duration must be positive")
+  @JsonPropertyDescription("Measured duration, e.g. 60s, 2m, 1m30s.")
+  private String duration = "60s";
+
+  @Default("10s")
+  @Pattern(DURATION_PATTERN)
+  @JsonPropertyDescription("Warm-up before the measured duration, excluded from the results.")
+  private String warmup = "10s";
+
+  @Default("64")
+  @Min(1)
+  @Max(10000)
+  @JsonPropertyDescription("Keep-alive connections, one request in flight each.")
+  private Integer connections = 64;
+
+  @Default("2")
+  @Min(1)
+  @JsonPropertyDescription("Load generator event loops.")
+  private Integer threads = 2;
+
+  @JsonPropertyDescription("Limits the verdict checks; an absent threshold is not checked.")
+  private Thresholds thresholds;
+
+  @JsonPropertyDescription(
+      "Where the load generator pod may run, e.g. away from the dht nodes it measures.")
+  private Scheduling scheduling;
+
+  @JsonPropertyDescription(
+      "CPU/memory of the load generator; default: requests 500m CPU and 256Mi, limit 512Mi, no"
+          + " CPU limit (throttling would show up as latency).")
+  private ResourceRequirements resources;
+
+  public ClusterRef getClusterRef() {
+    return clusterRef;
+  }
+
+  public void setClusterRef(ClusterRef clusterRef) {
+    this.clusterRef = clusterRef;
+  }
+
+  public String getTargetUrl() {
+    return targetUrl;
+  }
+
+  public void setTargetUrl(String targetUrl) {
+    this.targetUrl = targetUrl;
+  }
+
+  public Workload getWorkload() {
+    return workload;
+  }
+
+  public void setWorkload(Workload workload) {
+    this.workload = workload;
+  }
+
+  public Integer getAck() {
+    return ack;
+  }
+
+  public void setAck(Integer ack) {
+    this.ack = ack;
+  }
+
+  public Integer getFrom() {
+    return from;
+  }
+
+  public void setFrom(Integer from) {
+    this.from = from;
+  }
+
+  public Integer getRate() {
+    return rate;
+  }
+
+  public void setRate(Integer rate) {
+    this.rate = rate;
+  }
+
+  public String getDuration() {
+    return duration;
+  }
+
+  public void setDuration(String duration) {
+    this.duration = duration;
+  }
+
+  public String getWarmup() {
+    return warmup;
+  }
+
+  public void setWarmup(String warmup) {
+    this.warmup = warmup;
+  }
+
+  public Integer getConnections() {
+    return connections;
+  }
+
+  public void setConnections(Integer connections) {
+    this.connections = connections;
+  }
+
+  public Integer getThreads() {
+    return threads;
+  }
+
+  public void setThreads(Integer threads) {
+    this.threads = threads;
+  }
+
+  public Thresholds getThresholds() {
+    return thresholds;
+  }
+
+  public void setThresholds(Thresholds thresholds) {
+    this.thresholds = thresholds;
+  }
+
+  public Scheduling getScheduling() {
+    return scheduling;
+  }
+
+  public void setScheduling(Scheduling scheduling) {
+    this.scheduling = scheduling;
+  }
+
+  public ResourceRequirements getResources() {
+    return resources;
+  }
+
+  public void setResources(ResourceRequirements resources) {
+    this.resources = resources;
+  }
+
+  /** A DhtCluster in the load test's namespace. */
+  public static class ClusterRef {
+    @Required
+    @Pattern("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+    @JsonPropertyDescription("Name of the DhtCluster.")
+    private String name;
+
+    public ClusterRef() {}
+
+    public ClusterRef(String name) {
+      this.name = name;
+    }
+
+    public String getName() {
+      return name;
+    }
+
+    public void setName(String name) {
+      this.name = name;
+    }
+  }
+
+  /** Request mix and keys. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class Workload {
+    @Default("put")
+    @JsonPropertyDescription("put, get or mixed.")
+    private Operation operation = Operation.PUT;
+
+    @Min(0)
+    @Max(1)
+    @JsonPropertyDescription("Share of GETs in a mixed workload; default 0.5.")
+    private Double readRatio;
+
+    @Default("100000")
+    @Min(1)
+    @JsonPropertyDescription("Number of distinct keys.")
+    private Long keyspace = 100_000L;
+
+    @Default("100")
+    @Min(0)
+    @Max(16777216)
+    @JsonPropertyDescription("PUT body size in bytes.")
+    private Integer valueSize = 100;
+
+    @Default("uniform")
+    @JsonPropertyDescription("uniform, or zipfian (a few hot keys).")
+    private KeyDistribution keyDistribution = KeyDistribution.UNIFORM;
+
+    public Operation getOperation() {
+      return operation;
+    }
+
+    public void setOperation(Operation operation) {
+      this.operation = operation;
+    }
+
+    public Double getReadRatio() {
+      return readRatio;
+    }
+
+    public void setReadRatio(Double readRatio) {
+      this.readRatio = readRatio;
+    }
+
+    public Long getKeyspace() {
+      return keyspace;
+    }
+
+    public void setKeyspace(Long keyspace) {
+      this.keyspace = keyspace;
+    }
+
+    public Integer getValueSize() {
+      return valueSize;
+    }
+
+    public void setValueSize(Integer valueSize) {
+      this.valueSize = valueSize;
+    }
+
+    public KeyDistribution getKeyDistribution() {
+      return keyDistribution;
+    }
+
+    public void setKeyDistribution(KeyDistribution keyDistribution) {
+      this.keyDistribution = keyDistribution;
+    }
+  }
+
+  /** The load generator's --workload values. */
+  public enum Operation {
+    @JsonProperty("put")
+    PUT,
+    @JsonProperty("get")
+    GET,
+    @JsonProperty("mixed")
+    MIXED;
+
+    String cliName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** The load generator's --distribution values. */
+  public enum KeyDistribution {
+    @JsonProperty("uniform")
+    UNIFORM,
+    @JsonProperty("zipfian")
+    ZIPFIAN;
+
+    String cliName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** Pass/fail limits of the verdict. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class Thresholds {
+    @Min(0)
+    @JsonPropertyDescription("Largest acceptable 99th percentile latency, in ms.")
+    private Double p99Ms;
+
+    @Min(0)
+    @JsonPropertyDescription("Largest acceptable 99.9th percentile latency, in ms.")
+    private Double p999Ms;
+
+    @Min(0)
+    @Max(1)
+    @JsonPropertyDescription("Largest acceptable (transport errors + non-2xx answers) / requests.")
+    private Double maxErrorRatio;
+
+    public Double getP99Ms() {
+      return p99Ms;
+    }
+
+    public void setP99Ms(Double p99Ms) {
+      this.p99Ms = p99Ms;
+    }
+
+    public Double getP999Ms() {
+      return p999Ms;
+    }
+
+    public void setP999Ms(Double p999Ms) {
+      this.p999Ms = p999Ms;
+    }
+
+    public Double getMaxErrorRatio() {
+      return maxErrorRatio;
+    }
+
+    public void setMaxErrorRatio(Double maxErrorRatio) {
+      this.maxErrorRatio = maxErrorRatio;
+    }
+  }
+}

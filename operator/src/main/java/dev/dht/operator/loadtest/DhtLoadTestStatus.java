@@ -1,0 +1,279 @@
+package dev.dht.operator.loadtest;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What happened to the run; written by the operator only. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class DhtLoadTestStatus {
+  public static final String PENDING = "Pending";
+  public static final String RUNNING = "Running";
+  public static final String SUCCEEDED = "Succeeded";
+  public static final String FAILED = "Failed";
+  public static final String PASSED = "Passed";
+
+  private Long observedGeneration;
+
+  @JsonPropertyDescription("Pending, Running, Succeeded or Failed.")
+  private String phase;
+
+  @JsonPropertyDescription("The Job running the load generator.")
+  private String jobName;
+
+  @JsonPropertyDescription("The URL the load generator was pointed at.")
+  private String target;
+
+  private String startTime;
+
+  private String completionTime;
+
+  private Results results;
+
+  @JsonPropertyDescription(
+      "Passed or Failed against the thresholds; the reasons are in the Passed condition.")
+  private String verdict;
+
+  @JsonPropertyDescription(
+      "ConfigMap with summary.json, the wrk2 percentile spectrum and an HTML report.")
+  private String report;
+
+  private List<Condition> conditions = new ArrayList<>();
+
+  /** Copy of a previous status, the starting point of the next one. */
+  static DhtLoadTestStatus copyOf(DhtLoadTestStatus previous) {
+    var copy = new DhtLoadTestStatus();
+    if (previous != null) {
+      copy.observedGeneration = previous.observedGeneration;
+      copy.phase = previous.phase;
+      copy.jobName = previous.jobName;
+      copy.target = previous.target;
+      copy.startTime = previous.startTime;
+      copy.completionTime = previous.completionTime;
+      copy.results = previous.results;
+      copy.verdict = previous.verdict;
+      copy.report = previous.report;
+      copy.conditions =
+          new ArrayList<>(previous.conditions == null ? List.of() : previous.conditions);
+    }
+    return copy;
+  }
+
+  @JsonIgnore
+  public boolean isFinished() {
+    return SUCCEEDED.equals(phase) || FAILED.equals(phase);
+  }
+
+  public Long getObservedGeneration() {
+    return observedGeneration;
+  }
+
+  public void setObservedGeneration(Long observedGeneration) {
+    this.observedGeneration = observedGeneration;
+  }
+
+  public String getPhase() {
+    return phase;
+  }
+
+  public void setPhase(String phase) {
+    this.phase = phase;
+  }
+
+  public String getJobName() {
+    return jobName;
+  }
+
+  public void setJobName(String jobName) {
+    this.jobName = jobName;
+  }
+
+  public String getTarget() {
+    return target;
+  }
+
+  public void setTarget(String target) {
+    this.target = target;
+  }
+
+  public String getStartTime() {
+    return startTime;
+  }
+
+  public void setStartTime(String startTime) {
+    this.startTime = startTime;
+  }
+
+  public String getCompletionTime() {
+    return completionTime;
+  }
+
+  public void setCompletionTime(String completionTime) {
+    this.completionTime = completionTime;
+  }
+
+  public Results getResults() {
+    return results;
+  }
+
+  public void setResults(Results results) {
+    this.results = results;
+  }
+
+  public String getVerdict() {
+    return verdict;
+  }
+
+  public void setVerdict(String verdict) {
+    this.verdict = verdict;
+  }
+
+  public String getReport() {
+    return report;
+  }
+
+  public void setReport(String report) {
+    this.report = report;
+  }
+
+  public List<Condition> getConditions() {
+    return conditions;
+  }
+
+  public void setConditions(List<Condition> conditions) {
+    this.conditions = conditions;
+  }
+
+  /** The measured window of the run, from the load generator's summary. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class Results {
+    private Long requests;
+
+    @JsonPropertyDescription("Completed requests per second in the measured window.")
+    private Double achievedRate;
+
+    @JsonPropertyDescription("Transport errors: connect failures, timeouts, I/O errors.")
+    private Long errors;
+
+    @JsonPropertyDescription("Answers other than 2xx (a GET's 404 counts as a success).")
+    private Long non2xx;
+
+    @JsonPropertyDescription("GETs answered 404 (key absent); successes, counted apart.")
+    private Long notFound;
+
+    @JsonPropertyDescription(
+        "Latency from each request's intended send time (coordinated omission corrected).")
+    private Latency latencyMs;
+
+    public Long getRequests() {
+      return requests;
+    }
+
+    public void setRequests(Long requests) {
+      this.requests = requests;
+    }
+
+    public Double getAchievedRate() {
+      return achievedRate;
+    }
+
+    public void setAchievedRate(Double achievedRate) {
+      this.achievedRate = achievedRate;
+    }
+
+    public Long getErrors() {
+      return errors;
+    }
+
+    public void setErrors(Long errors) {
+      this.errors = errors;
+    }
+
+    public Long getNon2xx() {
+      return non2xx;
+    }
+
+    public void setNon2xx(Long non2xx) {
+      this.non2xx = non2xx;
+    }
+
+    public Long getNotFound() {
+      return notFound;
+    }
+
+    public void setNotFound(Long notFound) {
+      this.notFound = notFound;
+    }
+
+    public Latency getLatencyMs() {
+      return latencyMs;
+    }
+
+    public void setLatencyMs(Latency latencyMs) {
+      this.latencyMs = latencyMs;
+    }
+  }
+
+  /** Latency percentiles in milliseconds; null when nothing was measured. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class Latency {
+    private Double p50;
+    private Double p90;
+    private Double p99;
+    private Double p999;
+    private Double max;
+
+    public Latency() {}
+
+    public Latency(Double p50, Double p90, Double p99, Double p999, Double max) {
+      this.p50 = p50;
+      this.p90 = p90;
+      this.p99 = p99;
+      this.p999 = p999;
+      this.max = max;
+    }
+
+    public Double getP50() {
+      return p50;
+    }
+
+    public void setP50(Double p50) {
+      this.p50 = p50;
+    }
+
+    public Double getP90() {
+      return p90;
+    }
+
+    public void setP90(Double p90) {
+      this.p90 = p90;
+    }
+
+    public Double getP99() {
+      return p99;
+    }
+
+    public void setP99(Double p99) {
+      this.p99 = p99;
+    }
+
+    public Double getP999() {
+      return p999;
+    }
+
+    public void setP999(Double p999) {
+      this.p999 = p999;
+    }
+
+    public Double getMax() {
+      return max;
+    }
+
+    public void setMax(Double max) {
+      this.max = max;
+    }
+  }
+}

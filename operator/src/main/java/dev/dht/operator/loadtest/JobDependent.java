@@ -1,0 +1,145 @@
+package dev.dht.operator.loadtest;
+
+import dev.dht.operator.cluster.ClusterModel;
+import dev.dht.operator.cluster.Scheduling;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.dependent.GarbageCollected;
+import io.javaoperatorsdk.operator.processing.dependent.Creator;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+
+/**
+ * The load generator Job, run once. Created, never updated (a Job's template is immutable, and a
+ * test must not re-run behind the user's back); owned by the DhtLoadTest, so deleting the test
+ * garbage-collects the Job and its pod. Not an Updater: JOSDK leaves an existing Job alone.
+ */
+@KubernetesDependent(informer = @Informer(labelSelector = ClusterModel.MANAGED_BY_SELECTOR))
+public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
+    implements Creator<Job, DhtLoadTest>, GarbageCollected<DhtLoadTest> {
+
+  /** The node image's user: lets runAsNonRoot pass. */
+  static final long LOADGEN_UID = 10001L;
+
+  private static final String TMP_VOLUME = "tmp";
+
+  public JobDependent() {
+    super(Job.class);
+  }
+
+  @Override
+  protected Job desired(DhtLoadTest primary, Context<DhtLoadTest> context) {
+    var model =
+        context
+            .managedWorkflowAndDependentResourceContext()
+            .getMandatory(LoadTestModel.CONTEXT_KEY, LoadTestModel.class);
+    return build(model);
+  }
+
+  @Override
+  protected ResourceID targetSecondaryResourceID(
+      DhtLoadTest primary, Context<DhtLoadTest> context) {
+    return new ResourceID(
+        LoadTestModel.jobName(primary.getMetadata().getName()),
+        primary.getMetadata().getNamespace());
+  }
+
+  static Job build(LoadTestModel model) {
+    return new JobBuilder()
+        .withNewMetadata()
+        .withName(model.jobName())
+        .withNamespace(model.namespace())
+        .withLabels(model.labels())
+        .endMetadata()
+        .withNewSpec()
+        // One attempt: a retry would mix two runs' load on the cluster and hide the failure.
+        .withBackoffLimit(0)
+        .withCompletions(1)
+        .withParallelism(1)
+        .withActiveDeadlineSeconds(model.activeDeadlineSeconds())
+        // No ttlSecondsAfterFinished: the pod (termination message, log) must stay readable.
+        .withNewTemplate()
+        .withNewMetadata()
+        .withLabels(model.labels())
+        .endMetadata()
+        .withSpec(podSpec(model))
+        .endTemplate()
+        .endSpec()
+        .build();
+  }
+
+  static PodSpec podSpec(LoadTestModel model) {
+    var scheduling = model.scheduling() == null ? new Scheduling() : model.scheduling();
+    return new PodSpecBuilder()
+        .withRestartPolicy("Never")
+        .withEnableServiceLinks(false)
+        .withAutomountServiceAccountToken(false)
+        .withTerminationGracePeriodSeconds(10L)
+        .withNewSecurityContext()
+        .withRunAsNonRoot(true)
+        .withRunAsUser(LOADGEN_UID)
+        .withRunAsGroup(LOADGEN_UID)
+        .withNewSeccompProfile()
+        .withType("RuntimeDefault")
+        .endSeccompProfile()
+        .endSecurityContext()
+        .withAffinity(scheduling.getAffinity())
+        .withTolerations(scheduling.getTolerations())
+        .withNodeSelector(scheduling.getNodeSelector())
+        .withTopologySpreadConstraints(scheduling.getTopologySpreadConstraints())
+        .withContainers(container(model))
+        .addNewVolume()
+        .withName(TMP_VOLUME)
+        .withNewEmptyDir()
+        .withSizeLimit(new Quantity("64Mi"))
+        .endEmptyDir()
+        .endVolume()
+        .build();
+  }
+
+  static Container container(LoadTestModel model) {
+    return new ContainerBuilder()
+        .withName(LoadTestModel.CONTAINER)
+        .withImage(model.image())
+        .withImagePullPolicy("IfNotPresent")
+        // The image's entrypoint (java <its JVM flags> ... dev.dht.node.Main) is kept; only the
+        // arguments change, so heap sizing and OOM handling stay the image's.
+        .withArgs(model.args())
+        .withTerminationMessagePath(LoadTestModel.TERMINATION_LOG)
+        // File, not FallbackToLogsOnError: the log is wrk2 text, the operator wants the JSON.
+        .withTerminationMessagePolicy("File")
+        .withResources(model.resources() != null ? model.resources() : defaultResources())
+        .withNewSecurityContext()
+        .withRunAsNonRoot(true)
+        .withAllowPrivilegeEscalation(false)
+        .withReadOnlyRootFilesystem(true)
+        .withNewCapabilities()
+        .withDrop("ALL")
+        .endCapabilities()
+        .endSecurityContext()
+        .addNewVolumeMount()
+        .withName(TMP_VOLUME)
+        .withMountPath("/tmp")
+        .endVolumeMount()
+        .build();
+  }
+
+  /** Modest; no CPU limit, since CFS throttling of the generator would read as server latency. */
+  static ResourceRequirements defaultResources() {
+    return new ResourceRequirementsBuilder()
+        .addToRequests("cpu", new Quantity("500m"))
+        .addToRequests("memory", new Quantity("256Mi"))
+        .addToLimits("memory", new Quantity("512Mi"))
+        .build();
+  }
+}

@@ -1,0 +1,148 @@
+package dev.dht.operator.loadtest;
+
+import static java.util.Objects.requireNonNullElse;
+
+import dev.dht.operator.cluster.ClusterModel;
+import dev.dht.operator.cluster.Scheduling;
+import dev.dht.operator.loadtest.DhtLoadTestSpec.KeyDistribution;
+import dev.dht.operator.loadtest.DhtLoadTestSpec.Operation;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One load test with every default resolved and its target chosen: names, labels and the load
+ * generator's command line. Pure: the Job is built from it.
+ */
+public record LoadTestModel(
+    String name,
+    String namespace,
+    String url,
+    String image,
+    Operation operation,
+    double readRatio,
+    long keyspace,
+    int valueSize,
+    KeyDistribution distribution,
+    Integer ack,
+    Integer from,
+    int rate,
+    Duration duration,
+    Duration warmup,
+    int connections,
+    int threads,
+    ResourceRequirements resources,
+    Scheduling scheduling) {
+
+  /** Key under which the reconciler hands the model to the Job dependent. */
+  public static final String CONTEXT_KEY = LoadTestModel.class.getName();
+
+  public static final String CONTAINER = "loadgen";
+  public static final String TERMINATION_LOG = "/dev/termination-log";
+
+  /**
+   * Beyond warm-up + duration the Job may take this long (or a quarter of the run, if longer):
+   * scheduling, an image pull, JVM start and the load generator's bounded drain (at most 5.25 s).
+   */
+  static final Duration MIN_DEADLINE_MARGIN = Duration.ofMinutes(3);
+
+  static LoadTestModel of(DhtLoadTest test, Target target) {
+    var spec = test.getSpec();
+    var workload = requireNonNullElse(spec.getWorkload(), new DhtLoadTestSpec.Workload());
+    return new LoadTestModel(
+        test.getMetadata().getName(),
+        test.getMetadata().getNamespace(),
+        target.url(),
+        target.image(),
+        requireNonNullElse(workload.getOperation(), Operation.PUT),
+        requireNonNullElse(workload.getReadRatio(), 0.5),
+        requireNonNullElse(workload.getKeyspace(), 100_000L),
+        requireNonNullElse(workload.getValueSize(), 100),
+        requireNonNullElse(workload.getKeyDistribution(), KeyDistribution.UNIFORM),
+        spec.getAck(),
+        spec.getFrom(),
+        spec.getRate(),
+        GoDuration.parse(requireNonNullElse(spec.getDuration(), "60s")),
+        GoDuration.parse(requireNonNullElse(spec.getWarmup(), "10s")),
+        requireNonNullElse(spec.getConnections(), 64),
+        requireNonNullElse(spec.getThreads(), 2),
+        spec.getResources(),
+        spec.getScheduling());
+  }
+
+  static String jobName(String testName) {
+    return testName + "-loadgen";
+  }
+
+  static String reportName(String testName) {
+    return testName + "-report";
+  }
+
+  public String jobName() {
+    return jobName(name);
+  }
+
+  public String reportName() {
+    return reportName(name);
+  }
+
+  /** Labels of the Job, its pod and the report; managed-by lets our informers watch only ours. */
+  public Map<String, String> labels() {
+    return labels(name);
+  }
+
+  static Map<String, String> labels(String testName) {
+    var labels = new LinkedHashMap<String, String>();
+    labels.put("app.kubernetes.io/name", "dht-loadgen");
+    labels.put("app.kubernetes.io/instance", testName);
+    labels.put("app.kubernetes.io/component", "loadtest");
+    labels.put("app.kubernetes.io/managed-by", ClusterModel.MANAGED_BY);
+    return labels;
+  }
+
+  /**
+   * The node image's entrypoint runs {@code dev.dht.node.Main}; these are its arguments. The
+   * summary goes to the termination message, the wrk2 report to stdout (the pod log).
+   */
+  public List<String> args() {
+    var args = new ArrayList<String>();
+    args.add("loadgen");
+    add(args, "--url", url);
+    add(args, "--workload", operation.cliName());
+    add(args, "--rate", Integer.toString(rate));
+    add(args, "--duration", GoDuration.toLoadgenArg(duration));
+    add(args, "--warmup", GoDuration.toLoadgenArg(warmup));
+    add(args, "--connections", Integer.toString(connections));
+    add(args, "--threads", Integer.toString(threads));
+    add(args, "--keyspace", Long.toString(keyspace));
+    add(args, "--value-size", Integer.toString(valueSize));
+    add(args, "--distribution", distribution.cliName());
+    if (operation == Operation.MIXED) {
+      add(args, "--read-ratio", Double.toString(readRatio));
+    }
+    if (ack != null) {
+      add(args, "--ack", Integer.toString(ack));
+    }
+    if (from != null) {
+      add(args, "--from", Integer.toString(from));
+    }
+    add(args, "--termination-log", TERMINATION_LOG);
+    return List.copyOf(args);
+  }
+
+  /** The Job's hard time limit: the run plus a generous margin, so a hung run cannot stay. */
+  public long activeDeadlineSeconds() {
+    Duration run = warmup.plus(duration);
+    Duration quarter = run.dividedBy(4);
+    Duration margin = quarter.compareTo(MIN_DEADLINE_MARGIN) > 0 ? quarter : MIN_DEADLINE_MARGIN;
+    return (long) Math.ceil(run.plus(margin).toMillis() / 1000.0);
+  }
+
+  private static void add(List<String> args, String flag, String value) {
+    args.add(flag);
+    args.add(value);
+  }
+}

@@ -1,0 +1,52 @@
+package dev.dht.operator.loadtest;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import java.util.LinkedHashMap;
+import java.util.Optional;
+
+/**
+ * The report of a finished run, {@code <name>-report}, owned by the test (garbage-collected with
+ * it). summary.json is the termination message verbatim; spectrum.txt the wrk2 report from the pod
+ * log (full HdrHistogram percentile spectrum), when the log was readable; report.html renders both.
+ * The 4 KiB termination message cannot carry the spectrum, so the log is the only other channel a
+ * finished pod offers without a volume or API credentials in the load generator. Pure.
+ */
+final class ReportConfigMap {
+  static final String SUMMARY_KEY = "summary.json";
+  static final String SPECTRUM_KEY = "spectrum.txt";
+  static final String HTML_KEY = "report.html";
+
+  /** Well below the 1 MiB object limit; a spectrum is a few KiB, so this only guards odd logs. */
+  static final int MAX_SPECTRUM_CHARS = 256 * 1024;
+
+  private ReportConfigMap() {}
+
+  static ConfigMap build(
+      DhtLoadTest test, String target, RunSummary summary, Verdict verdict, Optional<String> wrk2) {
+    var meta = test.getMetadata();
+    var bounded =
+        wrk2.map(t -> t.length() <= MAX_SPECTRUM_CHARS ? t : t.substring(0, MAX_SPECTRUM_CHARS));
+    var data = new LinkedHashMap<String, String>();
+    data.put(SUMMARY_KEY, summary.json() + "\n");
+    bounded.ifPresent(text -> data.put(SPECTRUM_KEY, text));
+    data.put(HTML_KEY, HtmlReport.render(test, target, summary, verdict, bounded));
+    return new ConfigMapBuilder()
+        .withNewMetadata()
+        .withName(LoadTestModel.reportName(meta.getName()))
+        .withNamespace(meta.getNamespace())
+        .withLabels(LoadTestModel.labels(meta.getName()))
+        .withOwnerReferences(
+            new OwnerReferenceBuilder()
+                .withApiVersion(test.getApiVersion())
+                .withKind(test.getKind())
+                .withName(meta.getName())
+                .withUid(meta.getUid())
+                .withController(true)
+                .build())
+        .endMetadata()
+        .withData(data)
+        .build();
+  }
+}

@@ -1,0 +1,77 @@
+package dev.dht.operator.loadtest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dht.operator.loadtest.DhtLoadTestStatus.Latency;
+import dev.dht.operator.loadtest.DhtLoadTestStatus.Results;
+
+/**
+ * The load generator's compact JSON summary, as its pod's termination message carries it (at most 4
+ * KiB): tool, workload, targetRate, achievedRate, requests, errors, non2xx, notFound,
+ * latencyMs{p50..max}, ... Unknown fields are ignored; statusCounts may be absent. Pure.
+ *
+ * @param json the message verbatim (stored in the report as summary.json)
+ */
+record RunSummary(String json, Results results, Double targetRate, Double durationSeconds) {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** Parses the termination message; IllegalArgumentException says why it is not a summary. */
+  static RunSummary parse(String message) {
+    if (message == null || message.isBlank()) {
+      throw new IllegalArgumentException("the termination message is empty");
+    }
+    JsonNode root;
+    try {
+      root = JSON.readTree(message);
+    } catch (Exception e) {
+      throw new IllegalArgumentException("the termination message is not JSON: " + e.getMessage());
+    }
+    if (root == null || !root.isObject() || !root.path("requests").isNumber()) {
+      throw new IllegalArgumentException("the termination message has no 'requests' count");
+    }
+    var latency = root.path("latencyMs");
+    var results = new Results();
+    results.setRequests(root.path("requests").asLong());
+    results.setAchievedRate(number(root, "achievedRate"));
+    results.setErrors(count(root, "errors"));
+    results.setNon2xx(count(root, "non2xx"));
+    results.setNotFound(count(root, "notFound"));
+    results.setLatencyMs(
+        new Latency(
+            number(latency, "p50"),
+            number(latency, "p90"),
+            number(latency, "p99"),
+            number(latency, "p999"),
+            number(latency, "max")));
+    return new RunSummary(
+        message.strip(), results, number(root, "targetRate"), number(root, "durationSeconds"));
+  }
+
+  /** A number, or null when absent or null (the generator writes null for NaN). */
+  private static Double number(JsonNode node, String field) {
+    var value = node.path(field);
+    return value.isNumber() ? value.asDouble() : null;
+  }
+
+  private static long count(JsonNode node, String field) {
+    var value = node.path(field);
+    return value.isNumber() ? value.asLong() : 0L;
+  }
+
+  /** "600000 requests at 9998.7 req/s, p99 4.1 ms, 0 errors, 0 non-2xx". */
+  String describe() {
+    var r = results;
+    return r.getRequests()
+        + " requests at "
+        + Verdict.format(r.getAchievedRate())
+        + " req/s"
+        + (targetRate == null ? "" : " (target " + Verdict.format(targetRate) + ")")
+        + ", p99 "
+        + Verdict.format(r.getLatencyMs().getP99())
+        + " ms, "
+        + r.getErrors()
+        + " errors, "
+        + r.getNon2xx()
+        + " non-2xx";
+  }
+}

@@ -1,0 +1,331 @@
+package dev.dht.operator.loadtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
+
+import dev.dht.operator.Conditions;
+import dev.dht.operator.TestCrds;
+import dev.dht.operator.cluster.DhtCluster;
+import dev.dht.operator.cluster.DhtClusterSpec;
+import dev.dht.operator.cluster.DhtClusterStatus;
+import dev.dht.operator.cluster.Scheduling;
+import io.fabric8.kubernetes.api.model.Condition;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The load test reconciler against a real kube-apiserver, etcd and kube-controller-manager
+ * (k8s-local {@code ensure.sh api}). No kubelet: the Job controller creates the load generator pod,
+ * nothing runs it, and the test writes what a kubelet would (the container's terminated state with
+ * the summary as termination message); the Job controller then completes or fails the Job as it
+ * would for a real pod. Clusters are DhtCluster objects whose status the test writes (no cluster
+ * operator here). One namespace and one operator for the class.
+ */
+class DhtLoadTestOperatorTest {
+  static final String IMAGE = "local/dht-node:it";
+  static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+  static {
+    TestCrds.forceApply(
+        DhtLoadTest.class, DhtCluster.class); // before the extension applies them (see TestCrds)
+  }
+
+  @RegisterExtension
+  static final LocallyRunOperatorExtension OPERATOR =
+      LocallyRunOperatorExtension.builder()
+          .withReconciler(new DhtLoadTestReconciler(IMAGE))
+          .withAdditionalCustomResourceDefinition(DhtCluster.class)
+          .oneNamespacePerClass(true)
+          .build();
+
+  static KubernetesClient client;
+  static String ns;
+
+  @BeforeAll
+  static void connect() {
+    client = OPERATOR.getKubernetesClient();
+    ns = OPERATOR.getNamespace();
+  }
+
+  @Test
+  void aRunOnAReadyClusterPublishesResultsVerdictAndReport() {
+    createCluster("alpha", true);
+    var test =
+        create(
+            "put-alpha",
+            spec -> {
+              spec.setClusterRef(new DhtLoadTestSpec.ClusterRef("alpha"));
+              spec.setAck(2);
+              spec.setFrom(3);
+              var thresholds = new DhtLoadTestSpec.Thresholds();
+              thresholds.setP99Ms(5000.0);
+              thresholds.setMaxErrorRatio(0.01);
+              spec.setThresholds(thresholds);
+            });
+
+    var job = await(Job.class, "put-alpha-loadgen");
+    assertOwnedBy(job, test);
+    var container = job.getSpec().getTemplate().getSpec().getContainers().getFirst();
+    assertThat(container.getImage()).isEqualTo(IMAGE);
+    assertThat(container.getArgs())
+        .startsWith("loadgen", "--url", "http://alpha.%s.svc:8080".formatted(ns))
+        .containsSequence("--ack", "2", "--from", "3")
+        .endsWith("--termination-log", "/dev/termination-log");
+    assertThat(job.getSpec().getBackoffLimit()).isZero();
+    var running = awaitStatus("put-alpha", s -> "Running".equals(s.getPhase()));
+    assertThat(running.getJobName()).isEqualTo("put-alpha-loadgen");
+    assertThat(running.getTarget()).isEqualTo("http://alpha.%s.svc:8080".formatted(ns));
+    awaitEvent("put-alpha", "Started", "Normal");
+
+    terminate(awaitPod(job), 0, "Completed", LoadTests.terminationMessage());
+
+    var done = awaitStatus("put-alpha", DhtLoadTestStatus::isFinished);
+    assertThat(done.getPhase()).isEqualTo("Succeeded");
+    assertThat(done.getResults().getRequests()).isEqualTo(259);
+    assertThat(done.getResults().getAchievedRate()).isEqualTo(64.75);
+    assertThat(done.getResults().getLatencyMs().getP99()).isEqualTo(4218.879);
+    assertThat(done.getVerdict()).isEqualTo("Passed");
+    assertThat(done.getCompletionTime()).isNotBlank();
+    assertThat(done.getReport()).isEqualTo("put-alpha-report");
+    assertThat(condition(done, "Succeeded").getStatus()).isEqualTo("True");
+    assertThat(condition(done, "Passed").getMessage())
+        .contains("p99 4218.88 ms <= 5000 ms")
+        .contains("error ratio 0 ");
+    // no kubelet, so no pod log: the report has the summary, the HTML, no spectrum
+    assertThat(condition(done, "Succeeded").getMessage())
+        .contains("the pod log held no wrk2 report");
+    var report = get(ConfigMap.class, "put-alpha-report");
+    assertOwnedBy(report, test);
+    assertThat(report.getData().get("summary.json").strip())
+        .isEqualTo(LoadTests.terminationMessage());
+    assertThat(report.getData().get("report.html")).contains("put-alpha");
+    awaitEvent("put-alpha", "Succeeded", "Normal");
+    awaitEvent("put-alpha", "ThresholdsMet", "Normal");
+  }
+
+  @Test
+  void aFailingJobFailsTheTestWithItsReason() {
+    createCluster("beta", true);
+    create("put-beta", spec -> spec.setClusterRef(new DhtLoadTestSpec.ClusterRef("beta")));
+    var job = await(Job.class, "put-beta-loadgen");
+
+    terminate(awaitPod(job), 2, "Error", null);
+
+    var failed = awaitStatus("put-beta", DhtLoadTestStatus::isFinished);
+    assertThat(failed.getPhase()).isEqualTo("Failed");
+    assertThat(failed.getVerdict()).isEqualTo("Failed");
+    assertThat(failed.getResults()).isNull();
+    var succeeded = condition(failed, "Succeeded");
+    assertThat(succeeded.getStatus()).isEqualTo("False");
+    assertThat(succeeded.getReason()).isEqualTo("BackoffLimitExceeded");
+    assertThat(succeeded.getMessage()).contains("exited with 2 (Error)");
+    assertThat(condition(failed, "Passed").getReason()).isEqualTo("RunFailed");
+    awaitEvent("put-beta", "Failed", "Warning");
+  }
+
+  @Test
+  void aTestWaitsForItsClusterToExistAndBeReady() {
+    create("put-gamma", spec -> spec.setClusterRef(new DhtLoadTestSpec.ClusterRef("gamma")));
+    var missing = awaitStatus("put-gamma", s -> reason(s, "TargetReady").equals("ClusterNotFound"));
+    assertThat(missing.getPhase()).isEqualTo("Pending");
+    assertThat(condition(missing, "TargetReady").getMessage()).contains("gamma");
+    awaitEvent("put-gamma", "ClusterNotFound", "Warning");
+
+    createCluster("gamma", false);
+    var notReady =
+        awaitStatus("put-gamma", s -> reason(s, "TargetReady").equals("ClusterNotReady"));
+    assertThat(notReady.getPhase()).isEqualTo("Pending");
+    assertThat(condition(notReady, "TargetReady").getMessage()).contains("1/3 replicas ready");
+    assertThat(get(Job.class, "put-gamma-loadgen")).as("no Job while pending").isNull();
+
+    setClusterReady("gamma");
+    await(Job.class, "put-gamma-loadgen");
+    var running = awaitStatus("put-gamma", s -> "Running".equals(s.getPhase()));
+    assertThat(condition(running, "TargetReady").getStatus()).isEqualTo("True");
+  }
+
+  @Test
+  void deletingTheTestGarbageCollectsItsJobPodAndReport() {
+    var test = create("put-delta", spec -> spec.setTargetUrl("http://10.0.0.1:8080"));
+    var job = await(Job.class, "put-delta-loadgen");
+    assertThat(job.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs())
+        .containsSequence("--url", "http://10.0.0.1:8080");
+    var pod = awaitPod(job);
+    terminate(pod, 0, "Completed", LoadTests.terminationMessage());
+    awaitStatus("put-delta", DhtLoadTestStatus::isFinished);
+    await(ConfigMap.class, "put-delta-report");
+
+    client.resource(test).delete();
+    // kube-controller-manager's garbage collector follows the owner references
+    awaitUntil(() ->
+        get(Job.class, "put-delta-loadgen") == null
+            && get(ConfigMap.class, "put-delta-report") == null
+            && get(Pod.class, pod.getMetadata().getName()) == null);
+  }
+
+  // --- helpers ---
+
+  private static DhtLoadTest create(String name, Consumer<DhtLoadTestSpec> change) {
+    var test = new DhtLoadTest();
+    test.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
+    var spec = new DhtLoadTestSpec();
+    spec.setRate(1000);
+    spec.setDuration("20s");
+    spec.setWarmup("2s");
+    // never scheduled, even when a kubelet runs (ensure.sh full): the pod status stays the test's
+    var scheduling = new Scheduling();
+    scheduling.setNodeSelector(Map.of("dht.dev/test-no-such-node", "true"));
+    spec.setScheduling(scheduling);
+    change.accept(spec);
+    test.setSpec(spec);
+    return client.resource(test).create();
+  }
+
+  private static void createCluster(String name, boolean ready) {
+    var cluster = new DhtCluster();
+    cluster.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
+    cluster.setSpec(new DhtClusterSpec());
+    client.resource(cluster).create();
+    writeClusterStatus(name, ready);
+  }
+
+  private static void setClusterReady(String name) {
+    writeClusterStatus(name, true);
+  }
+
+  /** What the cluster operator would write: a Ready condition. */
+  private static void writeClusterStatus(String name, boolean ready) {
+    awaitUntil(() -> {
+      var cluster = get(DhtCluster.class, name);
+      var status = new DhtClusterStatus();
+      status.setConditions(
+          List.of(
+              new ConditionBuilder()
+                  .withType("Ready")
+                  .withStatus(ready ? "True" : "False")
+                  .withReason(ready ? "AllReplicasReady" : "ReplicasNotReady")
+                  .withMessage(ready ? "3/3 replicas ready" : "1/3 replicas ready")
+                  .withLastTransitionTime(Instant.now().toString().substring(0, 19) + "Z")
+                  .build()));
+      cluster.setStatus(status);
+      client.resource(cluster).updateStatus();
+      return true;
+    });
+  }
+
+  private static Pod awaitPod(Job job) {
+    awaitUntil(() -> !podsOf(job).isEmpty());
+    return podsOf(job).getFirst();
+  }
+
+  private static List<Pod> podsOf(Job job) {
+    return client
+        .pods()
+        .inNamespace(ns)
+        .withLabel("batch.kubernetes.io/job-name", job.getMetadata().getName())
+        .list()
+        .getItems();
+  }
+
+  /** What a kubelet reports when the load generator exits. */
+  private static void terminate(Pod pod, int exitCode, String reason, String message) {
+    String now = Instant.now().toString().substring(0, 19) + "Z";
+    awaitUntil(() -> {
+      var current = get(Pod.class, pod.getMetadata().getName());
+      current.setStatus(
+          new PodStatusBuilder(current.getStatus())
+              .withPhase(exitCode == 0 ? "Succeeded" : "Failed")
+              .withContainerStatuses(
+                  new ContainerStatusBuilder()
+                      .withName("loadgen")
+                      .withImage(IMAGE)
+                      .withImageID("")
+                      .withReady(false)
+                      .withRestartCount(0)
+                      .withState(
+                          new ContainerStateBuilder()
+                              .withNewTerminated()
+                              .withExitCode(exitCode)
+                              .withReason(reason)
+                              .withMessage(message)
+                              .withStartedAt(now)
+                              .withFinishedAt(now)
+                              .endTerminated()
+                              .build())
+                      .build())
+              .build());
+      client.resource(current).updateStatus();
+      return true;
+    });
+  }
+
+  private static <T extends HasMetadata> T get(Class<T> type, String name) {
+    return client.resources(type).inNamespace(ns).withName(name).get();
+  }
+
+  private static <T extends HasMetadata> T await(Class<T> type, String name) {
+    awaitUntil(() -> get(type, name) != null);
+    return get(type, name);
+  }
+
+  private static void awaitUntil(Callable<Boolean> condition) {
+    Awaitility.await()
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions()
+        .until(condition);
+  }
+
+  private static DhtLoadTestStatus awaitStatus(
+      String name, Predicate<DhtLoadTestStatus> condition) {
+    awaitUntil(() -> {
+      var status = get(DhtLoadTest.class, name).getStatus();
+      return status != null && condition.test(status);
+    });
+    return get(DhtLoadTest.class, name).getStatus();
+  }
+
+  private static Condition condition(DhtLoadTestStatus status, String type) {
+    return Conditions.find(status.getConditions(), type).orElseThrow();
+  }
+
+  private static String reason(DhtLoadTestStatus status, String type) {
+    return Conditions.find(status.getConditions(), type).map(c -> c.getReason()).orElse("");
+  }
+
+  private static void assertOwnedBy(HasMetadata object, DhtLoadTest owner) {
+    assertThat(object.getMetadata().getOwnerReferences())
+        .as("owner of %s", object.getMetadata().getName())
+        .extracting(OwnerReference::getUid, OwnerReference::getKind)
+        .containsExactly(tuple(owner.getMetadata().getUid(), "DhtLoadTest"));
+  }
+
+  private static void awaitEvent(String name, String reason, String type) {
+    awaitUntil(() ->
+        client.v1().events().inNamespace(ns).list().getItems().stream()
+            .filter((Event e) -> name.equals(e.getInvolvedObject().getName()))
+            .anyMatch(e -> reason.equals(e.getReason()) && type.equals(e.getType())));
+  }
+}

@@ -1,0 +1,155 @@
+package dev.dht.operator.loadtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dht.operator.cluster.Scheduling;
+import dev.dht.operator.loadtest.DhtLoadTestSpec.KeyDistribution;
+import dev.dht.operator.loadtest.DhtLoadTestSpec.Operation;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/** The Job is built from the test alone, so every field is checked here without a cluster. */
+class JobDependentTest {
+
+  private static LoadTestModel model(Consumer<DhtLoadTestSpec> change) {
+    var test = LoadTests.test("put-10k", "demo");
+    change.accept(test.getSpec());
+    var target =
+        Target.resolve(test, Optional.of(LoadTests.cluster("demo", true)), LoadTests.IMAGE);
+    return LoadTestModel.of(test, target);
+  }
+
+  @Test
+  void theDefaultsBecomeTheLoadGeneratorsArguments() {
+    var job = JobDependent.build(model(spec -> {}));
+    var container = job.getSpec().getTemplate().getSpec().getContainers().getFirst();
+    assertThat(container.getCommand()).as("the image's entrypoint is kept").isNullOrEmpty();
+    assertThat(container.getArgs())
+        .containsExactly(
+            "loadgen",
+            "--url",
+            "http://demo.ns.svc:8080",
+            "--workload",
+            "put",
+            "--rate",
+            "10000",
+            "--duration",
+            "60s",
+            "--warmup",
+            "10s",
+            "--connections",
+            "64",
+            "--threads",
+            "2",
+            "--keyspace",
+            "100000",
+            "--value-size",
+            "100",
+            "--distribution",
+            "uniform",
+            "--termination-log",
+            "/dev/termination-log");
+  }
+
+  @Test
+  void everyWorkloadSettingReachesTheArguments() {
+    var model =
+        model(spec -> {
+          spec.getWorkload().setOperation(Operation.MIXED);
+          spec.getWorkload().setReadRatio(0.9);
+          spec.getWorkload().setKeyspace(5000L);
+          spec.getWorkload().setValueSize(0);
+          spec.getWorkload().setKeyDistribution(KeyDistribution.ZIPFIAN);
+          spec.setAck(2);
+          spec.setFrom(3);
+          spec.setRate(2500);
+          spec.setDuration("1m30s");
+          spec.setWarmup("1.5s");
+          spec.setConnections(8);
+          spec.setThreads(4);
+        });
+    assertThat(String.join(" ", model.args()))
+        .isEqualTo(
+            "loadgen --url http://demo.ns.svc:8080 --workload mixed --rate 2500 --duration 90s"
+                + " --warmup 1500ms --connections 8 --threads 4 --keyspace 5000 --value-size 0"
+                + " --distribution zipfian --read-ratio 0.9 --ack 2 --from 3"
+                + " --termination-log /dev/termination-log");
+  }
+
+  @Test
+  void theJobRunsOnceWithinADeadlineAndKeepsItsPod() {
+    var job = JobDependent.build(model(spec -> spec.setDuration("20m")));
+    assertThat(job.getMetadata().getName()).isEqualTo("put-10k-loadgen");
+    assertThat(job.getMetadata().getNamespace()).isEqualTo("ns");
+    assertThat(job.getMetadata().getLabels())
+        .containsEntry("app.kubernetes.io/instance", "put-10k")
+        .containsEntry("app.kubernetes.io/managed-by", "dht-operator");
+    var spec = job.getSpec();
+    assertThat(spec.getBackoffLimit()).isZero();
+    assertThat(spec.getTtlSecondsAfterFinished()).isNull();
+    // 20m + 10s run, plus a quarter of it (more than the 3 min minimum margin)
+    assertThat(spec.getActiveDeadlineSeconds()).isEqualTo(1210 + 302 + 1);
+    assertThat(JobDependent.build(model(s -> {})).getSpec().getActiveDeadlineSeconds())
+        .isEqualTo(70 + 180);
+    var pod = spec.getTemplate().getSpec();
+    assertThat(pod.getRestartPolicy()).isEqualTo("Never");
+    assertThat(spec.getTemplate().getMetadata().getLabels())
+        .containsEntry("app.kubernetes.io/instance", "put-10k");
+  }
+
+  @Test
+  void thePodIsNonRootWithTheTerminationMessageInAFile() {
+    var pod = JobDependent.build(model(spec -> {})).getSpec().getTemplate().getSpec();
+    assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+    assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(10001L);
+    assertThat(pod.getAutomountServiceAccountToken()).isFalse();
+    assertThat(pod.getEnableServiceLinks()).isFalse();
+    var container = pod.getContainers().getFirst();
+    assertThat(container.getName()).isEqualTo("loadgen");
+    assertThat(container.getImage()).isEqualTo(LoadTests.IMAGE);
+    assertThat(container.getTerminationMessagePath()).isEqualTo("/dev/termination-log");
+    assertThat(container.getTerminationMessagePolicy()).isEqualTo("File");
+    assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+    assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+    assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+    assertThat(container.getVolumeMounts()).anyMatch(m -> m.getMountPath().equals("/tmp"));
+    assertThat(container.getResources().getRequests())
+        .containsEntry("cpu", new Quantity("500m"))
+        .containsEntry("memory", new Quantity("256Mi"));
+    assertThat(container.getResources().getLimits())
+        .as("memory capped, CPU not: throttling would read as latency")
+        .containsOnlyKeys("memory");
+  }
+
+  @Test
+  void resourcesAndSchedulingComeFromTheSpecWhenSet() {
+    var scheduling = new Scheduling();
+    scheduling.setNodeSelector(Map.of("pool", "loadgen"));
+    var resources =
+        new ResourceRequirementsBuilder().addToRequests("cpu", new Quantity("2")).build();
+    var pod =
+        JobDependent.build(
+                model(spec -> {
+                  spec.setScheduling(scheduling);
+                  spec.setResources(resources);
+                }))
+            .getSpec()
+            .getTemplate()
+            .getSpec();
+    assertThat(pod.getNodeSelector()).containsEntry("pool", "loadgen");
+    assertThat(pod.getContainers().getFirst().getResources()).isEqualTo(resources);
+  }
+
+  @Test
+  void aTargetUrlIsUsedVerbatim() {
+    var test = LoadTests.test("ext", "unused");
+    test.getSpec().setClusterRef(null);
+    test.getSpec().setTargetUrl("http://10.1.2.3:8080");
+    var model = LoadTestModel.of(test, Target.resolve(test, Optional.empty(), LoadTests.IMAGE));
+    assertThat(model.args()).containsSequence("--url", "http://10.1.2.3:8080");
+  }
+}

@@ -1,0 +1,69 @@
+package dev.dht.operator.loadtest;
+
+import dev.dht.operator.cluster.DhtCluster;
+import dev.dht.operator.cluster.DhtClusterSpec;
+import dev.dht.operator.cluster.DhtClusterStatus;
+import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/** DhtLoadTest and DhtCluster objects for tests, as the apiserver holds them after defaulting. */
+final class LoadTests {
+  static final String IMAGE = "local/dht-node:test";
+
+  private LoadTests() {}
+
+  static DhtLoadTest test(String name, String clusterName) {
+    var test = new DhtLoadTest();
+    test.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(name)
+            .withNamespace("ns")
+            .withUid("uid-" + name)
+            .withGeneration(1L)
+            .build());
+    var spec = new DhtLoadTestSpec();
+    spec.setClusterRef(new DhtLoadTestSpec.ClusterRef(clusterName));
+    spec.setRate(10_000);
+    test.setSpec(spec);
+    return test;
+  }
+
+  static DhtCluster cluster(String name, boolean ready) {
+    var cluster = new DhtCluster();
+    cluster.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns").build());
+    cluster.setSpec(new DhtClusterSpec());
+    var status = new DhtClusterStatus();
+    status.setConditions(
+        List.of(
+            new ConditionBuilder()
+                .withType("Ready")
+                .withStatus(ready ? "True" : "False")
+                .withReason(ready ? "AllReplicasReady" : "ReplicasNotReady")
+                .withMessage(ready ? "3/3 replicas ready" : "1/3 replicas ready")
+                .build()));
+    cluster.setStatus(status);
+    return cluster;
+  }
+
+  static String resource(String name) {
+    try (var in = LoadTests.class.getResourceAsStream("/loadtest/" + name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A real termination message of the load generator (a mixed run on a busy machine). */
+  static String terminationMessage() {
+    return resource("termination-message.json").strip();
+  }
+
+  /** A real pod log: progress lines on stderr, then the wrk2 report on stdout. */
+  static String podLog() {
+    return resource("loadgen-pod.log");
+  }
+}
