@@ -74,6 +74,8 @@ public final class HttpVerticle extends VerticleBase {
             new HttpServerOptions()
                 .setPort(shared.port())
                 .setTcpNoDelay(true)
+                .setPerMessageWebSocketCompressionSupported(false) // no WebSocket handlers
+                .setPerFrameWebSocketCompressionSupported(false) // in the HTTP pipeline
                 .setMaxInitialLineLength(16 * 1024)
                 .setIdleTimeout(300)
                 .setIdleTimeoutUnit(TimeUnit.SECONDS));
