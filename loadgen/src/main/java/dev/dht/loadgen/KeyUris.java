@@ -5,8 +5,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Request URIs {@code /v0/entity?id=<prefix><index>[&ack=A][&from=F]}, built once per key and
- * cached (the first 262,144 keys, ~20 MB), so that steady-state requests do not format strings. Shared by
- * all event loops: a racy cache of immutable strings is safe, at worst a string is built twice.
+ * cached (the first 262,144 keys, ~20 MB), so that steady-state requests do not format strings.
+ * Shared by all event loops: a racy cache of immutable strings is safe, at worst a string is built
+ * twice.
  */
 final class KeyUris {
   static final int MAX_CACHED = 1 << 18;

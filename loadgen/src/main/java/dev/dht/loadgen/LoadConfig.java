@@ -42,7 +42,12 @@ record LoadConfig(
     long sendUntil = measureFrom + duration.toNanos();
     long maxSlots = workload == Workload.FILL ? keyspace : Long.MAX_VALUE;
     return new RunWindow(
-        startNanos, measureFrom, sendUntil, sendUntil + drainGrace().toNanos(), maxSlots);
+        startNanos,
+        measureFrom,
+        sendUntil,
+        sendUntil + drainGrace().toNanos(),
+        maxSlots,
+        workload != Workload.FILL);
   }
 
   KeyChooser keyChooser() {

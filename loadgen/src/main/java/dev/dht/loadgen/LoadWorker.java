@@ -18,8 +18,14 @@ import java.util.function.LongSupplier;
  * threads}-th connection and records into its own {@link LatencyRecorder}.
  */
 final class LoadWorker extends VerticleBase {
-  /** Arm send timers this early: Netty's NIO timers fire up to ~1 ms late. */
-  static final long TIMER_EARLY_NANOS = TimeUnit.MICROSECONDS.toNanos(1000);
+  /** Period of the send tick; a request may leave up to one tick before its intended time. */
+  static final long TICK_MILLIS = 1;
+
+  /**
+   * Send this early: the tick (like any Netty NIO timer) fires up to a millisecond late, so a
+   * request due within the next tick leaves now and is measured from its actual send.
+   */
+  static final long SEND_EARLY_NANOS = TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS);
 
   private final int index;
   private final LoadConfig config;
@@ -101,12 +107,14 @@ final class LoadWorker extends VerticleBase {
   private void startLoops(Schedule schedule, RunWindow window, CountDownLatch done) {
     RequestPlanner planner =
         new RequestPlanner(config.workload(), keys, config.readRatio(), random, uris);
+    TickScheduler ticks = new TickScheduler(clock);
+    vertx.setPeriodic(TICK_MILLIS, id -> ticks.tick());
     TaskScheduler scheduler =
         (delayNanos, task) -> {
           if (delayNanos <= 0) {
             context.runOnContext(x -> task.run());
           } else {
-            vertx.timer(delayNanos, TimeUnit.NANOSECONDS).onSuccess(x -> task.run());
+            ticks.schedule(delayNanos, task);
           }
         };
     List<RequestLoop> loops = new ArrayList<>();
@@ -122,7 +130,7 @@ final class LoadWorker extends VerticleBase {
               scheduler,
               clock,
               recorder,
-              TIMER_EARLY_NANOS,
+              SEND_EARLY_NANOS,
               done::countDown));
     }
     loops.forEach(RequestLoop::start);

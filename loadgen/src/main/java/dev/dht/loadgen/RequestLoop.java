@@ -73,6 +73,12 @@ final class RequestLoop implements Transport.Callback {
       return;
     }
     long due = schedule.intendedNanos(slot);
+    if (due < window.measureFromNanos()
+        && now >= window.measureFromNanos()
+        && window.dropWarmupBacklog()) {
+      slot = firstSlotFrom(window.measureFromNanos());
+      due = schedule.intendedNanos(slot);
+    }
     if (due >= window.sendUntilNanos()) {
       finish();
       return;
@@ -84,6 +90,12 @@ final class RequestLoop implements Transport.Callback {
     } else {
       send();
     }
+  }
+
+  /** This connection's first slot due at or after {@code nanos} (its slots are slot + k*stride). */
+  private long firstSlotFrom(long nanos) {
+    long first = schedule.slotsDueBefore(nanos);
+    return first <= slot ? slot : slot + (first - slot + stride - 1) / stride * stride;
   }
 
   private void send() {
@@ -101,20 +113,14 @@ final class RequestLoop implements Transport.Callback {
     long now = clock.getAsLong();
     long from = Math.min(intendedNanos, sentNanos);
     recorder.response(
-        window.isMeasured(intendedNanos, now),
-        put,
-        status,
-        now - from,
-        now - sentNanos,
-        bodyBytes,
-        now);
+        window.isMeasured(intendedNanos), put, status, now - from, now - sentNanos, bodyBytes, now);
     next();
   }
 
   @Override
   public void onFailure(Transport.Failure failure) {
     long now = clock.getAsLong();
-    recorder.failure(window.isMeasured(intendedNanos, now), failure, now);
+    recorder.failure(window.isMeasured(intendedNanos), failure, now);
     next();
   }
 

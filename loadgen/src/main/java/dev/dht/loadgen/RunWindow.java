@@ -1,18 +1,21 @@
 package dev.dht.loadgen;
 
 /**
- * The time frame of one run, in clock nanos. Requests due before {@code measureFromNanos} and
- * answered before it are warm-up (not reported; a backlog left by the warm-up is, with its latency
- * measured from the intended send times); no slot due at or after {@code sendUntilNanos} is sent;
- * at {@code hardStopNanos} the run ends even if requests are still in flight. {@code maxSlots}
- * bounds the number of slots (the keyspace for a fill, otherwise unbounded).
+ * The time frame of one run, in clock nanos. Requests due before {@code measureFromNanos} are
+ * warm-up: sent, not reported. No slot due at or after {@code sendUntilNanos} is sent; at {@code
+ * hardStopNanos} the run ends even if requests are still in flight. {@code maxSlots} bounds the
+ * number of slots (the keyspace for a fill, otherwise unbounded). With {@code dropWarmupBacklog},
+ * warm-up slots still unsent when the warm-up ends are skipped, so that a backlog built up during
+ * the warm-up (a cold JIT, a cold server) does not delay the measured requests; a fill, which must
+ * write every key, keeps them.
  */
 record RunWindow(
     long startNanos,
     long measureFromNanos,
     long sendUntilNanos,
     long hardStopNanos,
-    long maxSlots) {
+    long maxSlots,
+    boolean dropWarmupBacklog) {
 
   RunWindow {
     if (!(startNanos <= measureFromNanos
@@ -25,11 +28,8 @@ record RunWindow(
     }
   }
 
-  /**
-   * Whether a request due at {@code intendedNanos} and answered (or failed) at {@code
-   * completionNanos} counts in the results.
-   */
-  boolean isMeasured(long intendedNanos, long completionNanos) {
-    return intendedNanos >= measureFromNanos || completionNanos >= measureFromNanos;
+  /** Whether a request due at {@code intendedNanos} counts in the results. */
+  boolean isMeasured(long intendedNanos) {
+    return intendedNanos >= measureFromNanos;
   }
 }

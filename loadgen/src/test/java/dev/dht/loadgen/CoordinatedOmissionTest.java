@@ -51,6 +51,37 @@ class CoordinatedOmissionTest {
   }
 
   @Test
+  void aBacklogLeftByTheWarmupIsDroppedNotMeasured() {
+    // The server stalls for most of a 2 s warm-up; the measured 3 s that follow are healthy.
+    long start = 10 * MS;
+    Simulation dropped =
+        new Simulation()
+            .run(
+                1000,
+                1,
+                2 * SECOND,
+                3 * SECOND,
+                Simulation.stallingServer(SERVICE, start + SECOND / 2, start + 2 * SECOND),
+                Long.MAX_VALUE);
+    Histogram h = dropped.recorder.correctedTotal();
+    assertThat(h.getTotalCount()).isBetween(2999L, 3001L);
+    assertThat(h.getMaxValue()).as("us").isLessThan(1_000);
+
+    // Kept (as a fill does), the backlog delays the first measured requests.
+    Simulation kept =
+        new Simulation()
+            .keepingWarmupBacklog()
+            .run(
+                1000,
+                1,
+                2 * SECOND,
+                3 * SECOND,
+                Simulation.stallingServer(SERVICE, start + SECOND / 2, start + 2 * SECOND),
+                Long.MAX_VALUE);
+    assertThat(kept.recorder.correctedTotal().getMaxValue()).as("us").isGreaterThan(100_000);
+  }
+
+  @Test
   void aTimerThatFiresEarlyIsMeasuredFromTheActualSend() {
     // Timers armed 1 ms early against a 100 us server: answers come before the intended times,
     // yet the latency is the service time, neither zero nor negative.

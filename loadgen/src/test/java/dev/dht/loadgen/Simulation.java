@@ -17,6 +17,13 @@ final class Simulation {
   final LatencyRecorder recorder = new LatencyRecorder();
   final List<Long> sendTimes = new ArrayList<>();
   int done;
+  private boolean keepWarmupBacklog;
+
+  /** Sends the warm-up slots that are late when the warm-up ends, as a fill does. */
+  Simulation keepingWarmupBacklog() {
+    keepWarmupBacklog = true;
+    return this;
+  }
 
   /** Runs {@code connections} loops at {@code rate} for warm-up + duration; returns this. */
   Simulation run(
@@ -42,7 +49,13 @@ final class Simulation {
     Schedule schedule = new Schedule(rate, start);
     long sendUntil = start + warmupNanos + durationNanos;
     RunWindow window =
-        new RunWindow(start, start + warmupNanos, sendUntil, sendUntil + SECOND, maxSlots);
+        new RunWindow(
+            start,
+            start + warmupNanos,
+            sendUntil,
+            sendUntil + SECOND,
+            maxSlots,
+            !keepWarmupBacklog);
     KeyUris uris = new KeyUris("k", 1000, null, null);
     RequestPlanner planner =
         new RequestPlanner(

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# make bench: start a local 3-node cluster, fill the keyspace, sweep PUT and GET rates at
+# ack/from = 2/3 with the wrk2-style load generator, and print one table built from the runs' JSON.
+#
+#   scripts/bench.sh          the whole benchmark
+#   scripts/bench.sh table    only print the table of the last benchmark (target/bench/*.json)
+#
+# Settings (environment or make variables, e.g. `make bench RATES="1000 2000" DURATION=10`):
+#   RATES="2000 5000 10000 15000 20000"  target rates (req/s) swept for PUT, then for GET
+#   DURATION=20 WARMUP=5                 seconds per run; the warm-up is excluded from the results
+#   CONNECTIONS=64 THREADS=2             load generator connections and event loops
+#   KEYSPACE=100000 VALUE_SIZE=100       keys filled before the sweep, value size in bytes
+#   ACK=2 FROM=3 FILL_RATE=10000 TIMEOUT=2s PAUSE=2 (seconds between runs)
+#   PORTS="8080 8081 8082"               node ports (passed to scripts/local-cluster.sh)
+#   CLUSTER=none                         use nodes that are already running on PORTS
+#   LOADGEN="cmd ..."                    how to run the load generator (default: the node jar)
+# Output: target/bench/<workload>-<rate>.{json,txt,html}, fill.*, and the table on stdout.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RATES="${RATES:-2000 5000 10000 15000 20000}"
+DURATION="${DURATION:-20}"
+WARMUP="${WARMUP:-5}"
+CONNECTIONS="${CONNECTIONS:-64}"
+THREADS="${THREADS:-2}"
+KEYSPACE="${KEYSPACE:-100000}"
+VALUE_SIZE="${VALUE_SIZE:-100}"
+ACK="${ACK:-2}"
+FROM="${FROM:-3}"
+FILL_RATE="${FILL_RATE:-10000}"
+TIMEOUT="${TIMEOUT:-2s}"
+PAUSE="${PAUSE:-2}"
+PORTS="${PORTS:-8080 8081 8082}"
+CLUSTER="${CLUSTER:-scripts/local-cluster.sh}"
+OUT=target/bench
+export PORTS DATA_DIR="${BENCH_DATA_DIR:-$OUT/data}"
+
+JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+[ -n "${JAVA_HOME:-}" ] || [ ! -x /usr/lib/jvm/temurin-25-jdk-amd64/bin/java ] ||
+  JAVA=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
+
+log() { echo "bench: $*" >&2; }
+
+# The table: one row per run, in run order, from the JSON summaries listed in $OUT/runs.
+print_table() {
+  python3 - "$OUT" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+names = open(os.path.join(out, "runs")).read().split() if os.path.exists(os.path.join(out, "runs")) else []
+head = ("workload", "target/s", "achieved/s", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "errors (+non2xx)")
+rows = []
+for name in names:
+    path = os.path.join(out, name + ".json")
+    if not os.path.exists(path):
+        rows.append((name, "-", "failed", "-", "-", "-", "-", "-"))
+        continue
+    j = json.load(open(path))
+    l = j["latencyMs"]
+    rows.append((j["workload"], "%.0f" % j["targetRate"], "%.0f" % j["achievedRate"],
+                 "%.2f" % l["p50"], "%.2f" % l["p99"], "%.2f" % l["p999"], "%.2f" % l["max"],
+                 "%d (+%d)" % (j["errors"], j["non2xx"])))
+widths = [max(len(str(r[i])) for r in [head] + rows) for i in range(len(head))]
+fmt = "  ".join("%%-%ds" % w if i == 0 else "%%%ds" % w for i, w in enumerate(widths))
+print(fmt % head)
+print("  ".join("-" * w for w in widths))
+for r in rows:
+    print(fmt % tuple(r))
+PY
+}
+
+if [ "${1:-}" = table ]; then
+  print_table
+  exit 0
+fi
+
+# The load generator: the node jar's subcommand, else the module's classes (before the jar has it).
+if [ -n "${LOADGEN:-}" ]; then
+  read -r -a LG <<< "$LOADGEN"
+elif [ -f node/target/dht-node.jar ] &&
+    [[ "$(timeout 30 "$JAVA" -jar node/target/dht-node.jar loadgen --help 2>&1 || true)" == *--read-ratio* ]]; then
+  LG=("$JAVA" -jar node/target/dht-node.jar loadgen)
+elif [ -d loadgen/target/classes ]; then
+  cp_file=loadgen/target/runtime-classpath.txt
+  [ -s "$cp_file" ] || mvn -B -ntp -q -pl loadgen dependency:build-classpath \
+    -DincludeScope=runtime -Dmdep.outputFile="$PWD/$cp_file" >&2
+  LG=("$JAVA" -cp "loadgen/target/classes:$(cat "$cp_file")" dev.dht.loadgen.LoadGenMain)
+else
+  log "no load generator: run 'make build' first"
+  exit 1
+fi
+
+urls=()
+for p in $PORTS; do urls+=("http://127.0.0.1:$p"); done
+URLS="$(IFS=,; echo "${urls[*]}")"
+
+rm -rf "$OUT"
+mkdir -p "$OUT"
+: > "$OUT/runs"
+
+if [ "$CLUSTER" != none ]; then
+  trap '"$CLUSTER" stop || true' EXIT
+  trap 'exit 130' INT TERM
+  log "starting the local cluster ($URLS)"
+  "$CLUSTER" start >&2
+fi
+
+failed=0
+# run NAME ARGS...: one load generator run writing $OUT/NAME.{json,txt,html}.
+run() {
+  local name=$1
+  shift
+  log "$name: $*"
+  echo "$name" >> "$OUT/runs"
+  if ! "${LG[@]}" --url "$URLS" --connections "$CONNECTIONS" --threads "$THREADS" \
+      --keyspace "$KEYSPACE" --value-size "$VALUE_SIZE" --ack "$ACK" --from "$FROM" \
+      --timeout "$TIMEOUT" --json "$OUT/$name.json" --html "$OUT/$name.html" "$@" > "$OUT/$name.txt"; then
+    log "$name failed (see $OUT/$name.txt)"
+    rm -f "$OUT/$name.json"
+    failed=1
+  fi
+}
+
+run fill --workload fill --rate "$FILL_RATE"
+if [ -f "$OUT/fill.json" ]; then
+  python3 - "$OUT/fill.json" "$KEYSPACE" <<'PY' >&2
+import json, sys
+j = json.load(open(sys.argv[1]))
+if j["ok"] < int(sys.argv[2]):
+    print("bench: warning: the fill stored %d of %s keys (errors %d, non2xx %d): GETs will see 404s"
+          % (j["ok"], sys.argv[2], j["errors"], j["non2xx"]))
+PY
+fi
+for workload in put get; do
+  for rate in $RATES; do
+    sleep "$PAUSE"
+    run "$workload-$rate" --workload "$workload" --rate "$rate" --duration "${DURATION}s" --warmup "${WARMUP}s"
+  done
+done
+
+echo
+echo "dht bench: ${CONNECTIONS} connections, ${THREADS} threads, ${DURATION}s runs after ${WARMUP}s warm-up," \
+  "${KEYSPACE} keys of ${VALUE_SIZE} B, ack=${ACK} from=${FROM}, nodes ${URLS}"
+print_table
+echo
+echo "load: $(uptime)"
+echo "details: $OUT/<run>.txt (wrk2 format), .json, .html"
+exit "$failed"
