@@ -80,23 +80,40 @@ public final class LocalReplica {
     }
   }
 
-  /** Runs on a storage worker; a failing op fails alone. */
+  /**
+   * Runs on a storage worker: the task's writes as one atomic batch (one WAL append), then its
+   * reads, which therefore see the writes. A failed read fails alone; failed writes fail together.
+   */
   private List<BatchCodec.Result> run(List<Pending> task) {
-    List<BatchCodec.Result> results = new ArrayList<>(task.size());
+    List<byte[]> keys = new ArrayList<>();
+    List<Record> records = new ArrayList<>();
     for (Pending p : task) {
-      try {
-        if (p.op().isWrite()) {
-          storage.putIfNewer(p.op().key(), p.op().record());
-          results.add(BatchCodec.Result.ABSENT);
-        } else {
-          Record record = storage.get(p.op().key());
-          results.add(
-              record == null ? BatchCodec.Result.ABSENT : new BatchCodec.Result(record, false));
-        }
-      } catch (StorageException e) {
-        results.add(BatchCodec.Result.FAILURE);
+      if (p.op().isWrite()) {
+        keys.add(p.op().key());
+        records.add(p.op().record());
       }
     }
+    BatchCodec.Result written = BatchCodec.Result.ABSENT;
+    if (!keys.isEmpty()) {
+      try {
+        storage.putAllIfNewer(keys, records);
+      } catch (StorageException e) {
+        written = BatchCodec.Result.FAILURE;
+      }
+    }
+    List<BatchCodec.Result> results = new ArrayList<>(task.size());
+    for (Pending p : task) {
+      results.add(p.op().isWrite() ? written : read(p.op().key()));
+    }
     return results;
+  }
+
+  private BatchCodec.Result read(byte[] key) {
+    try {
+      Record record = storage.get(key);
+      return record == null ? BatchCodec.Result.ABSENT : new BatchCodec.Result(record, false);
+    } catch (StorageException e) {
+      return BatchCodec.Result.FAILURE;
+    }
   }
 }

@@ -1,8 +1,11 @@
 package dev.dht.node.storage;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -16,6 +19,7 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Statistics;
+import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
@@ -24,15 +28,13 @@ import org.rocksdb.WriteOptions;
  * never on an event loop.
  *
  * <p>A key maps to one {@link Record}. Writes keep the record with the larger timestamp, so a late
- * or replayed older write never overwrites a newer one; striped locks make that read-compare-write
- * atomic per key.
+ * or replayed older write never overwrites a newer one; writes go in one WriteBatch per call and
+ * are serialised, which makes that read-compare-write atomic.
  */
 public final class Storage implements AutoCloseable {
   static {
     RocksDB.loadLibrary();
   }
-
-  private static final int LOCK_STRIPES = 1024;
 
   private final Statistics statistics = new Statistics();
   private final LRUCache blockCache;
@@ -41,7 +43,7 @@ public final class Storage implements AutoCloseable {
   private final WriteOptions writeOptions = new WriteOptions(); // WAL on, no fsync per write
   private final ReadOptions readOptions = new ReadOptions();
   private final RocksDB db;
-  private final Object[] locks = new Object[LOCK_STRIPES];
+  private final Object writeLock = new Object();
   private final Set<RangeCursor> openCursors = ConcurrentHashMap.newKeySet();
 
   /** Operations hold the read side; close() takes the write side, so no call races the close. */
@@ -70,7 +72,6 @@ public final class Storage implements AutoCloseable {
     } catch (Exception e) {
       throw new StorageException("cannot open RocksDB in " + dataDir + ": " + e.getMessage(), e);
     }
-    Arrays.setAll(locks, i -> new Object());
   }
 
   /** The stored record of {@code key}, tombstones included; null if the key was never written. */
@@ -91,22 +92,47 @@ public final class Storage implements AutoCloseable {
    * Stores {@code record} unless a newer version is already there; returns whether it was stored.
    */
   public boolean putIfNewer(byte[] key, Record record) {
+    return putAllIfNewer(List.of(key), List.of(record)) == 1;
+  }
+
+  /**
+   * Stores each record unless a newer version of its key is already there, all in one atomic write
+   * (one WAL append for the lot); returns how many keys were stored. Writers are serialised so the
+   * read-compare-write of a key never interleaves with another; RocksDB serialises its WAL appends
+   * anyway, and reads never wait for this lock.
+   */
+  public int putAllIfNewer(List<byte[]> keys, List<Record> records) {
     lifecycle.readLock().lock();
     try {
       ensureOpen();
-      synchronized (locks[Math.floorMod(Arrays.hashCode(key), LOCK_STRIPES)]) {
-        byte[] current = db.get(readOptions, key);
-        if (current != null && !record.newerThan(Record.decode(current))) {
-          return false;
+      synchronized (writeLock) {
+        Map<ByteBuffer, Record> written = new HashMap<>();
+        try (WriteBatch batch = new WriteBatch()) {
+          for (int i = 0; i < keys.size(); i++) {
+            ByteBuffer key = ByteBuffer.wrap(keys.get(i));
+            Record record = records.get(i);
+            Record current = written.containsKey(key) ? written.get(key) : stored(keys.get(i));
+            if (record.newerThan(current)) {
+              batch.put(keys.get(i), record.encoded());
+              written.put(key, record);
+            }
+          }
+          if (!written.isEmpty()) {
+            db.write(writeOptions, batch);
+          }
         }
-        db.put(writeOptions, key, record.encoded());
-        return true;
+        return written.size();
       }
     } catch (RocksDBException e) {
-      throw new StorageException("put failed: " + e.getMessage(), e);
+      throw new StorageException("write failed: " + e.getMessage(), e);
     } finally {
       lifecycle.readLock().unlock();
     }
+  }
+
+  private Record stored(byte[] key) throws RocksDBException {
+    byte[] encoded = db.get(readOptions, key);
+    return encoded == null ? null : Record.decode(encoded);
   }
 
   /** A cursor over {@code start <= key < end} ({@code end} null: to the last key). Close it. */

@@ -30,6 +30,26 @@ class StorageTest {
   }
 
   @Test
+  void aBatchKeepsTheNewestVersionOfEachKeyEvenWithinTheBatch() {
+    try (Storage storage = new Storage(dir, 1 << 20)) {
+      storage.putIfNewer(bytes("old"), Record.value(50, bytes("stored")));
+      int stored =
+          storage.putAllIfNewer(
+              List.of(bytes("k"), bytes("k"), bytes("k"), bytes("old"), bytes("new")),
+              List.of(
+                  Record.value(2, bytes("two")),
+                  Record.value(3, bytes("three")),
+                  Record.value(1, bytes("one")),
+                  Record.value(40, bytes("older")),
+                  Record.tombstone(7)));
+      assertThat(stored).isEqualTo(2);
+      assertThat(storage.get(bytes("k")).valueBytes()).containsExactly(bytes("three"));
+      assertThat(storage.get(bytes("old")).valueBytes()).containsExactly(bytes("stored"));
+      assertThat(storage.get(bytes("new")).tombstone()).isTrue();
+    }
+  }
+
+  @Test
   void survivesAReopen() {
     try (Storage storage = new Storage(dir, 1 << 20)) {
       storage.putIfNewer(bytes("k"), Record.value(1, bytes("v")));
