@@ -14,7 +14,7 @@ MVN := mvn -B -ntp
 NODE_JAR := node/target/dht-node.jar
 SOURCES := $(shell find pom.xml */pom.xml */src/main -type f 2>/dev/null)
 
-.PHONY: build run test fmt bench clean check-java prereqs
+.PHONY: build run test fmt bench clean check-java prereqs chart-test images e2e
 
 check-java:
 	@[ -n "$(JAVA_HOME)" ] || { echo "Temurin/JDK 25 not found: set JAVA_HOME to a JDK 25" >&2; exit 1; }
@@ -30,7 +30,7 @@ run: build
 	scripts/local-cluster.sh run
 
 ## test: unit, property and black-box tests of every module (and the operator's against a real apiserver)
-test: check-java prereqs
+test: check-java prereqs chart-test
 	$(MVN) install
 
 ## fmt: format the Java sources (the build checks the format)
@@ -47,3 +47,19 @@ clean:
 ## first time, <1 s when up) for the operator's tests; they reach it through its admin kubeconfig
 prereqs:
 	$(K8S_LOCAL)/ensure.sh api >/dev/null
+
+## chart-test: offline checks of the Helm chart charts/dht: helm lint --strict, rendered objects
+## validated against Kubernetes 1.34 (kubernetes-validate) and our CRDs (kubeconform -strict)
+chart-test: prereqs
+	e2e/chart-check.sh
+
+## images: node + operator images with Jib (no daemon, no registry) into node|operator/target/
+## jib-image.tar, tagged <version>-<sha>-<time> (target/images.env); loaded into k8s-local when it
+## is the current cluster. Base: k8s-local's jre25 tar, else JIB_FROM_IMAGE=eclipse-temurin:25-jre
+images: build
+	MVN="$(MVN)" SHARED="$(SHARED)" e2e/images.sh
+
+## e2e: end-to-end tests on a real cluster: the current KUBECONFIG if it answers (k8s-local: images
+## loaded with load-image.sh), else a kind cluster (kind + Docker; images via kind load)
+e2e: images
+	SHARED="$(SHARED)" e2e/run.sh

@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
 import java.time.Duration;
 import java.time.Instant;
@@ -251,18 +252,30 @@ class DhtClusterOperatorTest {
     return client.resource(cluster).create();
   }
 
+  /**
+   * A user's edit: read, change, write. The operator writes the status concurrently, which moves
+   * the resourceVersion; like kubectl edit, a conflicting write (409) is retried on a fresh read.
+   */
   private static DhtCluster edit(String name, Consumer<DhtCluster> change) {
-    return client
-        .resources(DhtCluster.class)
-        .inNamespace(ns)
-        .withName(name)
-        .edit(c -> {
-          if (c.getMetadata().getAnnotations() == null) {
-            c.getMetadata().setAnnotations(new HashMap<>());
-          }
-          change.accept(c);
-          return c;
-        });
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return client
+            .resources(DhtCluster.class)
+            .inNamespace(ns)
+            .withName(name)
+            .edit(c -> {
+              if (c.getMetadata().getAnnotations() == null) {
+                c.getMetadata().setAnnotations(new HashMap<>());
+              }
+              change.accept(c);
+              return c;
+            });
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt == 5) {
+          throw e;
+        }
+      }
+    }
   }
 
   private static <T extends HasMetadata> T get(Class<T> type, String name) {

@@ -1,0 +1,88 @@
+{{/* Chart name, truncated to the DNS label limit. */}}
+{{- define "dht.name" -}}
+{{- .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Release-qualified name of the operator's objects. */}}
+{{- define "dht.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}
+{{- printf "%s-operator" .Release.Name | trunc 63 | trimSuffix "-" -}}
+{{- else -}}
+{{- printf "%s-%s-operator" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "dht.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" -}}
+{{- end -}}
+
+{{/* Selector labels of the operator pods; never change them (Deployment selector). */}}
+{{- define "dht.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "dht.name" . }}-operator
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{/* Labels of everything the chart installs. */}}
+{{- define "dht.commonLabels" -}}
+helm.sh/chart: {{ include "dht.chart" . }}
+app.kubernetes.io/part-of: dht
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end -}}
+
+{{/* Labels of the operator's objects. */}}
+{{- define "dht.labels" -}}
+{{ include "dht.commonLabels" . }}
+{{ include "dht.selectorLabels" . }}
+app.kubernetes.io/component: operator
+{{- end -}}
+
+{{- define "dht.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create -}}
+{{- default (include "dht.fullname" .) .Values.serviceAccount.name -}}
+{{- else -}}
+{{- default "default" .Values.serviceAccount.name -}}
+{{- end -}}
+{{- end -}}
+
+{{- define "dht.operatorImage" -}}
+{{- printf "%s:%s" .Values.operator.image.repository (.Values.operator.image.tag | default .Chart.AppVersion) -}}
+{{- end -}}
+
+{{- define "dht.nodeImage" -}}
+{{- printf "%s:%s" .Values.node.image.repository (.Values.node.image.tag | default .Chart.AppVersion) -}}
+{{- end -}}
+
+{{/*
+What the operator may do in a namespace it watches: exactly the kinds it reconciles, owns or reads.
+Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
+*/}}
+{{- define "dht.rules" -}}
+- apiGroups: ["dht.dev"]
+  resources: ["dhtclusters", "dhtloadtests"]
+  verbs: ["get", "list", "watch", "patch", "update"]
+- apiGroups: ["dht.dev"]
+  resources: ["dhtclusters/status", "dhtloadtests/status"]
+  verbs: ["get", "patch", "update"]
+- apiGroups: ["apps"]
+  resources: ["statefulsets"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: [""]
+  resources: ["services", "configmaps", "secrets"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: ["policy"]
+  resources: ["poddisruptionbudgets"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: ["batch"]
+  resources: ["jobs"]
+  verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
+- apiGroups: [""]
+  resources: ["pods"]
+  verbs: ["get", "list", "watch"]
+- apiGroups: [""]
+  resources: ["pods/log"]
+  verbs: ["get"]
+- apiGroups: [""]
+  resources: ["events"]
+  verbs: ["create", "patch"]
+{{- end -}}

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# chart-check.sh: offline checks of the Helm chart (charts/dht), no cluster needed (`make chart-test`).
+#   1. helm lint --strict with the default values and with every switch flipped
+#   2. helm template (CRDs included) for three value sets; duplicate keys rejected; assertions on
+#      what the chart promises (RBAC exactly the operator's, ClusterRole only for all namespaces,
+#      env, probes, the sample cluster only when asked)
+#   3. built-in kinds validated against Kubernetes 1.34's schemas by kubernetes-validate (PyPI, strict)
+#   4. our custom resources (the sample DhtCluster, e2e/manifests/*.yaml) validated by
+#      kubeconform -strict against JSON schemas generated from crds/*.yml (never fetched)
+#   5. helm package: the archive carries every CRD of crds/, byte for byte
+# Needs helm and kubeconform (k8s-local's /opt/k8s/bin, made by `ensure.sh api`, or PATH) and
+# python3; installs kubernetes-validate with pip when missing.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+CHART="$ROOT/charts/dht"
+KUBE_VERSION="${KUBE_VERSION:-1.34.0}"
+KV_VERSION="${KUBERNETES_VALIDATE_VERSION:-1.37.0}"
+export PATH="/opt/k8s/bin:$PATH"
+WORK="$(mktemp -d)"; trap 'rm -rf "$WORK"' EXIT
+T0=$SECONDS; checks=0
+
+say() { printf '[chart-check +%ss] %s\n' "$((SECONDS - T0))" "$*"; }
+fail() { echo "chart-check: FAILED: $*" >&2; exit 1; }
+ok() { checks=$((checks + 1)); say "ok: $*"; }
+# helm warns on stderr that crds/ is a link to ../../crds (on purpose): keep the rest of stderr
+helm_() { helm "$@" 2> >(grep -v 'found symbolic link in path' >&2); }
+
+for tool in helm kubeconform python3; do
+  command -v "$tool" >/dev/null || fail "$tool not found (helm/kubeconform: ../shared/k8s-local/ensure.sh api builds them into /opt/k8s/bin)"
+done
+if ! python3 -c 'import kubernetes_validate, yaml' 2>/dev/null; then
+  say "installing kubernetes-validate==$KV_VERSION (pip)"
+  # (a Debian system python refuses plain pip installs: PEP 668)
+  python3 -m pip install --quiet --disable-pip-version-check "kubernetes-validate==$KV_VERSION" ||
+    python3 -m pip install --quiet --disable-pip-version-check --break-system-packages "kubernetes-validate==$KV_VERSION" ||
+    fail "pip install kubernetes-validate failed"
+fi
+KV_OK="$(python3 - "$KUBE_VERSION" <<'PY'
+import os, sys, kubernetes_validate
+d = os.path.join(os.path.dirname(kubernetes_validate.__file__), "kubernetes-json-schema")
+print(os.path.isdir(os.path.join(d, f"v{sys.argv[1]}-local-strict")))
+PY
+)"
+[ "$KV_OK" = True ] || fail "kubernetes-validate has no schemas for Kubernetes $KUBE_VERSION"
+
+# crds/ of the chart must be the repository's crds/ (a link, or an identical copy)
+[ -d "$CHART/crds" ] || fail "$CHART/crds is missing (it links to ../../crds)"
+for f in "$ROOT"/crds/*.yml; do
+  cmp -s "$f" "$CHART/crds/$(basename "$f")" || fail "charts/dht/crds/$(basename "$f") differs from crds/"
+done
+ok "charts/dht/crds carries crds/: $(cd "$ROOT/crds" && ls *.yml | tr '\n' ' ')"
+
+# 1. lint
+NS_VALUES=(--set 'watchNamespaces={team-a,team-b}' --set leaderElection.enabled=false --set sampleCluster.enabled=true)
+NORBAC_VALUES=(--set rbac.create=false --set serviceAccount.create=false --set serviceAccount.name=ops)
+helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict"; }
+helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" "${NS_VALUES[@]}" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict (namespaced, sample)"; }
+helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" "${NORBAC_VALUES[@]}" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict (no rbac)"; }
+if helm_ lint --strict "$CHART" --set operator.logLevel=LOUD >/dev/null 2>&1; then fail "values.schema.json accepted logLevel=LOUD"; fi
+ok "helm lint --strict (3 value sets; the values schema rejects a bad log level)"
+
+# 2.-4. render, assert, validate
+python3 "$ROOT/e2e/lib/crd2jsonschema.py" "$WORK/schemas" "$ROOT"/crds/*.yml >/dev/null
+kubeconform_() { kubeconform -strict -summary -schema-location "$WORK/schemas/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json" "$@"; }
+render() { # render CASE ARGS...
+  local case="$1"; shift
+  helm_ template dht "$CHART" --namespace dht-system --include-crds --kube-version "$KUBE_VERSION" "$@" >"$WORK/$case.yaml" ||
+    fail "helm template ($case)"
+  python3 "$ROOT/e2e/lib/chart_asserts.py" "$case" "$WORK/$case.yaml" "$WORK/$case-builtin.yaml" "$WORK/$case-custom.yaml" ||
+    fail "chart assertions ($case)"
+  python3 -m kubernetes_validate --strict --quiet -k "$KUBE_VERSION" "$WORK/$case-builtin.yaml" >"$WORK/kv.log" 2>&1 || true
+  if [ -s "$WORK/kv.log" ]; then cat "$WORK/kv.log"; fail "kubernetes-validate ($case): built-in kinds invalid or unknown"; fi
+  if [ -s "$WORK/$case-custom.yaml" ] && grep -q '^kind:' "$WORK/$case-custom.yaml"; then
+    kubeconform_ "$WORK/$case-custom.yaml" || fail "kubeconform ($case): custom resources invalid"
+  fi
+  ok "$case rendering: asserted, built-in kinds valid for $KUBE_VERSION, custom resources valid"
+}
+render default
+render namespaced "${NS_VALUES[@]}"
+render norbac "${NORBAC_VALUES[@]}"
+
+# our example custom resources, each against its CRD (absent CRD = that example cannot be checked)
+examples=()
+for f in "$ROOT"/e2e/manifests/*.yaml; do
+  kind="$(sed -n 's/^kind: *//p' "$f" | head -n1)"
+  if [ -f "$WORK/schemas/$(tr 'A-Z' 'a-z' <<<"$kind")_v1alpha1.json" ]; then examples+=("$f")
+  else say "NOTE: no CRD for $kind in crds/ yet: $(basename "$f") not validated"; fi
+done
+kubeconform_ "${examples[@]}" || fail "kubeconform: e2e/manifests"
+if printf 'apiVersion: dht.dev/v1alpha1\nkind: DhtCluster\nmetadata: {name: x}\nspec: {replicas: 3, typo: 1}\n' >"$WORK/bad.yaml" &&
+   kubeconform_ "$WORK/bad.yaml" >/dev/null 2>&1; then
+  fail "kubeconform accepted an unknown field: the generated schemas are not strict"
+fi
+ok "example custom resources valid (${#examples[@]}), an unknown field is rejected"
+
+# 5. package
+helm_ package "$CHART" --destination "$WORK/pkg" >/dev/null || fail "helm package"
+tgz="$(ls "$WORK"/pkg/dht-*.tgz)"
+mkdir "$WORK/unpacked" && tar -m -xzf "$tgz" -C "$WORK/unpacked"
+for f in "$ROOT"/crds/*.yml; do
+  cmp -s "$f" "$WORK/unpacked/dht/crds/$(basename "$f")" || fail "packaged chart lacks crds/$(basename "$f")"
+done
+ok "helm package $(basename "$tgz") carries every CRD"
+
+say "chart-check: all $checks checks passed in $((SECONDS - T0))s"

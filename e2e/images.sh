@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# images.sh (`make images`): the node image (also the load generator) and the operator image,
+# built with Jib `jib:buildTar` (no Docker daemon, no registry) into
+#   node/target/jib-image.tar      local/dht-node:<tag>
+#   operator/target/jib-image.tar  local/dht-operator:<tag>
+# with a tag that changes on every build (<version>-<git sha>-<UTC time>) so that pods pick up new
+# builds; the names and tag go to target/images.env for `make e2e` and helm. When the current
+# KUBECONFIG is a running k8s-local cluster (../shared/k8s-local), the tars are loaded into it.
+#
+# Environment:
+#   JIB_FROM_IMAGE  base image; default: k8s-local's tar:///opt/k8s/images/jre25-base.tar when it
+#                   exists, else eclipse-temurin:25-jre (Jib pulls it from Docker Hub itself)
+#   IMAGE_TAG       use this tag instead of the generated one
+#   IMAGE_PREFIX    repository prefix instead of "local/" (e.g. registry.example.com/dht/)
+#   LOAD_IMAGES     auto (default) | k8s-local | none
+#   MVN             the Maven command (the Makefile passes its own)
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"; cd "$ROOT"
+SHARED="${SHARED:-$(cd "$ROOT/.." && pwd)/shared}"
+MVN="${MVN:-mvn -B -ntp}"
+LOCAL_BASE=/opt/k8s/images/jre25-base.tar
+T0=$SECONDS
+say() { printf '[images +%ss] %s\n' "$((SECONDS - T0))" "$*"; }
+
+if [ -z "${JIB_FROM_IMAGE:-}" ]; then
+  if [ -f "$LOCAL_BASE" ]; then JIB_FROM_IMAGE="tar://$LOCAL_BASE"; else JIB_FROM_IMAGE="eclipse-temurin:25-jre"; fi
+fi
+version="$(sed -n '0,/<version>/s:.*<version>\(.*\)</version>.*:\1:p' pom.xml)"
+sha="$(git rev-parse --short=8 HEAD 2>/dev/null || echo nogit)"
+TAG="${IMAGE_TAG:-$version-$sha-$(date -u +%Y%m%d%H%M%S)}"
+PREFIX="${IMAGE_PREFIX:-local/}"
+NODE_IMAGE="${PREFIX}dht-node:$TAG"
+OPERATOR_IMAGE="${PREFIX}dht-operator:$TAG"
+
+say "base $JIB_FROM_IMAGE, tag $TAG"
+for module in node operator; do
+  image="$NODE_IMAGE"; [ "$module" = node ] || image="$OPERATOR_IMAGE"
+  t=$SECONDS
+  # jib:buildTar alone: the classes and the reactor's jars come from the preceding `make build`
+  $MVN -q -pl "$module" jib:buildTar -Djib.from.image="$JIB_FROM_IMAGE" -Djib.to.image="$image" \
+    -Djib.console=plain -Dstyle.color=never
+  say "$image -> $module/target/jib-image.tar ($(du -m "$module/target/jib-image.tar" | cut -f1) MB, $((SECONDS - t))s)"
+done
+
+mkdir -p target
+cat > target/images.env <<ENV
+# written by e2e/images.sh at $(date -u +%FT%TZ)
+IMAGE_TAG=$TAG
+NODE_IMAGE=$NODE_IMAGE
+OPERATOR_IMAGE=$OPERATOR_IMAGE
+NODE_TAR=$ROOT/node/target/jib-image.tar
+OPERATOR_TAR=$ROOT/operator/target/jib-image.tar
+ENV
+
+is_k8s_local() { # the current kubeconfig is k8s-local's and its containerd runs
+  [ -x "$SHARED/k8s-local/load-image.sh" ] || return 1
+  [ "$(kubectl config current-context 2>/dev/null)" = k8s-local ] || return 1
+  kubectl get --raw /readyz >/dev/null 2>&1
+}
+case "${LOAD_IMAGES:-auto}" in
+  none) ;;
+  auto|k8s-local)
+    export PATH="/opt/k8s/bin:$PATH" KUBECONFIG="${KUBECONFIG:-/var/lib/k8s-local/admin.kubeconfig}"
+    if is_k8s_local; then
+      t=$SECONDS
+      "$SHARED/k8s-local/load-image.sh" node/target/jib-image.tar operator/target/jib-image.tar | sed 's/^/[images] loaded /'
+      echo "LOADED_K8S_LOCAL=$TAG" >> target/images.env
+      say "loaded into k8s-local ($((SECONDS - t))s)"
+    elif [ "${LOAD_IMAGES:-auto}" = k8s-local ]; then
+      echo "images: LOAD_IMAGES=k8s-local but KUBECONFIG is not a running k8s-local cluster" >&2; exit 1
+    else
+      say "not loaded: the current cluster is not k8s-local (make e2e loads them into kind)"
+    fi ;;
+  *) echo "images: LOAD_IMAGES must be auto, k8s-local or none" >&2; exit 2 ;;
+esac
+say "done: target/images.env"

@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""chart_asserts.py CASE RENDERED.yaml BUILTIN_OUT CUSTOM_OUT: checks one `helm template` rendering.
+
+Rejects duplicate mapping keys (kubernetes-validate's YAML loader would silently keep the last),
+splits the documents into built-in kinds (BUILTIN_OUT, for kubernetes-validate) and dht.dev
+custom resources (CUSTOM_OUT, for kubeconform), and asserts what the chart promises for CASE:
+  default     all namespaces: ClusterRole + ClusterRoleBinding with exactly the operator's rules
+  namespaced  watchNamespaces=[team-a,team-b], no leader election, sample cluster: Roles only
+  norbac      rbac.create=false, serviceAccount.create=false: no RBAC, no ServiceAccount
+"""
+import re
+import sys
+
+import yaml
+
+
+class StrictLoader(yaml.SafeLoader):
+    pass
+
+
+def no_duplicates(loader, node, deep=False):
+    seen = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r}", key_node.start_mark)
+        seen.add(key)
+    return loader.construct_mapping(node, deep)
+
+
+StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, no_duplicates)
+# YAML 1.2 floats as the apiserver reads them: PyYAML (YAML 1.1) takes 1.6777216E7, an exponent
+# without a sign as Fabric8's CRD generator writes it, for a string
+StrictLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:float",
+    re.compile(r"^[-+]?(?:[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[0-9][0-9_]*[eE][-+]?[0-9]+)$"),
+    list("-+0123456789"))
+
+ALL = ["get", "list", "watch", "create", "update", "patch", "delete"]
+# (apiGroup, resource) -> verbs: the operator's RBAC, no more, no less (operator/README.md)
+EXPECTED = {
+    ("dht.dev", "dhtclusters"): ["get", "list", "watch", "patch", "update"],
+    ("dht.dev", "dhtloadtests"): ["get", "list", "watch", "patch", "update"],
+    ("dht.dev", "dhtclusters/status"): ["get", "patch", "update"],
+    ("dht.dev", "dhtloadtests/status"): ["get", "patch", "update"],
+    ("apps", "statefulsets"): ALL,
+    ("", "services"): ALL,
+    ("", "configmaps"): ALL,
+    ("", "secrets"): ALL,
+    ("policy", "poddisruptionbudgets"): ALL,
+    ("batch", "jobs"): ALL,
+    ("", "pods"): ["get", "list", "watch"],
+    ("", "pods/log"): ["get"],
+    ("", "events"): ["create", "patch"],
+}
+EXPECTED = {k: sorted(v) for k, v in EXPECTED.items()}
+LEASE = {("coordination.k8s.io", "leases"): ["create", "get", "patch", "update"]}
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def flatten(rules):
+    out = {}
+    for r in rules:
+        for g in r.get("apiGroups", []):
+            for res in r.get("resources", []):
+                out.setdefault((g, res), set()).update(r.get("verbs", []))
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def main(case, rendered, builtin_out, custom_out):
+    with open(rendered, encoding="utf-8") as f:
+        docs = [d for d in yaml.load_all(f, Loader=StrictLoader) if d]
+    builtin = [d for d in docs if not d["apiVersion"].startswith("dht.dev/")]
+    custom = [d for d in docs if d["apiVersion"].startswith("dht.dev/")]
+    for path, part in ((builtin_out, builtin), (custom_out, custom)):
+        with open(path, "w", encoding="utf-8") as f:
+            yaml.safe_dump_all(part, f, sort_keys=False)
+
+    kinds = {}
+    for d in docs:
+        kinds.setdefault(d["kind"], []).append(d)
+    crds = {d["metadata"]["name"] for d in kinds.get("CustomResourceDefinition", [])}
+    check("dhtclusters.dht.dev" in crds, "the CRD dhtclusters.dht.dev is rendered (--include-crds)")
+
+    deploy = kinds.get("Deployment", [])
+    check(len(deploy) == 1, "exactly one Deployment")
+    if deploy:
+        c = deploy[0]["spec"]["template"]["spec"]["containers"][0]
+        env = {e["name"]: e for e in c.get("env", [])}
+        for name in ("DHT_NODE_IMAGE", "WATCH_NAMESPACES", "LEADER_ELECTION", "POD_NAMESPACE", "LOG_LEVEL"):
+            check(name in env, f"operator env {name}")
+        check(env.get("POD_NAMESPACE", {}).get("valueFrom", {}).get("fieldRef", {}).get("fieldPath")
+              == "metadata.namespace", "POD_NAMESPACE from the downward API")
+        for probe, path in (("livenessProbe", "/healthz"), ("readinessProbe", "/readyz"), ("startupProbe", "/healthz")):
+            get = c.get(probe, {}).get("httpGet", {})
+            check(get.get("path") == path and get.get("port") in (8081, "health"), f"{probe} on {path} port 8081")
+        check(any(p["containerPort"] == 8081 for p in c.get("ports", [])), "container port 8081")
+        check(c.get("securityContext", {}).get("readOnlyRootFilesystem") is True, "read-only root filesystem")
+        check(c.get("image", "").startswith("local/dht-operator:"), "default operator image")
+        check(env.get("DHT_NODE_IMAGE", {}).get("value", "").startswith("local/dht-node:"), "default node image")
+
+    roles = kinds.get("Role", [])
+    croles = kinds.get("ClusterRole", [])
+    lease_roles = [r for r in roles if r["metadata"]["name"].endswith("-leader-election")]
+    ns_roles = [r for r in roles if r not in lease_roles]
+    if case == "default":
+        check(len(croles) == 1 and len(kinds.get("ClusterRoleBinding", [])) == 1,
+              "ClusterRole + ClusterRoleBinding when watching all namespaces")
+        check(not ns_roles, "no namespaced Role besides leader election when watching all namespaces")
+        if croles:
+            got = flatten(croles[0]["rules"])
+            check(got == EXPECTED, f"ClusterRole rules are exactly the operator's: got {got}")
+        check(len(lease_roles) == 1 and flatten(lease_roles[0]["rules"]) == LEASE,
+              "leader election Role: leases only")
+        check(env["WATCH_NAMESPACES"]["value"] == "", "WATCH_NAMESPACES empty = all")
+        check(not kinds.get("DhtCluster"), "no sample DhtCluster by default")
+        check(len(kinds.get("ServiceAccount", [])) == 1, "a ServiceAccount")
+    elif case == "namespaced":
+        check(not croles and not kinds.get("ClusterRoleBinding"), "no ClusterRole when watching namespaces")
+        check(sorted(r["metadata"]["namespace"] for r in ns_roles) == ["team-a", "team-b"],
+              "a Role in each watched namespace")
+        for r in ns_roles:
+            check(flatten(r["rules"]) == EXPECTED, f"Role rules in {r['metadata']['namespace']}")
+        check(sorted(b["metadata"]["namespace"] for b in kinds.get("RoleBinding", [])) == ["team-a", "team-b"],
+              "a RoleBinding in each watched namespace (and none for leases without leader election)")
+        check(env["WATCH_NAMESPACES"]["value"] == "team-a,team-b", "WATCH_NAMESPACES lists them")
+        check(env["LEADER_ELECTION"]["value"] == "false", "LEADER_ELECTION=false")
+        check(deploy[0]["spec"]["strategy"]["type"] == "Recreate", "Recreate without leader election")
+        check(len(kinds.get("DhtCluster", [])) == 1, "the sample DhtCluster")
+    elif case == "norbac":
+        for k in ("Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding", "ServiceAccount"):
+            check(not kinds.get(k), f"no {k} with rbac.create=false and serviceAccount.create=false")
+    else:
+        sys.exit(f"unknown case {case}")
+
+    if failures:
+        for f in failures:
+            print(f"  FAILED: {f}", file=sys.stderr)
+        sys.exit(1)
+    print(f"  {case}: {len(docs)} objects ({len(builtin)} built-in, {len(custom)} dht.dev), assertions ok")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 5:
+        sys.exit(__doc__)
+    main(*sys.argv[1:])

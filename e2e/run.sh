@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# run.sh (`make e2e`): pick the cluster, make the images available to it, run e2e/suite.sh.
+#   - KUBECONFIG (or ~/.kube/config) answers: use that cluster.
+#       k8s-local (context k8s-local): load the image tars with ../shared/k8s-local/load-image.sh
+#       (skipped when `make images` already loaded this tag); a kind cluster (context kind-NAME):
+#       `kind load image-archive`; any other cluster: the images must be pullable by it
+#       (IMAGE_PREFIX=your.registry/ make images, push them) or be there already.
+#   - otherwise: create a kind cluster "${KIND_CLUSTER:-dht-e2e}" (needs kind and Docker) and load
+#     the tars with `kind load image-archive`; KIND_KEEP=1 keeps it afterwards.
+# Images: target/images.env from `make images` (NODE_IMAGE, OPERATOR_IMAGE, *_TAR).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"; cd "$ROOT"
+SHARED="${SHARED:-$(cd "$ROOT/.." && pwd)/shared}"
+export PATH="/opt/k8s/bin:$PATH"
+T0=$SECONDS
+say() { printf '[e2e +%ss] %s\n' "$((SECONDS - T0))" "$*"; }
+die() { echo "e2e: ERROR: $*" >&2; exit 1; }
+
+[ -f target/images.env ] || die "target/images.env missing: run make images first"
+# shellcheck disable=SC1091
+. target/images.env
+export NODE_IMAGE OPERATOR_IMAGE
+for tool in kubectl helm; do command -v "$tool" >/dev/null || die "$tool not found"; done
+
+reachable() { timeout 20 kubectl get --raw /readyz >/dev/null 2>&1; }
+[ -n "${KUBECONFIG:-}" ] || [ -f "$HOME/.kube/config" ] || export KUBECONFIG=/var/lib/k8s-local/admin.kubeconfig
+KIND_CREATED=""
+if reachable; then
+  ctx="$(kubectl config current-context 2>/dev/null || true)"
+  say "using the current cluster (context ${ctx:-?}, $(kubectl get --raw /version | sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p'))"
+  if [ "$ctx" = k8s-local ]; then
+    if [ "${LOADED_K8S_LOCAL:-}" = "$IMAGE_TAG" ]; then
+      say "images $IMAGE_TAG already loaded into k8s-local by make images"
+    else
+      "$SHARED/k8s-local/load-image.sh" "$NODE_TAR" "$OPERATOR_TAR" | sed 's/^/[e2e] loaded /'
+    fi
+    export CLIENT_IMAGE="${CLIENT_IMAGE:-local/debian-tools:1}" PULL_POLICY="${PULL_POLICY:-Never}"
+  elif [[ "$ctx" == kind-* ]] && command -v kind >/dev/null; then
+    for tar in "$NODE_TAR" "$OPERATOR_TAR"; do kind load image-archive "$tar" --name "${ctx#kind-}"; done
+    export PULL_POLICY="${PULL_POLICY:-Never}"
+  fi
+  # any other cluster pulls curl's image for the in-cluster client pods
+  export CLIENT_IMAGE="${CLIENT_IMAGE:-docker.io/curlimages/curl:8.11.1}"
+else
+  command -v kind >/dev/null || die "no reachable cluster (KUBECONFIG=${KUBECONFIG:-}) and kind is not installed: install kind + Docker, or point KUBECONFIG at a cluster"
+  KIND_CLUSTER="${KIND_CLUSTER:-dht-e2e}"
+  if ! kind get clusters 2>/dev/null | grep -qx "$KIND_CLUSTER"; then
+    say "creating kind cluster $KIND_CLUSTER"
+    kind create cluster --name "$KIND_CLUSTER" --wait 180s
+    KIND_CREATED=1
+  fi
+  export KUBECONFIG="${TMPDIR:-/tmp}/kind-$KIND_CLUSTER.kubeconfig"
+  kind get kubeconfig --name "$KIND_CLUSTER" > "$KUBECONFIG"
+  reachable || die "kind cluster $KIND_CLUSTER does not answer"
+  for tar in "$NODE_TAR" "$OPERATOR_TAR"; do
+    say "kind load image-archive $(basename "$(dirname "$(dirname "$tar")")")"
+    kind load image-archive "$tar" --name "$KIND_CLUSTER"
+  done
+  # kind nodes reach Docker Hub: curl's image for the in-cluster client pods
+  export CLIENT_IMAGE="${CLIENT_IMAGE:-docker.io/curlimages/curl:8.11.1}" PULL_POLICY="${PULL_POLICY:-Never}"
+fi
+if [ -n "$KIND_CREATED" ] && [ -z "${KIND_KEEP:-}" ]; then
+  export E2E_KIND_DELETE="$KIND_CLUSTER"   # suite.sh deletes it before its summary line
+fi
+say "node image $NODE_IMAGE, operator image $OPERATOR_IMAGE"
+# the suite's last line is its "N passed, M failed" summary: print nothing after it
+exec "$ROOT/e2e/suite.sh"

@@ -1,0 +1,510 @@
+#!/usr/bin/env bash
+# suite.sh: the end-to-end suite against whatever cluster KUBECONFIG points at (e2e/run.sh picks it
+# and loads the images). Seven steps in a fresh namespace, each timed and bounded; a failing step
+# prints the operator's log and `kubectl describe` of the objects involved, later steps are skipped,
+# and the last line is always "N passed, M failed[, K skipped]".
+#
+#   1 install    helm install charts/dht with the built images (watching the test namespace)
+#   2 cluster    a 3-replica DhtCluster becomes Ready, 3/3, printer columns
+#   3 api        PUT/GET/DELETE through the client Service with and without ack/from; a range read
+#                from one node through the headless peers Service (from a pod in the cluster)
+#   4 loadtest   a ~30 s DhtLoadTest at 300 req/s: Succeeded, results, verdict, report ConfigMap
+#   5 failover   a node pod deleted during a 40 s write loop at ack=2/from=3: writes keep going, the
+#                pod returns, every acknowledged key reads back at ack=2/from=3
+#   6 updates    spec.threads rolls the pods; spec.replication.defaultAck changes the ConfigMap and
+#                restarts nothing; a scale-down is refused by the CRD's CEL rule
+#   7 uninstall  helm uninstall removes the operator; deleting the cluster (no operator needed)
+#                removes everything but the PersistentVolumeClaims
+#
+# Environment: NODE_IMAGE, OPERATOR_IMAGE (required; `make e2e` reads target/images.env),
+#   PULL_POLICY (IfNotPresent), CLIENT_IMAGE (local/debian-tools:1: any image with sh + curl),
+#   E2E_NAMESPACE (dht-e2e-<time>), E2E_WATCH_ALL=1 (operator watches all namespaces: ClusterRole),
+#   E2E_KEEP=1 (keep the namespace), E2E_ONLY="1 2 3" (run only these steps; later ones need the
+#   earlier ones), E2E_MAX_FAILED_WRITES (3), E2E_SUMMARY_FILE (target/e2e-summary.txt).
+set -uo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PATH="/opt/k8s/bin:$PATH"
+: "${NODE_IMAGE:?NODE_IMAGE not set (make images writes target/images.env)}"
+: "${OPERATOR_IMAGE:?OPERATOR_IMAGE not set (make images writes target/images.env)}"
+PULL_POLICY="${PULL_POLICY:-IfNotPresent}"
+CLIENT_IMAGE="${CLIENT_IMAGE:-local/debian-tools:1}"
+NS="${E2E_NAMESPACE:-dht-e2e-$(date -u +%H%M%S)-$((RANDOM % 1000))}"
+RELEASE=dht
+OPERATOR="dht-operator"           # the chart's fullname for release "dht"
+CLUSTER=demo
+MAX_FAILED_WRITES="${E2E_MAX_FAILED_WRITES:-3}"
+SUMMARY_FILE="${E2E_SUMMARY_FILE:-$ROOT/target/e2e-summary.txt}"
+WORK="$(mktemp -d)"
+T_START=$SECONDS
+
+log() { printf '  %s\n' "$*"; }
+die() { printf "  FAILED: %s\n" "$*"; exit 1; }
+k() { timeout 60 kubectl -n "$NS" --request-timeout=45s "$@"; }
+jp() { k get "$1" -o "jsonpath=$2" 2>/dev/null; } # jp OBJECT JSONPATH
+# until_ok SECONDS DESCRIPTION CMD...: poll CMD every 2 s; fail the step after SECONDS
+until_ok() {
+  local limit="$1" what="$2" t=$SECONDS; shift 2
+  until "$@"; do
+    [ $((SECONDS - t)) -lt "$limit" ] || die "timed out after ${limit}s waiting for: $what"
+    sleep 2
+  done
+  log "$what ($((SECONDS - t))s)"
+}
+# in_pod POD SECONDS: run the POSIX sh script on stdin inside POD
+in_pod() { timeout "$2" kubectl -n "$NS" exec -i "$1" -- sh -s; }
+# the cluster's node pods (name=uid, sorted) and their restart counts
+pod_uids() { jp pods '{range .items[*]}{.metadata.name}={.metadata.uid}{"\n"}{end}' | grep -E "^$CLUSTER-[0-9]+=" | sort; }
+pod_restarts() { jp pods '{range .items[*]}{.metadata.name}={.status.containerStatuses[0].restartCount}{"\n"}{end}' | grep -E "^$CLUSTER-[0-9]+=" | sort; }
+crd_present() { timeout 30 kubectl get crd "$1" >/dev/null 2>&1; }
+
+# ---------------------------------------------------------------------------------------- steps
+step_install() {
+  k get ns "$NS" >/dev/null 2>&1 && die "namespace $NS exists already"
+  timeout 60 kubectl create namespace "$NS" >/dev/null || die "cannot create namespace $NS"
+  timeout 30 kubectl label namespace "$NS" dht.dev/e2e=true >/dev/null
+  log "namespace $NS"
+  # Helm installs crds/ only when absent; an existing (older) CRD is brought up to date first,
+  # the documented upgrade path (README)
+  for f in "$ROOT"/charts/dht/crds/*.yml; do
+    name="$(sed -n 's/^  name: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$f" | head -n1)"
+    if crd_present "$name"; then
+      timeout 60 kubectl apply --server-side --force-conflicts --field-manager=dht-e2e -f "$f" >/dev/null ||
+        die "cannot update CRD $name"
+      log "CRD $name present: updated from $(basename "$f")"
+    fi
+  done
+  local watch=(--set "watchNamespaces={$NS}")
+  [ -z "${E2E_WATCH_ALL:-}" ] || watch=()
+  local t=$SECONDS
+  timeout 300 helm install "$RELEASE" "$ROOT/charts/dht" --namespace "$NS" \
+    --set operator.image.repository="${OPERATOR_IMAGE%:*}" --set operator.image.tag="${OPERATOR_IMAGE##*:}" \
+    --set operator.image.pullPolicy="$PULL_POLICY" \
+    --set node.image.repository="${NODE_IMAGE%:*}" --set node.image.tag="${NODE_IMAGE##*:}" \
+    --set node.image.pullPolicy="$PULL_POLICY" \
+    "${watch[@]}" --wait --timeout 240s 2> >(grep -v 'found symbolic link' >&2) >"$WORK/helm-install.log" ||
+    { cat "$WORK/helm-install.log"; die "helm install failed"; }
+  log "helm install --wait: operator ready ($((SECONDS - t))s)"
+  for crd in $(cd "$ROOT/charts/dht/crds" && sed -n 's/^  name: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' *.yml); do
+    timeout 60 kubectl wait --for=condition=Established "crd/$crd" --timeout=50s >/dev/null || die "CRD $crd not established"
+  done
+  [ "$(jp "deploy/$OPERATOR" '{.spec.template.spec.containers[0].image}')" = "$OPERATOR_IMAGE" ] ||
+    die "operator runs another image than $OPERATOR_IMAGE"
+  until_ok 120 "operator log says it started" \
+    sh -c "timeout 20 kubectl -n '$NS' logs deploy/$OPERATOR 2>/dev/null | grep -q 'dht operator started'"
+  until_ok 120 "leader election: Lease dht-operator held" \
+    sh -c "[ -n \"\$(timeout 20 kubectl -n '$NS' get lease dht-operator -o jsonpath='{.spec.holderIdentity}' 2>/dev/null)\" ]"
+  log "$(k logs "deploy/$OPERATOR" | grep 'dht operator started' | tail -n1)"
+  # least privilege, asked of the apiserver for the operator's ServiceAccount
+  local sa="system:serviceaccount:$NS:$OPERATOR" other="default" yes no check verb res
+  [ -z "${E2E_WATCH_ALL:-}" ] || other=""
+  yes=("get dhtclusters" "watch dhtloadtests" "patch dhtclusters/status" "update dhtloadtests/status"
+       "create statefulsets.apps" "delete services" "patch configmaps" "create secrets"
+       "create poddisruptionbudgets.policy" "create jobs.batch" "list pods" "get pods/log" "create events")
+  no=("delete pods" "create pods" "create deployments.apps" "delete dhtclusters" "create dhtclusters"
+      "update pods/status" "create serviceaccounts" "create roles.rbac.authorization.k8s.io")
+  for check in "${yes[@]}"; do
+    timeout 20 kubectl auth can-i $check -n "$NS" --as "$sa" >/dev/null 2>&1 || die "the operator may not: $check"
+  done
+  for check in "${no[@]}"; do
+    timeout 20 kubectl auth can-i $check -n "$NS" --as "$sa" >/dev/null 2>&1 && die "the operator may, but should not: $check"
+  done
+  if [ -n "$other" ]; then
+    timeout 20 kubectl auth can-i get secrets -n "$other" --as "$sa" >/dev/null 2>&1 &&
+      die "the operator may read secrets outside the namespaces it watches"
+  fi
+  timeout 20 kubectl auth can-i update leases.coordination.k8s.io/dht-operator -n "$NS" --as "$sa" >/dev/null 2>&1 ||
+    die "the operator may not update its Lease"
+  timeout 20 kubectl auth can-i update leases.coordination.k8s.io/other -n "$NS" --as "$sa" >/dev/null 2>&1 &&
+    die "the operator may update other Leases"
+  timeout 20 kubectl auth can-i list nodes --as "$sa" >/dev/null 2>&1 && die "the operator may list nodes"
+  log "RBAC (kubectl auth can-i as $OPERATOR): ${#yes[@]} needed permissions granted, ${#no[@]} others refused${other:+, nothing outside $NS}; only its own Lease"
+}
+
+step_cluster() {
+  k apply -f "$ROOT/e2e/manifests/dhtcluster.yaml" >/dev/null || die "kubectl apply of the DhtCluster failed"
+  local t=$SECONDS
+  timeout 560 kubectl -n "$NS" wait "dhtcluster/$CLUSTER" --for=condition=Ready --timeout=550s >/dev/null ||
+    die "DhtCluster $CLUSTER not Ready within 550s"
+  log "Ready condition True ($((SECONDS - t))s)"
+  local ready replicas
+  ready="$(jp "dht/$CLUSTER" '{.status.readyReplicas}')"; replicas="$(jp "dht/$CLUSTER" '{.status.replicas}')"
+  [ "$ready/$replicas" = 3/3 ] || die "status says $ready/$replicas ready, want 3/3"
+  [ "$(jp "sts/$CLUSTER" '{.status.readyReplicas}')" = 3 ] || die "StatefulSet has not 3 ready replicas"
+  log "status: $ready/$replicas ready; conditions: $(jp "dht/$CLUSTER" '{range .status.conditions[*]}{.type}={.status} {end}')"
+  k get dht | tee "$WORK/get-dht.txt" | sed 's/^/    /'
+  # the printer columns, by header name
+  python3 - "$WORK/get-dht.txt" <<'PY' || die "printer columns of kubectl get dht"
+import re, sys
+lines = [l for l in open(sys.argv[1]) if l.strip()]
+head = lines[0]
+starts = [m.start() for m in re.finditer(r"\S+", head)]
+names = head.split()
+def cells(line):
+    return {n: line[s:(starts[i + 1] if i + 1 < len(starts) else None)].strip() for i, (n, s) in enumerate(zip(names, starts))}
+row = cells(lines[1])
+want = {"NAME": "demo", "REPLICAS": "3", "READY": "3", "ACK": "2", "FROM": "3"}
+bad = {k: row.get(k) for k, v in want.items() if row.get(k) != v}
+if "STATUS" not in row or not row["STATUS"] or "AGE" not in row:
+    bad["STATUS/AGE"] = row
+if bad:
+    sys.exit(f"unexpected columns: {bad}")
+PY
+  log "printer columns: Replicas 3, Ready 3, Ack 2, From 3, Status $(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="Ready")].reason}'), Age"
+  for o in "sts/$CLUSTER" "svc/$CLUSTER" "svc/$CLUSTER-peers" "cm/$CLUSTER-config" "secret/$CLUSTER-secret" "pdb/$CLUSTER"; do
+    k get "$o" >/dev/null 2>&1 || die "owned object $o missing"
+  done
+  [ "$(jp "sts/$CLUSTER" '{.spec.template.spec.containers[0].image}')" = "$NODE_IMAGE" ] ||
+    die "nodes do not run $NODE_IMAGE (the operator's DHT_NODE_IMAGE)"
+  log "owned: StatefulSet, Services $CLUSTER and $CLUSTER-peers, ConfigMap, Secret, PDB; nodes run $NODE_IMAGE"
+}
+
+client_pod() { # client_pod NAME [sh script]: a pod with sh + curl; sleeps unless given a script
+  local name="$1" script="${2:-sleep 3600}"
+  k apply -f - >/dev/null <<YAML || die "cannot create pod $name"
+apiVersion: v1
+kind: Pod
+metadata: {name: $name, labels: {app.kubernetes.io/part-of: dht-e2e}}
+spec:
+  restartPolicy: Never
+  terminationGracePeriodSeconds: 1
+  enableServiceLinks: false
+  automountServiceAccountToken: false
+  containers:
+  - name: main
+    image: $CLIENT_IMAGE
+    imagePullPolicy: IfNotPresent
+    command: ["sh", "-c", $(printf '%s' "$script" | python3 -c 'import json,sys; print(json.dumps(sys.stdin.read()))')]
+    resources: {requests: {cpu: 10m, memory: 16Mi}}
+YAML
+}
+
+step_api() {
+  client_pod client
+  timeout 130 kubectl -n "$NS" wait pod/client --for=condition=Ready --timeout=120s >/dev/null || die "client pod not Ready"
+  in_pod client 150 >"$WORK/api.log" 2>&1 <<SH
+B=http://$CLUSTER:8080
+P0=http://$CLUSTER-0.$CLUSTER-peers.$NS.svc:8080
+SH_FAIL=0
+code() { curl -s -o /tmp/body -w '%{http_code}' --max-time 5 "\$@"; }
+check() { # check DESCRIPTION WANT_CODE GOT_CODE [WANT_BODY]
+  if [ "\$3" != "\$2" ]; then echo "FAIL \$1 -> \$3 (want \$2)"; SH_FAIL=1; return; fi
+  if [ \$# -ge 4 ] && [ "\$(cat /tmp/body)" != "\$4" ]; then echo "FAIL \$1 -> body '\$(cat /tmp/body)' (want '\$4')"; SH_FAIL=1; return; fi
+  echo "ok   \$1 -> \$3"
+}
+for i in 0 1 2; do check "GET /v0/status on $CLUSTER-\$i" 200 "\$(code http://$CLUSTER-\$i.$CLUSTER-peers.$NS.svc:8080/v0/status)"; done
+check "PUT e2e-a (defaults)"              201 "\$(code -X PUT --data-binary hello "\$B/v0/entity?id=e2e-a")"
+check "GET e2e-a (defaults)"              200 "\$(code "\$B/v0/entity?id=e2e-a")" hello
+check "GET e2e-a ack=3&from=3"            200 "\$(code "\$B/v0/entity?id=e2e-a&ack=3&from=3")" hello
+check "PUT e2e-b ack=3&from=3"            201 "\$(code -X PUT --data-binary world "\$B/v0/entity?id=e2e-b&ack=3&from=3")"
+check "GET e2e-b ack=1&from=1"            200 "\$(code "\$B/v0/entity?id=e2e-b&ack=1&from=1")" world
+check "GET e2e-b ack=2&from=3"            200 "\$(code "\$B/v0/entity?id=e2e-b&ack=2&from=3")" world
+check "PUT e2e-c ack=1&from=2"            201 "\$(code -X PUT --data-binary one "\$B/v0/entity?id=e2e-c&ack=1&from=2")"
+check "GET e2e-c from=2"                  200 "\$(code "\$B/v0/entity?id=e2e-c&from=2")" one
+check "PUT e2e-a again (overwrite)"       201 "\$(code -X PUT --data-binary hello2 "\$B/v0/entity?id=e2e-a&ack=2&from=3")"
+check "GET e2e-a ack=2&from=3"            200 "\$(code "\$B/v0/entity?id=e2e-a&ack=2&from=3")" hello2
+check "PUT e2e-empty (empty value)"       201 "\$(code -X PUT --data-binary '' "\$B/v0/entity?id=e2e-empty")"
+check "GET e2e-empty"                     200 "\$(code "\$B/v0/entity?id=e2e-empty")" ''
+check "DELETE e2e-a ack=2&from=3"         202 "\$(code -X DELETE "\$B/v0/entity?id=e2e-a&ack=2&from=3")"
+check "GET e2e-a after delete"            404 "\$(code "\$B/v0/entity?id=e2e-a")"
+check "GET e2e-a ack=3&from=3 after delete" 404 "\$(code "\$B/v0/entity?id=e2e-a&ack=3&from=3")"
+check "DELETE e2e-b (defaults)"           202 "\$(code -X DELETE "\$B/v0/entity?id=e2e-b")"
+check "GET e2e-b after delete"            404 "\$(code "\$B/v0/entity?id=e2e-b")"
+check "DELETE never-written key"          202 "\$(code -X DELETE "\$B/v0/entity?id=e2e-never")"
+check "GET never-written key"             404 "\$(code "\$B/v0/entity?id=e2e-never")"
+check "GET ack=4&from=3 (invalid)"        400 "\$(code "\$B/v0/entity?id=e2e-c&ack=4&from=3")"
+check "GET from=4 (more than nodes)"      400 "\$(code "\$B/v0/entity?id=e2e-c&from=4")"
+check "GET ack=0 (invalid)"               400 "\$(code "\$B/v0/entity?id=e2e-c&ack=0&from=3")"
+check "GET without id"                    400 "\$(code "\$B/v0/entity")"
+# range: 10 keys on every node (from=3 of 3), read from one node by its pod DNS name
+for i in 0 1 2 3 4 5 6 7 8 9; do
+  c=\$(code -X PUT --data-binary "val-\$i" "\$B/v0/entity?id=range-\$i&ack=3&from=3")
+  [ "\$c" = 201 ] || { echo "FAIL PUT range-\$i -> \$c"; SH_FAIL=1; }
+done
+: > /tmp/want; for i in 0 1 2 3 4 5 6 7 8 9; do printf 'range-%s\nval-%s' "\$i" "\$i" >> /tmp/want; done
+c=\$(curl -s -D /tmp/headers -o /tmp/range -w '%{http_code}' --max-time 10 "\$P0/v0/entities?start=range-&end=range-~")
+check "GET $CLUSTER-0 /v0/entities?start=range-&end=range-~" 200 "\$c"
+if cmp -s /tmp/want /tmp/range; then echo "ok   range: 10 entries in key order"; else echo "FAIL range body: \$(od -c /tmp/range | head -5)"; SH_FAIL=1; fi
+if grep -qi '^transfer-encoding: *chunked' /tmp/headers; then echo "ok   range: chunked"; else echo "FAIL range not chunked"; SH_FAIL=1; fi
+c=\$(curl -s -o /tmp/range2 -w '%{http_code}' --max-time 10 "\$P0/v0/entities?start=range-5&end=range-7")
+if [ "\$c" = 200 ] && [ "\$(cat /tmp/range2)" = "\$(printf 'range-5\nval-5range-6\nval-6')" ]; then echo "ok   sub-range [range-5, range-7) -> 2 entries"; else echo "FAIL sub-range -> \$c"; SH_FAIL=1; fi
+check "GET /v0/entities without start"    400 "\$(code "\$P0/v0/entities")"
+exit \$SH_FAIL
+SH
+  local rc=$?
+  sed 's/^/    /' "$WORK/api.log"
+  [ $rc = 0 ] || die "$(grep -c '^FAIL' "$WORK/api.log") API check(s) failed (exit $rc)"
+  log "$(grep -c '^ok' "$WORK/api.log") API checks passed"
+}
+
+step_loadtest() {
+  crd_present dhtloadtests.dht.dev ||
+    die "CRD dhtloadtests.dht.dev is not installed: crds/dhtloadtests.dht.dev-v1.yml has not landed (DhtLoadTest work in operator/)"
+  k apply -f "$ROOT/e2e/manifests/dhtloadtest.yaml" >/dev/null || die "kubectl apply of the DhtLoadTest failed"
+  local name=put-300 t=$SECONDS phase="" last=""
+  while :; do
+    phase="$(jp "dhtloadtest/$name" '{.status.phase}')"
+    [ "$phase" = "$last" ] || { log "phase ${phase:-<none>} (+$((SECONDS - t))s)"; last="$phase"; }
+    case "$phase" in Succeeded|Failed) break ;; esac
+    [ $((SECONDS - t)) -lt 360 ] || die "DhtLoadTest $name not finished after 360s (phase ${phase:-none})"
+    sleep 3
+  done
+  k get dhtlt "$name" | sed 's/^/    /'
+  k get dhtlt "$name" -o json > "$WORK/lt.json"
+  [ "$phase" = Succeeded ] || die "DhtLoadTest $name phase $phase: $(jp "dhtloadtest/$name" '{.status.conditions}')"
+  python3 - "$WORK/lt.json" <<'PY' || die "DhtLoadTest status incomplete or unexpected"
+import json, sys
+lt = json.load(open(sys.argv[1])); st = lt.get("status", {}); spec = lt["spec"]
+r = st.get("results") or {}
+lat = r.get("latencyMs") or {}
+print(f"    results: requests={r.get('requests')} achievedRate={r.get('achievedRate')} errors={r.get('errors')} "
+      f"non2xx={r.get('non2xx')} latencyMs={lat}")
+print(f"    verdict={st.get('verdict')} report={st.get('report')} job={st.get('jobName')}")
+problems = []
+if not r.get("requests"): problems.append("no requests in results")
+if float(r.get("achievedRate") or 0) < 0.8 * spec["rate"]: problems.append(f"achievedRate {r.get('achievedRate')} < 80% of {spec['rate']}")
+for p in ("p50", "p99", "max"):
+    if p not in lat: problems.append(f"latencyMs.{p} missing")
+# the verdict must follow from the results and the thresholds (the machine's speed is not under test)
+th = spec.get("thresholds") or {}
+reqs = r.get("requests") or 0
+ok = reqs > 0
+if "p99Ms" in th: ok = ok and lat.get("p99", 1e18) <= th["p99Ms"]
+if "p999Ms" in th: ok = ok and lat.get("p999", 1e18) <= th["p999Ms"]
+if "maxErrorRatio" in th and reqs: ok = ok and ((r.get("errors") or 0) + (r.get("non2xx") or 0)) / reqs <= th["maxErrorRatio"]
+want = "Passed" if ok else "Failed"
+if st.get("verdict") != want: problems.append(f"verdict {st.get('verdict')}, but the results against the thresholds say {want}")
+passed = [c for c in st.get("conditions", []) if c.get("type") == "Passed"]
+if not passed or passed[0].get("status") != ("True" if ok else "False"): problems.append(f"condition Passed: {passed}")
+else: print(f"    verdict {want} agrees with the thresholds: {passed[0].get('message')}")
+if not st.get("report"): problems.append("status.report (ConfigMap name) missing")
+if problems: sys.exit("; ".join(problems))
+PY
+  local report job
+  report="$(jp "dhtloadtest/$name" '{.status.report}')"; job="$(jp "dhtloadtest/$name" '{.status.jobName}')"
+  k get configmap "$report" -o json > "$WORK/report.json" 2>/dev/null || die "report ConfigMap $report missing"
+  python3 - "$WORK/report.json" <<'PY' || die "report ConfigMap $report is empty"
+import json, sys
+cm = json.load(open(sys.argv[1])); data = dict(cm.get("data") or {}); data.update(cm.get("binaryData") or {})
+if not data: sys.exit("no data")
+print("    report ConfigMap keys: " + ", ".join(f"{k} ({len(v)} chars)" for k, v in sorted(data.items())))
+PY
+  if [ -n "$job" ]; then
+    log "Job $job log (tail):"
+    k logs "job/$job" --tail=12 2>/dev/null | sed 's/^/    | /' || true
+  fi
+}
+
+step_failover() {
+  local victim="$CLUSTER-1" old_uid
+  old_uid="$(jp "pod/$victim" '{.metadata.uid}')"
+  k delete pod writer --ignore-not-found --wait=true --timeout=30s >/dev/null 2>&1
+  # 40 s of sequential PUTs at ack=2/from=3; one line per write: epoch status key
+  client_pod writer "end=\$((\$(date +%s) + 40)); i=0
+while [ \$(date +%s) -lt \$end ]; do
+  i=\$((i + 1))
+  c=\$(curl -s -o /dev/null -w '%{http_code}' --max-time 3 -X PUT --data-binary v-\$i \"http://$CLUSTER:8080/v0/entity?id=fo-\$i&ack=2&from=3\")
+  echo \"\$(date +%s) \$c fo-\$i\"
+  sleep 0.1
+done
+echo DONE \$i"
+  until_ok 120 "writer pod writing" \
+    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' logs writer 2>/dev/null | grep -c ' 201 ')\" -ge 20 ]"
+  local t_delete; t_delete="$(date +%s)"
+  k delete pod "$victim" --wait=false >/dev/null || die "cannot delete pod $victim"
+  log "deleted pod $victim during the write loop"
+  timeout 130 kubectl -n "$NS" wait pod/writer --for=jsonpath='{.status.phase}'=Succeeded --timeout=120s >/dev/null ||
+    die "writer pod did not finish"
+  k logs writer > "$WORK/writer.log" || die "no writer log"
+  grep -q '^DONE' "$WORK/writer.log" || die "writer log incomplete"
+  until_ok 300 "pod $victim back with a new uid and Ready" \
+    sh -c "u=\$(timeout 20 kubectl -n '$NS' get pod $victim -o jsonpath='{.metadata.uid}' 2>/dev/null); [ -n \"\$u\" ] && [ \"\$u\" != '$old_uid' ] &&
+           [ \"\$(timeout 20 kubectl -n '$NS' get pod $victim -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}')\" = True ]"
+  timeout 310 kubectl -n "$NS" wait "dhtcluster/$CLUSTER" --for=condition=Ready --timeout=300s >/dev/null ||
+    die "DhtCluster not Ready again after the pod came back"
+  local total ok failed during ready_at
+  ready_at="$(date -d "$(jp "pod/$victim" '{.status.conditions[?(@.type=="Ready")].lastTransitionTime}')" +%s)" ||
+    die "no Ready time of the new $victim"
+  total="$(grep -c ' fo-' "$WORK/writer.log")"
+  ok="$(grep -c ' 201 fo-' "$WORK/writer.log")"
+  failed=$((total - ok))
+  # acknowledged while the node was away: from 1 s after the delete until the new pod was Ready
+  during="$(awk -v a="$t_delete" -v b="$ready_at" '$1 > a && $1 < b && $2 == 201' "$WORK/writer.log" | wc -l)"
+  log "writes: $total, acknowledged (201): $ok, failed: $failed; $victim away for $((ready_at - t_delete))s, $during writes acknowledged meanwhile"
+  grep -v ' 201 fo-' "$WORK/writer.log" | grep ' fo-' | sed 's/^/    not acknowledged: /' | head -n 20
+  [ "$during" -gt 0 ] || die "no write was acknowledged while $victim was away"
+  [ "$failed" -le "$MAX_FAILED_WRITES" ] || die "$failed writes failed (at most $MAX_FAILED_WRITES in flight allowed)"
+  # every acknowledged key reads back at ack=2/from=3
+  { echo "n=0; bad=0"
+    awk '$2 == 201 {k=$3; sub("fo-", "", k); print "c=$(curl -s -o /tmp/b -w %{http_code} --max-time 5 \"http://'"$CLUSTER"':8080/v0/entity?id=fo-" k "&ack=2&from=3\"); n=$((n+1)); if [ \"$c\" != 200 ] || [ \"$(cat /tmp/b)\" != v-" k " ]; then bad=$((bad+1)); echo \"MISSING fo-" k " -> $c\"; fi"}' "$WORK/writer.log"
+    echo 'echo "read back $n keys, $bad wrong"; [ $bad = 0 ]'
+  } > "$WORK/readback.sh"
+  in_pod client 240 < "$WORK/readback.sh" > "$WORK/readback.log" 2>&1
+  local rc=$?
+  head -n 20 "$WORK/readback.log" | sed 's/^/    /'
+  [ $rc = 0 ] || die "acknowledged writes missing at ack=2/from=3 (exit $rc)"
+}
+
+step_updates() {
+  # (a) threads: needs a restart -> new pods, one at a time
+  local before after hash_before gen_before
+  before="$(pod_uids)"; hash_before="$(jp "sts/$CLUSTER" '{.spec.template.metadata.annotations.dht\.dev/config-hash}')"
+  k patch "dht/$CLUSTER" --type merge -p '{"spec":{"threads":{"eventLoops":2}}}' >/dev/null || die "patch of spec.threads failed"
+  until_ok 60 "config hash of the pod template changed" \
+    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get sts $CLUSTER -o jsonpath='{.spec.template.metadata.annotations.dht\.dev/config-hash}')\" != '$hash_before' ]"
+  rolled() {
+    local now; now="$(pod_uids)"
+    [ "$(grep -c . <<<"$now")" = 3 ] || return 1
+    [ -z "$(comm -12 <(echo "$before") <(echo "$now"))" ] || return 1
+    [ "$(jp "sts/$CLUSTER" '{.status.updatedReplicas}/{.status.readyReplicas}')" = 3/3 ] || return 1
+    [ "$(jp "sts/$CLUSTER" '{.status.currentRevision}')" = "$(jp "sts/$CLUSTER" '{.status.updateRevision}')" ]
+  }
+  until_ok 600 "rolling restart: 3 new pods, all updated and ready" rolled
+  timeout 130 kubectl -n "$NS" wait "dhtcluster/$CLUSTER" --for=condition=Ready --timeout=120s >/dev/null || die "not Ready after the rollout"
+  k get sts "$CLUSTER" -o jsonpath='{.spec.template.spec.containers[0].args}' | grep -q -- '--event-loops=2' ||
+    die "the StatefulSet does not pass --event-loops=2"
+
+  # (b) default ack: ConfigMap only, no restart
+  before="$(pod_uids)"
+  local restarts; restarts="$(pod_restarts)"
+  hash_before="$(jp "sts/$CLUSTER" '{.spec.template.metadata.annotations.dht\.dev/config-hash}')"
+  gen_before="$(jp "sts/$CLUSTER" '{.metadata.generation}')"
+  jp "cm/$CLUSTER-config" '{.data.settings\.properties}' | grep -q '^default-ack=2$' || die "ConfigMap does not say default-ack=2 before the change"
+  k patch "dht/$CLUSTER" --type merge -p '{"spec":{"replication":{"defaultAck":1}}}' >/dev/null || die "patch of defaultAck failed"
+  until_ok 90 "ConfigMap $CLUSTER-config says default-ack=1" \
+    sh -c "timeout 20 kubectl -n '$NS' get cm $CLUSTER-config -o jsonpath='{.data.settings\.properties}' | grep -q '^default-ack=1\$'"
+  until_ok 90 "status.defaultAck = 1 (printer column Ack)" sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.defaultAck}')\" = 1 ]"
+  sleep 20   # give a wrong rollout time to start
+  after="$(pod_uids)"
+  [ "$after" = "$before" ] || die "pods were replaced after a defaultAck change: before [$before] after [$after]"
+  [ "$(pod_restarts)" = "$restarts" ] || die "containers restarted: before [$restarts] after [$(pod_restarts)]"
+  [ "$(jp "sts/$CLUSTER" '{.spec.template.metadata.annotations.dht\.dev/config-hash}')" = "$hash_before" ] || die "config hash changed"
+  [ "$(jp "sts/$CLUSTER" '{.metadata.generation}')" = "$gen_before" ] || die "the StatefulSet spec changed"
+  log "same 3 pods (uids), same restart counts, same StatefulSet generation $gen_before 20 s later"
+
+  # (c) scale-down refused by the CRD's CEL transition rule, through the spec and the scale subresource
+  local out
+  if out="$(k patch "dht/$CLUSTER" --type merge -p '{"spec":{"replicas":2}}' 2>&1)"; then die "scale-down 3 -> 2 was accepted"; fi
+  grep -q 'replicas cannot be decreased' <<<"$out" || die "scale-down refused, but not by the CEL rule: $out"
+  log "kubectl patch replicas 2 refused: $(grep -o 'replicas cannot be decreased[^"]*' <<<"$out" | head -n1)"
+  if out="$(k scale "dht/$CLUSTER" --replicas=2 2>&1)"; then die "kubectl scale --replicas=2 was accepted"; fi
+  grep -q 'replicas cannot be decreased' <<<"$out" || die "kubectl scale refused, but not by the CEL rule: $out"
+  log "kubectl scale --replicas=2 refused by the same rule"
+  [ "$(jp "dht/$CLUSTER" '{.spec.replicas}')" = 3 ] || die "spec.replicas changed"
+}
+
+step_uninstall() {
+  k delete pod client writer --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1
+  local pvcs_before; pvcs_before="$(jp pvc '{range .items[*]}{.metadata.name} {end}')"
+  timeout 200 helm uninstall "$RELEASE" --namespace "$NS" --wait --timeout 180s >/dev/null || die "helm uninstall failed"
+  [ -z "$(timeout 30 helm list -n "$NS" -q)" ] || die "release still listed"
+  local left
+  left="$(k get deploy,sa,role,rolebinding,cm -o name 2>/dev/null | grep -v -e '^serviceaccount/default$' -e '^configmap/kube-root-ca.crt$' -e "^configmap/$CLUSTER-config$" -e '^configmap/.*-report$')"
+  [ -z "$left" ] || die "left behind by helm uninstall: $left"
+  if [ -n "${E2E_WATCH_ALL:-}" ]; then
+    timeout 30 kubectl get clusterrole "$OPERATOR" >/dev/null 2>&1 && die "ClusterRole $OPERATOR left behind"
+  fi
+  log "helm uninstall: operator Deployment, ServiceAccount, Roles, RoleBindings, ConfigMap gone"
+  # the clusters need no operator to go: owner references, no finalizers
+  local kinds="dhtcluster"; crd_present dhtloadtests.dht.dev && kinds="dhtcluster,dhtloadtest"
+  timeout 200 kubectl -n "$NS" delete "$kinds" --all --wait=true --timeout=180s >/dev/null ||
+    die "deleting the custom resources without the operator did not finish (a finalizer?)"
+  until_ok 180 "no pods left" sh -c "[ -z \"\$(timeout 20 kubectl -n '$NS' get pods -o name 2>/dev/null)\" ]"
+  left="$(k get deploy,sts,svc,pdb,job,secret,role,rolebinding -o name 2>/dev/null;
+          k get cm,sa -o name 2>/dev/null | grep -v -e '^serviceaccount/default$' -e '^configmap/kube-root-ca.crt$')"
+  [ -z "$left" ] || die "left behind: $(echo $left)"
+  log "no Deployment, StatefulSet, Service, PDB, Job, Secret, ConfigMap, Role or pod left"
+  local pvcs; pvcs="$(jp pvc '{range .items[*]}{.metadata.name}={.status.phase} {end}')"
+  for i in 0 1 2; do
+    grep -q "data-$CLUSTER-$i=Bound" <<<"$pvcs" || die "PVC data-$CLUSTER-$i not kept (PVCs: $pvcs; before: $pvcs_before)"
+  done
+  log "PVCs kept: $pvcs"
+  crd_present dhtclusters.dht.dev || die "CRD dhtclusters.dht.dev was removed (Helm keeps CRDs)"
+  log "CRDs kept (Helm never deletes them)"
+}
+
+# ---------------------------------------------------------------------------------- diagnostics
+diagnose() {
+  echo "  ---------------- diagnostics (namespace $NS) ----------------"
+  timeout 60 kubectl -n "$NS" get all,dht,dhtlt,pvc,cm,lease -o wide 2>&1 | sed 's/^/  | /'
+  echo "  ---- operator log (last 200 lines)"
+  timeout 30 kubectl -n "$NS" logs "deploy/$OPERATOR" --tail=200 --all-containers 2>&1 | sed 's/^/  | /'
+  timeout 30 kubectl -n "$NS" logs "deploy/$OPERATOR" --previous --tail=50 >/dev/null 2>&1 &&
+    { echo "  ---- operator log before its last restart"; timeout 30 kubectl -n "$NS" logs "deploy/$OPERATOR" --previous --tail=50 2>&1 | sed 's/^/  | /'; }
+  local kind
+  for kind in dhtcluster dhtloadtest statefulset deployment job pod pvc; do
+    [ -n "$(timeout 30 kubectl -n "$NS" get "$kind" -o name 2>/dev/null)" ] || continue
+    echo "  ---- kubectl describe $kind"
+    timeout 60 kubectl -n "$NS" describe "$kind" 2>&1 | sed 's/^/  | /'
+  done
+  for p in $(timeout 30 kubectl -n "$NS" get pods -o name 2>/dev/null | grep -v -e client -e writer); do
+    echo "  ---- log of $p (last 40 lines)"
+    timeout 30 kubectl -n "$NS" logs "$p" --tail=40 --all-containers 2>&1 | sed 's/^/  | /'
+  done
+  echo "  ---- events"
+  timeout 30 kubectl -n "$NS" get events --sort-by=.lastTimestamp 2>&1 | tail -n 60 | sed 's/^/  | /'
+}
+
+# ---------------------------------------------------------------------------------------- runner
+STEPS=(
+  "install|helm install the operator (charts/dht) with the built images|step_install|360"
+  "cluster|3-replica DhtCluster: Ready, 3/3, printer columns|step_cluster|660"
+  "api|PUT/GET/DELETE via the client Service, ack/from, range read from one node|step_api|240"
+  "loadtest|DhtLoadTest ~30 s at 300 req/s: Succeeded, results, verdict, report|step_loadtest|480"
+  "failover|delete a node pod during a write loop at ack=2/from=3|step_failover|720"
+  "updates|threads -> rolling restart; defaultAck -> no restart; scale-down refused|step_updates|900"
+  "uninstall|helm uninstall: everything gone but the PVCs|step_uninstall|480"
+)
+passed=0 failed=0 skipped=0 results=()
+
+cleanup() {
+  if [ -n "${E2E_KEEP:-}" ]; then
+    echo "namespace $NS kept (E2E_KEEP): kubectl delete namespace $NS; helm uninstall $RELEASE -n $NS"
+  else
+    timeout 30 helm uninstall "$RELEASE" --namespace "$NS" >/dev/null 2>&1 || true
+    timeout 200 kubectl delete namespace "$NS" --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 ||
+      echo "namespace $NS: deletion still in progress"
+  fi
+  if [ -n "${E2E_KIND_DELETE:-}" ]; then kind delete cluster --name "$E2E_KIND_DELETE" >/dev/null 2>&1 || true; fi
+  rm -rf "$WORK"
+}
+
+run_step() { # run_step N SPEC
+  local n="$1" id title fn limit
+  IFS='|' read -r id title fn limit <<<"$2"
+  if [ "$failed" -gt 0 ] || { [ -n "${E2E_ONLY:-}" ] && ! grep -qw "$n" <<<"$E2E_ONLY"; }; then
+    skipped=$((skipped + 1)); results+=("SKIP  $n $id"); echo; echo "=== [$n/${#STEPS[@]}] $id: skipped"; return
+  fi
+  echo; echo "=== [$n/${#STEPS[@]}] $id: $title"
+  local t=$SECONDS rc
+  ( "$fn" ) &
+  local pid=$!
+  # a bound on the whole step, whatever hangs inside it
+  ( trap 'kill "$sp" 2>/dev/null; exit 0' TERM
+    sleep "$limit" >/dev/null 2>&1 & sp=$!; wait "$sp"
+    echo "  FAILED: step $id exceeded its ${limit}s bound"
+    kill -TERM $(pgrep -P "$pid") "$pid" 2>/dev/null ) &
+  local wd=$!
+  wait "$pid"; rc=$?
+  kill -TERM "$wd" 2>/dev/null; wait "$wd" 2>/dev/null
+  local dur=$((SECONDS - t))
+  if [ "$rc" = 0 ]; then
+    passed=$((passed + 1)); results+=("PASS  $n $id (${dur}s)"); echo "--- PASS $id (${dur}s)"
+  else
+    failed=$((failed + 1)); results+=("FAIL  $n $id (${dur}s)"); echo "--- FAIL $id (${dur}s, exit $rc)"
+    diagnose
+  fi
+}
+
+echo "e2e: namespace $NS, operator $OPERATOR_IMAGE, node $NODE_IMAGE, client $CLIENT_IMAGE, pull $PULL_POLICY"
+echo "e2e: cluster $(timeout 20 kubectl config current-context 2>/dev/null || echo '?'), server $(timeout 20 kubectl version -o json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["serverVersion"]["gitVersion"])' 2>/dev/null || echo '?')"
+trap 'echo "e2e: interrupted"; cleanup; exit 130' INT TERM
+i=0
+for spec in "${STEPS[@]}"; do i=$((i + 1)); run_step "$i" "$spec"; done
+cleanup
+echo
+echo "e2e summary (total $((SECONDS - T_START))s):"
+printf '  %s\n' "${results[@]}"
+line="$passed passed, $failed failed"; [ "$skipped" = 0 ] || line="$line, $skipped skipped"
+mkdir -p "$(dirname "$SUMMARY_FILE")" && echo "$line" > "$SUMMARY_FILE"
+echo "$line"
+[ "$failed" = 0 ]
