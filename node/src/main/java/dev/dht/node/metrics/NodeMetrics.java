@@ -1,7 +1,6 @@
 package dev.dht.node.metrics;
 
 import dev.dht.node.storage.Storage;
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -86,10 +85,6 @@ public final class NodeMetrics implements AutoCloseable {
   /** One call to another node's replica. */
   public void hop(boolean success, long nanos) {
     (success ? hopSuccess : hopFailure).record(nanos, TimeUnit.NANOSECONDS);
-  }
-
-  public Counter counter(String name, String description) {
-    return Counter.builder(name).description(description).register(registry);
   }
 
   /** The Prometheus text; may read RocksDB, so call it on a worker. */

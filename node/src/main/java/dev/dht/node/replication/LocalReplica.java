@@ -42,14 +42,6 @@ public final class LocalReplica {
     return promise.future();
   }
 
-  public Future<Record> get(byte[] key) {
-    return apply(ReplicaOp.read(key));
-  }
-
-  public Future<Record> write(byte[] key, Record record) {
-    return apply(ReplicaOp.write(key, record));
-  }
-
   public Storage storage() {
     return storage;
   }
