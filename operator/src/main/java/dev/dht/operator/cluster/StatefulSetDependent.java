@@ -1,5 +1,6 @@
 package dev.dht.operator.cluster;
 
+import dev.dht.operator.SecurityContexts;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
@@ -132,14 +133,7 @@ public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
         .withLivenessProbe(httpProbe("/health/live", 10, 3))
         .withReadinessProbe(httpProbe("/health/ready", 5, 2))
         .withResources(model.resources())
-        .withNewSecurityContext()
-        .withRunAsNonRoot(true)
-        .withAllowPrivilegeEscalation(false)
-        .withReadOnlyRootFilesystem(true)
-        .withNewCapabilities()
-        .withDrop("ALL")
-        .endCapabilities()
-        .endSecurityContext()
+        .withSecurityContext(SecurityContexts.restricted())
         .withVolumeMounts(
             mount(DATA_VOLUME, ClusterModel.DATA_DIR, false),
             mount(CONFIG_VOLUME, ClusterModel.CONFIG_DIR, true),

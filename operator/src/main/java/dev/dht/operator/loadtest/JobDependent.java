@@ -1,5 +1,6 @@
 package dev.dht.operator.loadtest;
 
+import dev.dht.operator.SecurityContexts;
 import dev.dht.operator.cluster.ClusterModel;
 import dev.dht.operator.cluster.Scheduling;
 import io.fabric8.kubernetes.api.model.Container;
@@ -119,14 +120,7 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
         // File, not FallbackToLogsOnError: the log is wrk2 text, the operator wants the JSON.
         .withTerminationMessagePolicy("File")
         .withResources(model.resources() != null ? model.resources() : defaultResources())
-        .withNewSecurityContext()
-        .withRunAsNonRoot(true)
-        .withAllowPrivilegeEscalation(false)
-        .withReadOnlyRootFilesystem(true)
-        .withNewCapabilities()
-        .withDrop("ALL")
-        .endCapabilities()
-        .endSecurityContext()
+        .withSecurityContext(SecurityContexts.restricted())
         .addNewVolumeMount()
         .withName(TMP_VOLUME)
         .withMountPath("/tmp")
