@@ -7,10 +7,8 @@ import dev.dht.operator.Conditions;
 import dev.dht.operator.TestCrds;
 import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.cluster.DhtClusterSpec;
-import dev.dht.operator.cluster.DhtClusterStatus;
 import dev.dht.operator.cluster.Scheduling;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -219,17 +217,7 @@ class DhtLoadTestOperatorTest {
   private static void writeClusterStatus(String name, boolean ready) {
     awaitUntil(() -> {
       var cluster = get(DhtCluster.class, name);
-      var status = new DhtClusterStatus();
-      status.setConditions(
-          List.of(
-              new ConditionBuilder()
-                  .withType("Ready")
-                  .withStatus(ready ? "True" : "False")
-                  .withReason(ready ? "AllReplicasReady" : "ReplicasNotReady")
-                  .withMessage(ready ? "3/3 replicas ready" : "1/3 replicas ready")
-                  .withLastTransitionTime(Instant.now().toString().substring(0, 19) + "Z")
-                  .build()));
-      cluster.setStatus(status);
+      cluster.setStatus(LoadTests.clusterStatus(ready));
       client.resource(cluster).updateStatus();
       return true;
     });

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 
 /** DhtLoadTest and DhtCluster objects for tests, as the apiserver holds them after defaulting. */
@@ -36,6 +37,12 @@ final class LoadTests {
     var cluster = new DhtCluster();
     cluster.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns").build());
     cluster.setSpec(new DhtClusterSpec());
+    cluster.setStatus(clusterStatus(ready));
+    return cluster;
+  }
+
+  /** What the cluster operator writes: a Ready condition, True or False. */
+  static DhtClusterStatus clusterStatus(boolean ready) {
     var status = new DhtClusterStatus();
     status.setConditions(
         List.of(
@@ -44,9 +51,9 @@ final class LoadTests {
                 .withStatus(ready ? "True" : "False")
                 .withReason(ready ? "AllReplicasReady" : "ReplicasNotReady")
                 .withMessage(ready ? "3/3 replicas ready" : "1/3 replicas ready")
+                .withLastTransitionTime(Instant.now().toString().substring(0, 19) + "Z")
                 .build()));
-    cluster.setStatus(status);
-    return cluster;
+    return status;
   }
 
   static String resource(String name) {
