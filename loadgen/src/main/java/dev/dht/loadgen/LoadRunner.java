@@ -38,6 +38,7 @@ final class LoadRunner {
     Vertx vertx =
         Vertx.vertx(
             new VertxOptions()
+                .setPreferNativeTransport(true) // epoll on Linux: fewer syscalls than NIO
                 .setEventLoopPoolSize(config.threads())
                 .setWorkerPoolSize(1)
                 .setInternalBlockingPoolSize(1));

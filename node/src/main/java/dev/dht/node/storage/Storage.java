@@ -1,11 +1,8 @@
 package dev.dht.node.storage;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -16,9 +13,11 @@ import org.rocksdb.CompressionType;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
+import org.rocksdb.ReadTier;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Statistics;
+import org.rocksdb.Status;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -28,8 +27,11 @@ import org.rocksdb.WriteOptions;
  * never on an event loop.
  *
  * <p>A key maps to one {@link Record}. Writes keep the record with the larger timestamp, so a late
- * or replayed older write never overwrites a newer one; writes go in one WriteBatch per call and
- * are serialised, which makes that read-compare-write atomic.
+ * or replayed older write never overwrites a newer one: RocksDB resolves that itself with its
+ * {@code max} merge operator, so a write never reads first and writers never wait for each other.
+ *
+ * <p>{@link #getIfInMemory} is the exception: it never touches the disk, so an event loop may call
+ * it and fall back to a worker when it answers {@link #NOT_IN_MEMORY}.
  */
 public final class Storage implements AutoCloseable {
   static {
@@ -42,14 +44,17 @@ public final class Storage implements AutoCloseable {
   private final Options options;
   private final WriteOptions writeOptions = new WriteOptions(); // WAL on, no fsync per write
   private final ReadOptions readOptions = new ReadOptions();
+  private final ReadOptions memoryOnly = new ReadOptions().setReadTier(ReadTier.BLOCK_CACHE_TIER);
   private final RocksDB db;
-  private final Object writeLock = new Object();
   private final Set<RangeCursor> openCursors = ConcurrentHashMap.newKeySet();
 
   /** Operations hold the read side; close() takes the write side, so no call races the close. */
   private final ReadWriteLock lifecycle = new ReentrantReadWriteLock();
 
   private volatile boolean closed;
+
+  /** What {@link #getIfInMemory} answers when the key's data is not in memory. */
+  public static final Record NOT_IN_MEMORY = Record.tombstone(Long.MIN_VALUE);
 
   public Storage(Path dataDir, long blockCacheBytes) {
     try {
@@ -63,6 +68,7 @@ public final class Storage implements AutoCloseable {
       options =
           new Options()
               .setCreateIfMissing(true)
+              .setMergeOperatorName("max") // the newest record wins: see putAllIfNewer
               .setStatistics(statistics)
               .setTableFormatConfig(table)
               .setCompressionType(CompressionType.LZ4_COMPRESSION)
@@ -89,50 +95,49 @@ public final class Storage implements AutoCloseable {
   }
 
   /**
-   * Stores {@code record} unless a newer version is already there; returns whether it was stored.
+   * Like {@link #get}, from the memtables and the block cache only: {@link #NOT_IN_MEMORY} when
+   * answering would need a disk read. Does not block on I/O.
    */
-  public boolean putIfNewer(byte[] key, Record record) {
-    return putAllIfNewer(List.of(key), List.of(record)) == 1;
-  }
-
-  /**
-   * Stores each record unless a newer version of its key is already there, all in one atomic write
-   * (one WAL append for the lot); returns how many keys were stored. Writers are serialised so the
-   * read-compare-write of a key never interleaves with another; RocksDB serialises its WAL appends
-   * anyway, and reads never wait for this lock.
-   */
-  public int putAllIfNewer(List<byte[]> keys, List<Record> records) {
+  public Record getIfInMemory(byte[] key) {
     lifecycle.readLock().lock();
     try {
       ensureOpen();
-      synchronized (writeLock) {
-        Map<ByteBuffer, Record> written = new HashMap<>();
-        try (WriteBatch batch = new WriteBatch()) {
-          for (int i = 0; i < keys.size(); i++) {
-            ByteBuffer key = ByteBuffer.wrap(keys.get(i));
-            Record record = records.get(i);
-            Record current = written.containsKey(key) ? written.get(key) : stored(keys.get(i));
-            if (record.newerThan(current)) {
-              batch.put(keys.get(i), record.encoded());
-              written.put(key, record);
-            }
-          }
-          if (!written.isEmpty()) {
-            db.write(writeOptions, batch);
-          }
-        }
-        return written.size();
-      }
+      byte[] encoded = db.get(memoryOnly, key);
+      return encoded == null ? null : Record.decode(encoded);
     } catch (RocksDBException e) {
-      throw new StorageException("write failed: " + e.getMessage(), e);
+      if (e.getStatus() != null && e.getStatus().getCode() == Status.Code.Incomplete) {
+        return NOT_IN_MEMORY;
+      }
+      throw new StorageException("get failed: " + e.getMessage(), e);
     } finally {
       lifecycle.readLock().unlock();
     }
   }
 
-  private Record stored(byte[] key) throws RocksDBException {
-    byte[] encoded = db.get(readOptions, key);
-    return encoded == null ? null : Record.decode(encoded);
+  /** Stores {@code record} unless a newer version of {@code key} is already there. */
+  public void putIfNewer(byte[] key, Record record) {
+    putAllIfNewer(List.of(key), List.of(record));
+  }
+
+  /**
+   * Stores each record unless a newer version of its key is already there, all in one atomic write
+   * (one WAL append for the lot). Nothing is read: every write is a merge operand, and RocksDB's
+   * {@code max} merge operator keeps the largest encoding, which is the newest record (see {@link
+   * Record#newerThan}), whatever order the writes arrive in.
+   */
+  public void putAllIfNewer(List<byte[]> keys, List<Record> records) {
+    lifecycle.readLock().lock();
+    try (WriteBatch batch = new WriteBatch()) {
+      ensureOpen();
+      for (int i = 0; i < keys.size(); i++) {
+        batch.merge(keys.get(i), records.get(i).encoded());
+      }
+      db.write(writeOptions, batch);
+    } catch (RocksDBException e) {
+      throw new StorageException("write failed: " + e.getMessage(), e);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
   }
 
   /** A cursor over {@code start <= key < end} ({@code end} null: to the last key). Close it. */
@@ -198,6 +203,7 @@ public final class Storage implements AutoCloseable {
     }
     db.close();
     readOptions.close();
+    memoryOnly.close();
     writeOptions.close();
     options.close();
     bloomFilter.close();

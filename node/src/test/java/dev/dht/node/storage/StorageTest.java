@@ -19,11 +19,11 @@ class StorageTest {
   @Test
   void keepsTheNewerVersionWhateverTheArrivalOrder() {
     try (Storage storage = new Storage(dir, 1 << 20)) {
-      assertThat(storage.putIfNewer(bytes("k"), Record.value(20, bytes("new")))).isTrue();
-      assertThat(storage.putIfNewer(bytes("k"), Record.value(10, bytes("old")))).isFalse();
-      assertThat(storage.putIfNewer(bytes("k"), Record.tombstone(15))).isFalse();
+      storage.putIfNewer(bytes("k"), Record.value(20, bytes("new")));
+      storage.putIfNewer(bytes("k"), Record.value(10, bytes("old")));
+      storage.putIfNewer(bytes("k"), Record.tombstone(15));
       assertThat(storage.get(bytes("k")).valueBytes()).containsExactly(bytes("new"));
-      assertThat(storage.putIfNewer(bytes("k"), Record.tombstone(30))).isTrue();
+      storage.putIfNewer(bytes("k"), Record.tombstone(30));
       assertThat(storage.get(bytes("k")).tombstone()).isTrue();
       assertThat(storage.get(bytes("never"))).isNull();
     }
@@ -33,19 +33,33 @@ class StorageTest {
   void aBatchKeepsTheNewestVersionOfEachKeyEvenWithinTheBatch() {
     try (Storage storage = new Storage(dir, 1 << 20)) {
       storage.putIfNewer(bytes("old"), Record.value(50, bytes("stored")));
-      int stored =
-          storage.putAllIfNewer(
-              List.of(bytes("k"), bytes("k"), bytes("k"), bytes("old"), bytes("new")),
-              List.of(
-                  Record.value(2, bytes("two")),
-                  Record.value(3, bytes("three")),
-                  Record.value(1, bytes("one")),
-                  Record.value(40, bytes("older")),
-                  Record.tombstone(7)));
-      assertThat(stored).isEqualTo(2);
+      storage.putAllIfNewer(
+          List.of(bytes("k"), bytes("k"), bytes("k"), bytes("old"), bytes("new")),
+          List.of(
+              Record.value(2, bytes("two")),
+              Record.value(3, bytes("three")),
+              Record.value(1, bytes("one")),
+              Record.value(40, bytes("older")),
+              Record.tombstone(7)));
       assertThat(storage.get(bytes("k")).valueBytes()).containsExactly(bytes("three"));
       assertThat(storage.get(bytes("old")).valueBytes()).containsExactly(bytes("stored"));
       assertThat(storage.get(bytes("new")).tombstone()).isTrue();
+    }
+  }
+
+  @Test
+  void theNewestVersionWinsAcrossAReopenAndFromMemory() {
+    try (Storage storage = new Storage(dir, 1 << 20)) {
+      storage.putIfNewer(bytes("k"), Record.value(5, bytes("five")));
+      storage.putIfNewer(bytes("k"), Record.value(9, bytes("nine")));
+    }
+    try (Storage storage = new Storage(dir, 1 << 20)) {
+      storage.putIfNewer(bytes("k"), Record.value(7, bytes("seven"))); // late and older: loses
+      storage.putIfNewer(bytes("t"), Record.tombstone(3));
+      assertThat(storage.get(bytes("k")).valueBytes()).containsExactly(bytes("nine"));
+      assertThat(storage.getIfInMemory(bytes("k")).valueBytes()).containsExactly(bytes("nine"));
+      assertThat(storage.getIfInMemory(bytes("t")).tombstone()).isTrue();
+      assertThat(storage.getIfInMemory(bytes("never"))).isNull();
     }
   }
 
