@@ -52,15 +52,16 @@ public record Record(long timestamp, boolean tombstone, byte[] encoded) {
   }
 
   /**
-   * True when this version wins over {@code other}: the larger encoding, compared as unsigned
-   * bytes. The encoding starts with the big-endian timestamp, so that is the newer timestamp, and
-   * on a tie (two coordinators whose node tiebreaks collide, in the same millisecond and counter)
-   * the tombstone, then the larger value, so every replica picks the same winner whatever the
-   * arrival order. It is the order of RocksDB's {@code max} merge operator, which {@link Storage}
-   * relies on. Null always loses.
+   * True when this version wins over {@code other}: the newer timestamp, and on a tie (two
+   * coordinators whose node tiebreaks collide, in the same millisecond and counter) the larger
+   * encoding, so every replica picks the same winner whatever the arrival order. Null always loses.
    */
   public boolean newerThan(Record other) {
-    return other == null || Arrays.compareUnsigned(encoded, other.encoded) > 0;
+    if (other == null) {
+      return true;
+    }
+    int byTime = Long.compareUnsigned(timestamp, other.timestamp);
+    return byTime > 0 || (byTime == 0 && Arrays.compareUnsigned(encoded, other.encoded) > 0);
   }
 
   private static byte[] header(long timestamp, byte flags, int valueLength) {

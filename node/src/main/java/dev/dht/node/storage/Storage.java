@@ -1,8 +1,11 @@
 package dev.dht.node.storage;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -27,8 +30,8 @@ import org.rocksdb.WriteOptions;
  * never on an event loop.
  *
  * <p>A key maps to one {@link Record}. Writes keep the record with the larger timestamp, so a late
- * or replayed older write never overwrites a newer one: RocksDB resolves that itself with its
- * {@code max} merge operator, so a write never reads first and writers never wait for each other.
+ * or replayed older write never overwrites a newer one; writes go in one WriteBatch per call and
+ * are serialised, which makes that read-compare-write atomic.
  *
  * <p>{@link #getIfInMemory} is the exception: it never touches the disk, so an event loop may call
  * it and fall back to a worker when it answers {@link #NOT_IN_MEMORY}.
@@ -46,6 +49,7 @@ public final class Storage implements AutoCloseable {
   private final ReadOptions readOptions = new ReadOptions();
   private final ReadOptions memoryOnly = new ReadOptions().setReadTier(ReadTier.BLOCK_CACHE_TIER);
   private final RocksDB db;
+  private final Object writeLock = new Object();
   private final Set<RangeCursor> openCursors = ConcurrentHashMap.newKeySet();
 
   /** Operations hold the read side; close() takes the write side, so no call races the close. */
@@ -68,7 +72,6 @@ public final class Storage implements AutoCloseable {
       options =
           new Options()
               .setCreateIfMissing(true)
-              .setMergeOperatorName("max") // the newest record wins: see putAllIfNewer
               .setStatistics(statistics)
               .setTableFormatConfig(table)
               .setCompressionType(CompressionType.LZ4_COMPRESSION)
@@ -114,30 +117,51 @@ public final class Storage implements AutoCloseable {
     }
   }
 
-  /** Stores {@code record} unless a newer version of {@code key} is already there. */
-  public void putIfNewer(byte[] key, Record record) {
-    putAllIfNewer(List.of(key), List.of(record));
+  /**
+   * Stores {@code record} unless a newer version is already there; returns whether it was stored.
+   */
+  public boolean putIfNewer(byte[] key, Record record) {
+    return putAllIfNewer(List.of(key), List.of(record)) == 1;
   }
 
   /**
    * Stores each record unless a newer version of its key is already there, all in one atomic write
-   * (one WAL append for the lot). Nothing is read: every write is a merge operand, and RocksDB's
-   * {@code max} merge operator keeps the largest encoding, which is the newest record (see {@link
-   * Record#newerThan}), whatever order the writes arrive in.
+   * (one WAL append for the lot); returns how many keys were stored. Writers are serialised so the
+   * read-compare-write of a key never interleaves with another; RocksDB serialises its WAL appends
+   * anyway, and reads never wait for this lock.
    */
-  public void putAllIfNewer(List<byte[]> keys, List<Record> records) {
+  public int putAllIfNewer(List<byte[]> keys, List<Record> records) {
     lifecycle.readLock().lock();
-    try (WriteBatch batch = new WriteBatch()) {
+    try {
       ensureOpen();
-      for (int i = 0; i < keys.size(); i++) {
-        batch.merge(keys.get(i), records.get(i).encoded());
+      synchronized (writeLock) {
+        Map<ByteBuffer, Record> written = new HashMap<>();
+        try (WriteBatch batch = new WriteBatch()) {
+          for (int i = 0; i < keys.size(); i++) {
+            ByteBuffer key = ByteBuffer.wrap(keys.get(i));
+            Record record = records.get(i);
+            Record current = written.containsKey(key) ? written.get(key) : stored(keys.get(i));
+            if (record.newerThan(current)) {
+              batch.put(keys.get(i), record.encoded());
+              written.put(key, record);
+            }
+          }
+          if (!written.isEmpty()) {
+            db.write(writeOptions, batch);
+          }
+        }
+        return written.size();
       }
-      db.write(writeOptions, batch);
     } catch (RocksDBException e) {
       throw new StorageException("write failed: " + e.getMessage(), e);
     } finally {
       lifecycle.readLock().unlock();
     }
+  }
+
+  private Record stored(byte[] key) throws RocksDBException {
+    byte[] encoded = db.get(readOptions, key);
+    return encoded == null ? null : Record.decode(encoded);
   }
 
   /** A cursor over {@code start <= key < end} ({@code end} null: to the last key). Close it. */

@@ -19,11 +19,11 @@ class StorageTest {
   @Test
   void keepsTheNewerVersionWhateverTheArrivalOrder() {
     try (Storage storage = new Storage(dir, 1 << 20)) {
-      storage.putIfNewer(bytes("k"), Record.value(20, bytes("new")));
-      storage.putIfNewer(bytes("k"), Record.value(10, bytes("old")));
-      storage.putIfNewer(bytes("k"), Record.tombstone(15));
+      assertThat(storage.putIfNewer(bytes("k"), Record.value(20, bytes("new")))).isTrue();
+      assertThat(storage.putIfNewer(bytes("k"), Record.value(10, bytes("old")))).isFalse();
+      assertThat(storage.putIfNewer(bytes("k"), Record.tombstone(15))).isFalse();
       assertThat(storage.get(bytes("k")).valueBytes()).containsExactly(bytes("new"));
-      storage.putIfNewer(bytes("k"), Record.tombstone(30));
+      assertThat(storage.putIfNewer(bytes("k"), Record.tombstone(30))).isTrue();
       assertThat(storage.get(bytes("k")).tombstone()).isTrue();
       assertThat(storage.get(bytes("never"))).isNull();
     }
@@ -33,14 +33,16 @@ class StorageTest {
   void aBatchKeepsTheNewestVersionOfEachKeyEvenWithinTheBatch() {
     try (Storage storage = new Storage(dir, 1 << 20)) {
       storage.putIfNewer(bytes("old"), Record.value(50, bytes("stored")));
-      storage.putAllIfNewer(
-          List.of(bytes("k"), bytes("k"), bytes("k"), bytes("old"), bytes("new")),
-          List.of(
-              Record.value(2, bytes("two")),
-              Record.value(3, bytes("three")),
-              Record.value(1, bytes("one")),
-              Record.value(40, bytes("older")),
-              Record.tombstone(7)));
+      int stored =
+          storage.putAllIfNewer(
+              List.of(bytes("k"), bytes("k"), bytes("k"), bytes("old"), bytes("new")),
+              List.of(
+                  Record.value(2, bytes("two")),
+                  Record.value(3, bytes("three")),
+                  Record.value(1, bytes("one")),
+                  Record.value(40, bytes("older")),
+                  Record.tombstone(7)));
+      assertThat(stored).isEqualTo(2);
       assertThat(storage.get(bytes("k")).valueBytes()).containsExactly(bytes("three"));
       assertThat(storage.get(bytes("old")).valueBytes()).containsExactly(bytes("stored"));
       assertThat(storage.get(bytes("new")).tombstone()).isTrue();
