@@ -73,10 +73,10 @@ final class RequestLoop implements Transport.Callback {
       return;
     }
     long due = schedule.intendedNanos(slot);
-    if (due < window.measureFromNanos()
-        && now >= window.measureFromNanos()
-        && window.dropWarmupBacklog()) {
-      slot = firstSlotFrom(window.measureFromNanos());
+    if (due < now && due < window.measureFromNanos() && window.dropWarmupBacklog()) {
+      // A late warm-up slot is skipped, not caught up: a cold start ends without a burst above the
+      // rate, and the measurement starts from the schedule, not from a backlog.
+      slot = firstSlotFrom(Math.min(now, window.measureFromNanos()));
       due = schedule.intendedNanos(slot);
     }
     if (due >= window.sendUntilNanos()) {

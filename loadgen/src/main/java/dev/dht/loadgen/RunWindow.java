@@ -5,9 +5,9 @@ package dev.dht.loadgen;
  * warm-up: sent, not reported. No slot due at or after {@code sendUntilNanos} is sent; at {@code
  * hardStopNanos} the run ends even if requests are still in flight. {@code maxSlots} bounds the
  * number of slots (the keyspace for a fill, otherwise unbounded). With {@code dropWarmupBacklog},
- * warm-up slots still unsent when the warm-up ends are skipped, so that a backlog built up during
- * the warm-up (a cold JIT, a cold server) does not delay the measured requests; a fill, which must
- * write every key, keeps them.
+ * warm-up slots that are late are skipped rather than sent in a burst to catch up, so that a cold
+ * JIT or a cold server neither overloads the system during the warm-up nor leaves a backlog that
+ * delays the measured requests; a fill, which must write every key, keeps them.
  */
 record RunWindow(
     long startNanos,

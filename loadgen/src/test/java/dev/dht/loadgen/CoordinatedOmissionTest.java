@@ -66,6 +66,13 @@ class CoordinatedOmissionTest {
     Histogram h = dropped.recorder.correctedTotal();
     assertThat(h.getTotalCount()).isBetween(2999L, 3001L);
     assertThat(h.getMaxValue()).as("us").isLessThan(1_000);
+    // Nor is the backlog sent during the warm-up: after the stall the rate stays at 1 per ms.
+    long afterStall = start + 2 * SECOND + SERVICE;
+    long burst =
+        dropped.sendTimes.stream()
+            .filter(t -> t >= afterStall && t < afterStall + 100 * MS)
+            .count();
+    assertThat(burst).as("sends in the 100 ms after the stall").isBetween(99L, 101L);
 
     // Kept (as a fill does), the backlog delays the first measured requests.
     Simulation kept =
