@@ -7,7 +7,9 @@
 #
 # Settings (environment or make variables, e.g. `make bench RATES="1000 2000" DURATION=10`):
 #   RATES="2000 5000 10000 15000 20000"  target rates (req/s) swept for PUT, then for GET
-#   DURATION=20 WARMUP=5                 seconds per run; the warm-up is excluded from the results
+#   DURATION=20 WARMUP=15                seconds per run; the warm-up is excluded from the results
+#   NODE_WARMUP=30 NODE_WARMUP_RATE=5000 after the fill, a mixed run that warms the nodes' JIT
+#                                        (0: none); not part of the table
 #   CONNECTIONS=64 THREADS=2             load generator connections and event loops
 #   KEYSPACE=100000 VALUE_SIZE=100       keys filled before the sweep, value size in bytes
 #   ACK=2 FROM=3 FILL_RATE=10000 TIMEOUT=2s PAUSE=2 (seconds between runs)
@@ -20,7 +22,9 @@ cd "$(dirname "$0")/.."
 
 RATES="${RATES:-2000 5000 10000 15000 20000}"
 DURATION="${DURATION:-20}"
-WARMUP="${WARMUP:-10}"
+WARMUP="${WARMUP:-15}"
+NODE_WARMUP="${NODE_WARMUP:-30}"
+NODE_WARMUP_RATE="${NODE_WARMUP_RATE:-5000}"
 CONNECTIONS="${CONNECTIONS:-64}"
 THREADS="${THREADS:-2}"
 KEYSPACE="${KEYSPACE:-100000}"
@@ -129,6 +133,13 @@ if j["ok"] < int(sys.argv[2]):
     print("bench: warning: the fill stored %d of %s keys (errors %d, non2xx %d): GETs will see 404s"
           % (j["ok"], sys.argv[2], j["errors"], j["non2xx"]))
 PY
+fi
+if [ "$NODE_WARMUP" -gt 0 ]; then
+  log "warming the nodes: mixed at $NODE_WARMUP_RATE req/s for ${NODE_WARMUP}s (not in the table)"
+  "${LG[@]}" --url "$URLS" --connections "$CONNECTIONS" --threads "$THREADS" \
+    --keyspace "$KEYSPACE" --value-size "$VALUE_SIZE" --ack "$ACK" --from "$FROM" --timeout "$TIMEOUT" \
+    --workload mixed --read-ratio 0.5 --rate "$NODE_WARMUP_RATE" --duration "${NODE_WARMUP}s" \
+    > "$OUT/node-warmup.txt" 2>&1 || log "the node warm-up failed (see $OUT/node-warmup.txt)"
 fi
 for workload in put get; do
   for rate in $RATES; do
