@@ -10,7 +10,7 @@
 #   DURATION=20 WARMUP=15                seconds per run; the warm-up is excluded from the results
 #   NODE_WARMUP=30 NODE_WARMUP_RATE=5000 after the fill, a mixed run that warms the nodes' JIT
 #                                        (0: none); not part of the table
-#   CONNECTIONS=64 THREADS=2             load generator connections and event loops
+#   CONNECTIONS=64 THREADS=1             load generator connections and event loops
 #   KEYSPACE=100000 VALUE_SIZE=100       keys filled before the sweep, value size in bytes
 #   ACK=2 FROM=3 FILL_RATE=10000 TIMEOUT=2s PAUSE=2 (seconds between runs)
 #   PORTS="8080 8081 8082"               node ports (passed to scripts/local-cluster.sh)
@@ -26,7 +26,7 @@ WARMUP="${WARMUP:-15}"
 NODE_WARMUP="${NODE_WARMUP:-30}"
 NODE_WARMUP_RATE="${NODE_WARMUP_RATE:-5000}"
 CONNECTIONS="${CONNECTIONS:-64}"
-THREADS="${THREADS:-2}"
+THREADS="${THREADS:-1}"
 KEYSPACE="${KEYSPACE:-100000}"
 VALUE_SIZE="${VALUE_SIZE:-100}"
 ACK="${ACK:-2}"
