@@ -10,17 +10,13 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 
 /**
- * Runs one client request against the key's replicas and answers once {@code ack} succeeded, or
- * fails with {@link QuorumFailedException} when that became impossible or the request deadline
- * passed. Writes go to all {@code from} replicas at once. Reads ask only {@code ack} of them, this
- * node first when it is one, and bring in another replica for each failure, and all the rest if the
- * answers are still missing halfway to the deadline (a hung replica): any {@code ack} replicas
- * intersect every acknowledged write of a quorum, and asking fewer saves a third of the work of a
- * 2/3 read. Stragglers finish in the background. One instance per event loop; all callbacks of a
- * request run on that loop.
+ * Runs one client request against the key's replicas: sends to all {@code from} of them in
+ * parallel, answers once {@code ack} succeeded, and fails with {@link QuorumFailedException} when
+ * that became impossible or the request deadline passed. Stragglers finish in the background. One
+ * instance per event loop; all callbacks of a request run on that loop.
  */
 public final class Coordinator {
-  /** How late a deadline or a hedge may fire: the resolution of their shared timers. */
+  /** How late a deadline may fire: the resolution of the shared deadline timer. */
   private static final long TIMER_RESOLUTION_MS = 5;
 
   private final ClusterState cluster;
@@ -29,7 +25,6 @@ public final class Coordinator {
   private final NodeMetrics metrics;
   private final long requestTimeoutMs;
   private final DelayedActions deadlines;
-  private final DelayedActions hedges;
 
   public Coordinator(
       Vertx vertx,
@@ -45,30 +40,23 @@ public final class Coordinator {
     this.requestTimeoutMs = requestTimeoutMs;
     this.deadlines =
         new DelayedActions(vertx, requestTimeoutMs, TIMER_RESOLUTION_MS, System::nanoTime);
-    this.hedges =
-        new DelayedActions(vertx, requestTimeoutMs / 2, TIMER_RESOLUTION_MS, System::nanoTime);
   }
 
   /** The newest version among {@code ack} replicas; null when none has the key. */
   public Future<Record> read(Topology topology, byte[] key, Replication r) {
-    Call call =
-        new Call(
-            topology,
-            selfFirst(topology, topology.replicas(key, r.from())),
-            ReplicaOp.read(key),
-            r);
-    call.send(r.ack());
-    if (!call.quorum.decided() && call.sent < call.replicas.length) {
-      call.hedge = hedges.schedule(call::sendRest);
-    }
-    return call.result.future();
+    return fanOut(topology, key, ReplicaOp.read(key), r);
   }
 
   /** Stores {@code record} (stamped once, by the caller) on the key's replicas. */
   public Future<Record> write(Topology topology, byte[] key, Record record, Replication r) {
-    Call call =
-        new Call(topology, topology.replicas(key, r.from()), ReplicaOp.write(key, record), r);
-    call.send(r.from());
+    return fanOut(topology, key, ReplicaOp.write(key, record), r);
+  }
+
+  private Future<Record> fanOut(Topology topology, byte[] key, ReplicaOp op, Replication r) {
+    Call call = new Call(topology, op, r);
+    for (int replica : topology.replicas(key, r.from())) {
+      call.send(replica);
+    }
     return call.result.future();
   }
 
@@ -76,94 +64,54 @@ public final class Coordinator {
     return cluster;
   }
 
-  /** {@code replicas} with this node moved to the front if it is among them. */
-  static int[] selfFirst(Topology topology, int[] replicas) {
-    for (int i = 1; i < replicas.length; i++) {
-      if (topology.isSelf(replicas[i])) {
-        int self = replicas[i];
-        System.arraycopy(replicas, 0, replicas, 1, i);
-        replicas[0] = self;
-        break;
-      }
-    }
-    return replicas;
-  }
-
-  /** One request in flight: its replicas in the order they are asked, and how many were asked. */
+  /** One request in flight: its quorum, its deadline and its result. */
   private final class Call {
     final Topology topology;
-    final int[] replicas;
     final ReplicaOp op;
     final Replication replication;
     final Quorum quorum;
     final Promise<Record> result = Promise.promise();
     final DelayedActions.Scheduled deadline;
-    DelayedActions.Scheduled hedge;
-    int sent;
 
-    Call(Topology topology, int[] replicas, ReplicaOp op, Replication replication) {
+    Call(Topology topology, ReplicaOp op, Replication replication) {
       this.topology = topology;
-      this.replicas = replicas;
       this.op = op;
       this.replication = replication;
       this.quorum = new Quorum(replication.ack(), replication.from());
       this.deadline = deadlines.schedule(this::expire);
     }
 
-    void send(int count) {
-      for (int i = 0; i < count && sent < replicas.length; i++) {
-        int replica = replicas[sent++];
-        if (topology.isSelf(replica)) {
-          local.apply(op).onComplete(this::answered);
-        } else {
-          long start = System.nanoTime();
-          peers
-              .apply(topology.member(replica), op)
-              .onComplete(answer -> {
-                metrics.hop(answer.succeeded(), System.nanoTime() - start);
-                answered(answer);
-              });
-        }
-      }
-    }
-
-    void sendRest() {
-      if (!quorum.decided()) {
-        send(replicas.length);
+    void send(int replica) {
+      if (topology.isSelf(replica)) {
+        local.apply(op).onComplete(this::answered);
+      } else {
+        long start = System.nanoTime();
+        peers
+            .apply(topology.member(replica), op)
+            .onComplete(answer -> {
+              metrics.hop(answer.succeeded(), System.nanoTime() - start);
+              answered(answer);
+            });
       }
     }
 
     private void answered(AsyncResult<Record> answer) {
-      Quorum.Outcome outcome;
-      if (answer.succeeded()) {
-        outcome = quorum.success(answer.result());
-      } else {
-        outcome = quorum.failure();
-        if (!quorum.decided()) {
-          send(1); // a read asked fewer than from: the next replica takes the failed one's place
-        }
-      }
+      Quorum.Outcome outcome =
+          answer.succeeded() ? quorum.success(answer.result()) : quorum.failure();
       if (outcome == Quorum.Outcome.REACHED) {
-        done();
+        deadline.cancel();
         result.complete(quorum.newest());
       } else if (outcome == Quorum.Outcome.FAILED) {
-        done();
+        deadline.cancel();
         result.fail(new QuorumFailedException(replication, "too many replica failures"));
       }
     }
 
     private void expire() {
       if (quorum.expire()) {
-        done();
+        deadline.cancel();
         result.fail(
             new QuorumFailedException(replication, "deadline of " + requestTimeoutMs + " ms"));
-      }
-    }
-
-    private void done() {
-      deadline.cancel();
-      if (hedge != null) {
-        hedge.cancel();
       }
     }
   }
