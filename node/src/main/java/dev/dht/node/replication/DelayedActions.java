@@ -56,11 +56,6 @@ final class DelayedActions {
     return scheduled;
   }
 
-  /** Actions scheduled and not yet due (cancelled ones included). */
-  int pending() {
-    return queue.size();
-  }
-
   private void arm(long nanos) {
     armed = true;
     long ms = Math.max(resolutionMs, TimeUnit.NANOSECONDS.toMillis(nanos + 999_999));

@@ -106,10 +106,12 @@ public final class Storage implements AutoCloseable {
 
   /**
    * Like {@link #get}, from the memtables and the block cache only: {@link #NOT_IN_MEMORY} when
-   * answering would need a disk read. Does not block on I/O.
+   * answering would need a disk read. Never blocks: neither on I/O nor on a closing database.
    */
   public Record getIfInMemory(byte[] key) {
-    lifecycle.readLock().lock();
+    if (!lifecycle.readLock().tryLock()) {
+      return NOT_IN_MEMORY; // closing: the caller's fallback to a worker waits, not the loop
+    }
     try {
       ensureOpen();
       byte[] encoded = db.get(memoryOnly, key);
