@@ -3,16 +3,10 @@ package dev.dht.operator.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dht.operator.CommittedCrdNamespace;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
-import io.fabric8.kubernetes.api.model.NamespaceBuilder;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import java.nio.file.Files;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,54 +17,26 @@ import org.junit.jupiter.api.Test;
  * them.
  */
 class DhtClusterValidationTest {
+  static CommittedCrdNamespace apiserver;
   static KubernetesClient client;
   static String ns;
 
   @BeforeAll
   static void installCrd() throws Exception {
-    client = new KubernetesClientBuilder().build();
-    try (var crdFile = Files.newInputStream(CrdFileIsCurrentTest.committed())) {
-      var crd =
-          client.getKubernetesSerialization().unmarshal(crdFile, CustomResourceDefinition.class);
-      client.resource(crd).forceConflicts().serverSideApply();
-      client
-          .resource(crd)
-          .waitUntilCondition(
-              c ->
-                  c != null
-                      && c.getStatus() != null
-                      && c.getStatus().getConditions().stream()
-                          .anyMatch(x ->
-                              "Established".equals(x.getType()) && "True".equals(x.getStatus())),
-              30,
-              TimeUnit.SECONDS);
-    }
-    ns = "dht-validation-" + UUID.randomUUID().toString().substring(0, 8);
-    client
-        .namespaces()
-        .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
-        .create();
+    apiserver = CommittedCrdNamespace.create(CrdFileIsCurrentTest.committed(), "dht-validation-");
+    client = apiserver.client();
+    ns = apiserver.name();
   }
 
   @AfterAll
   static void cleanUp() {
-    if (client != null) {
-      client.namespaces().withName(ns).delete();
-      client.close();
+    if (apiserver != null) {
+      apiserver.close();
     }
   }
 
   private static GenericKubernetesResource create(String name, String spec) {
-    String yaml =
-        """
-        apiVersion: dht.dev/v1alpha1
-        kind: DhtCluster
-        metadata: {name: %s, namespace: %s}
-        spec: %s
-        """
-            .formatted(name, ns, spec);
-    var resource = Serialization.unmarshal(yaml, GenericKubernetesResource.class);
-    return client.resource(resource).create();
+    return apiserver.create("DhtCluster", name, spec);
   }
 
   private static DhtCluster read(String name) {
