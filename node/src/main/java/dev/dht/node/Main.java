@@ -114,6 +114,67 @@ public final class Main implements Callable<Integer> {
   Path clusterSecretFile;
 
   @Option(
+      names = "--insecure",
+      defaultValue = "${env:DHT_INSECURE:-false}",
+      description =
+          "allow a cluster of several members without a cluster secret (experiments only)")
+  boolean insecure;
+
+  @Option(
+      names = "--idle-timeout-s",
+      defaultValue = "${env:DHT_IDLE_TIMEOUT_S:-60}",
+      description = "idle keep-alive connections are closed after this many seconds")
+  int idleTimeoutSeconds;
+
+  @Option(
+      names = "--body-timeout-ms",
+      defaultValue = "${env:DHT_BODY_TIMEOUT_MS:-5000}",
+      description = "a request body not complete by then gets 408 and its connection is closed")
+  long bodyTimeoutMs;
+
+  @Option(
+      names = "--max-body-bytes-inflight",
+      defaultValue = "${env:DHT_MAX_BODY_BYTES_INFLIGHT:-0}",
+      description = "client request bodies held at once, in bytes, beyond which 503 (0: heap/8)")
+  long maxBodyBytesInflight;
+
+  @Option(
+      names = "--max-internal-inflight",
+      defaultValue = "${env:DHT_MAX_INTERNAL_INFLIGHT:-1024}",
+      description = "node-to-node batches in flight beyond which 503 (separate from clients)")
+  int maxInternalInflight;
+
+  @Option(
+      names = "--max-internal-body-bytes-inflight",
+      defaultValue = "${env:DHT_MAX_INTERNAL_BODY_BYTES_INFLIGHT:-0}",
+      description = "node-to-node batch bodies held at once, in bytes (0: heap/8)")
+  long maxInternalBodyBytesInflight;
+
+  @Option(
+      names = "--peer-max-pending-ops",
+      defaultValue = "${env:DHT_PEER_MAX_PENDING_OPS:-4096}",
+      description = "replica ops queued or in flight to one peer; beyond, they fail at once")
+  int peerMaxPendingOps;
+
+  @Option(
+      names = "--peer-max-pending-bytes",
+      defaultValue = "${env:DHT_PEER_MAX_PENDING_BYTES:-0}",
+      description = "bytes of replica ops queued or in flight to one peer (0: heap/16)")
+  long peerMaxPendingBytes;
+
+  @Option(
+      names = "--max-clock-offset-ms",
+      defaultValue = "${env:DHT_MAX_CLOCK_OFFSET_MS:-500}",
+      description = "internal writes stamped further ahead of this node's clock are refused")
+  long maxClockOffsetMs;
+
+  @Option(
+      names = "--shutdown-delay-ms",
+      defaultValue = "${env:DHT_SHUTDOWN_DELAY_MS:-0}",
+      description = "on SIGTERM, report not ready for this long before closing the listener")
+  long shutdownDelayMs;
+
+  @Option(
       names = "--block-cache-mb",
       defaultValue = "${env:DHT_BLOCK_CACHE_MB:-64}",
       description = "RocksDB block cache size")
@@ -123,8 +184,16 @@ public final class Main implements Callable<Integer> {
     System.exit(commandLine().execute(args));
   }
 
+  /** The CLI; a configuration error prints its reason (no stack trace) and exits with 2. */
   static CommandLine commandLine() {
-    return new CommandLine(new Main());
+    return new CommandLine(new Main())
+        .setExecutionExceptionHandler((e, cmd, parsed) -> {
+          if (e instanceof IllegalArgumentException) {
+            cmd.getErr().println("dht-node: " + e.getMessage());
+            return 2;
+          }
+          throw e;
+        });
   }
 
   @Override
@@ -167,6 +236,24 @@ public final class Main implements Callable<Integer> {
     requirePositive("--request-timeout-ms", requestTimeoutMs);
     requirePositive("--max-key-bytes", maxKeyBytes);
     requirePositive("--max-value-bytes", maxValueBytes);
+    requirePositive("--idle-timeout-s", idleTimeoutSeconds);
+    requirePositive("--body-timeout-ms", bodyTimeoutMs);
+    requirePositive("--max-internal-inflight", maxInternalInflight);
+    requirePositive("--peer-max-pending-ops", peerMaxPendingOps);
+    requirePositive("--max-clock-offset-ms", maxClockOffsetMs);
+    requireNotNegative("--max-body-bytes-inflight", maxBodyBytesInflight);
+    requireNotNegative("--max-internal-body-bytes-inflight", maxInternalBodyBytesInflight);
+    requireNotNegative("--peer-max-pending-bytes", peerMaxPendingBytes);
+    requireNotNegative("--shutdown-delay-ms", shutdownDelayMs);
+    boolean hasSecret = secret != null && !secret.isEmpty();
+    if (members.size() > 1 && !hasSecret && !insecure) {
+      throw new IllegalArgumentException(
+          "a cluster of "
+              + members.size()
+              + " members needs a cluster secret (--cluster-secret-file), or else anyone who"
+              + " reaches a node can write to its replicas; --insecure allows it for experiments");
+    }
+    long heap = Runtime.getRuntime().maxMemory();
     return new NodeConfig(
         listenPort,
         dataDir,
@@ -182,8 +269,27 @@ public final class Main implements Callable<Integer> {
         defaults.from(),
         maxKeyBytes,
         maxValueBytes,
-        secret == null || secret.isEmpty() ? null : secret,
-        blockCacheMb << 20);
+        hasSecret ? secret : null,
+        blockCacheMb << 20,
+        idleTimeoutSeconds,
+        bodyTimeoutMs,
+        orDefault(maxBodyBytesInflight, heap / 8),
+        maxInternalInflight,
+        orDefault(maxInternalBodyBytesInflight, heap / 8),
+        peerMaxPendingOps,
+        orDefault(peerMaxPendingBytes, heap / 16),
+        maxClockOffsetMs,
+        shutdownDelayMs);
+  }
+
+  private static long orDefault(long configured, long byDefault) {
+    return configured > 0 ? configured : byDefault;
+  }
+
+  private static void requireNotNegative(String flag, long value) {
+    if (value < 0) {
+      throw new IllegalArgumentException(flag + " must not be negative, got " + value);
+    }
   }
 
   private static void requirePositive(String flag, long value) {

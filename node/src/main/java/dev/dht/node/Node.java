@@ -8,7 +8,9 @@ import dev.dht.node.http.Admission;
 import dev.dht.node.http.HttpVerticle;
 import dev.dht.node.http.Limits;
 import dev.dht.node.metrics.NodeMetrics;
+import dev.dht.node.replication.PeerLimits;
 import dev.dht.node.replication.Replication;
+import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Storage;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
@@ -17,6 +19,7 @@ import io.vertx.core.WorkerExecutor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,10 +41,13 @@ public final class Node implements AutoCloseable {
   private final WorkerExecutor storagePool;
   private final ClusterState cluster;
   private final List<FileWatcher> watchers = new ArrayList<>();
+  private final AtomicBoolean stopping = new AtomicBoolean();
+  private final long shutdownDelayMs;
   private String deploymentId;
   private boolean closed;
 
   private Node(NodeConfig config) {
+    shutdownDelayMs = config.shutdownDelayMs();
     Topology topology = Topology.of(config.members(), config.self());
     storage = new Storage(config.dataDir(), config.blockCacheBytes());
     vertx =
@@ -51,8 +57,12 @@ public final class Node implements AutoCloseable {
                 .setEventLoopPoolSize(config.eventLoops())
                 .setWorkerPoolSize(4));
     storagePool = vertx.createSharedWorkerExecutor("dht-storage", config.storageThreads());
-    Admission admission = new Admission(config.maxInflight());
-    metrics = new NodeMetrics(admission::inflight);
+    Admission clients = new Admission(config.maxInflight(), config.maxBodyBytesInflight());
+    Admission peers =
+        new Admission(config.maxInternalInflight(), config.maxInternalBodyBytesInflight());
+    metrics = new NodeMetrics();
+    metrics.bindAdmission("client", clients::inflight, clients::bodyBytes);
+    metrics.bindAdmission("internal", peers::inflight, peers::bodyBytes);
     metrics.bindStorage(storage);
     cluster =
         new ClusterState(
@@ -63,13 +73,24 @@ public final class Node implements AutoCloseable {
             cluster,
             storage,
             storagePool,
-            HybridClock.system(topology.self()),
-            admission,
-            new Limits(config.maxKeyBytes(), config.maxValueBytes()),
+            HybridClock.system(topology.self(), config.maxClockOffsetMs()),
+            clients,
+            peers,
+            new Limits(
+                config.maxKeyBytes(),
+                config.maxValueBytes(),
+                config.bodyTimeoutMs(),
+                config.idleTimeoutSeconds()),
             metrics,
             config.clusterSecret(),
             config.requestTimeoutMs(),
-            PEER_POOL_SIZE);
+            PEER_POOL_SIZE,
+            PeerLimits.perLoop(
+                config.peerMaxPendingOps(),
+                config.peerMaxPendingBytes(),
+                config.maxValueBytes() + Record.HEADER_BYTES,
+                config.eventLoops()),
+            stopping::get);
     try {
       deploymentId =
           vertx
@@ -134,13 +155,25 @@ public final class Node implements AutoCloseable {
     watchers.forEach(w -> w.start(WATCH_PERIOD_MS));
   }
 
-  /** Graceful stop: at most ~10 s, then RocksDB is closed whatever is still running. */
+  /**
+   * Graceful stop: not ready at once, then (after the shutdown delay, for load balancers to notice)
+   * at most ~10 s more, then RocksDB is closed whatever is still running.
+   */
   @Override
   public synchronized void close() {
     if (closed) {
       return;
     }
     closed = true;
+    stopping.set(true);
+    if (shutdownDelayMs > 0) {
+      log.info("stopping: not ready; closing the listener in {} ms", shutdownDelayMs);
+      try {
+        Thread.sleep(shutdownDelayMs);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     watchers.forEach(FileWatcher::stop);
     try {
       vertx.undeploy(deploymentId).await(8, TimeUnit.SECONDS);

@@ -20,4 +20,13 @@ public record NodeConfig(
     int maxKeyBytes,
     int maxValueBytes,
     String clusterSecret,
-    long blockCacheBytes) {}
+    long blockCacheBytes,
+    int idleTimeoutSeconds,
+    long bodyTimeoutMs,
+    long maxBodyBytesInflight,
+    int maxInternalInflight,
+    long maxInternalBodyBytesInflight,
+    int peerMaxPendingOps,
+    long peerMaxPendingBytes,
+    long maxClockOffsetMs,
+    long shutdownDelayMs) {}

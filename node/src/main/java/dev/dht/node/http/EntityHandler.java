@@ -2,7 +2,6 @@ package dev.dht.node.http;
 
 import dev.dht.node.cluster.HybridClock;
 import dev.dht.node.cluster.Topology;
-import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.replication.Coordinator;
 import dev.dht.node.replication.Replication;
 import dev.dht.node.storage.Record;
@@ -19,22 +18,15 @@ final class EntityHandler {
   private final HybridClock clock;
   private final Admission admission;
   private final Limits limits;
-  private final NodeMetrics metrics;
 
-  EntityHandler(
-      Coordinator coordinator,
-      HybridClock clock,
-      Admission admission,
-      Limits limits,
-      NodeMetrics metrics) {
+  EntityHandler(Coordinator coordinator, HybridClock clock, Admission admission, Limits limits) {
     this.coordinator = coordinator;
     this.clock = clock;
     this.admission = admission;
     this.limits = limits;
-    this.metrics = metrics;
   }
 
-  void handle(HttpServerRequest request) {
+  void handle(HttpServerRequest request, RequestBody body) {
     Query query = new Query(request.query());
     byte[] keyBytes = query.bytes("id");
     String invalidKey = KeyRules.check(keyBytes, limits.maxKeyBytes(), "id");
@@ -62,21 +54,23 @@ final class EntityHandler {
       return;
     }
     if (!admission.tryAcquire()) {
-      metrics.request(operation(method), 503, 0);
       Responses.overloaded(request);
       return;
     }
-    long start = System.nanoTime();
-    Future<Integer> status =
-        switch (method.name()) {
-          case "GET" -> get(request, topology, keyBytes, replication);
-          case "PUT" -> put(request, topology, keyBytes, replication);
-          default -> delete(topology, keyBytes, replication);
-        };
+    Future<Integer> status;
+    try {
+      status =
+          switch (method.name()) {
+            case "GET" -> get(request, topology, keyBytes, replication);
+            case "PUT" -> put(body, topology, keyBytes, replication);
+            default -> delete(topology, keyBytes, replication);
+          };
+    } catch (RuntimeException e) {
+      status = Future.failedFuture(e);
+    }
     status.onComplete(done -> {
       admission.release();
-      int code = answer(request, done);
-      metrics.request(operation(method), code, System.nanoTime() - start);
+      answer(request, done);
     });
   }
 
@@ -95,13 +89,19 @@ final class EntityHandler {
         });
   }
 
-  private Future<Integer> put(
-      HttpServerRequest request, Topology topology, byte[] keyBytes, Replication r) {
-    return BodyReader.read(request, limits.maxValueBytes())
-        .compose(body -> {
-          byte[] encoded = Record.encodedValueOf(clock.next(), body.length());
-          body.getBytes(0, body.length(), encoded, Record.HEADER_BYTES);
-          return coordinator.write(topology, keyBytes, Record.decode(encoded), r);
+  /** The body's bytes stay reserved from the admission budget until the write is done. */
+  private Future<Integer> put(RequestBody body, Topology topology, byte[] keyBytes, Replication r) {
+    return body.read(limits.maxValueBytes(), admission)
+        .compose(value -> {
+          Future<Record> written;
+          try {
+            byte[] encoded = Record.encodedValueOf(clock.next(), value.length());
+            value.getBytes(0, value.length(), encoded, Record.HEADER_BYTES);
+            written = coordinator.write(topology, keyBytes, Record.decode(encoded), r);
+          } catch (RuntimeException e) {
+            written = Future.failedFuture(e);
+          }
+          return written.andThen(done -> admission.releaseBytes(value.length()));
         })
         .map(201);
   }
@@ -110,20 +110,12 @@ final class EntityHandler {
     return coordinator.write(topology, keyBytes, Record.tombstone(clock.next()), r).map(202);
   }
 
-  /** Writes the answer unless the success path already did; returns the status sent. */
-  private static int answer(HttpServerRequest request, AsyncResult<Integer> done) {
-    if (done.succeeded()) {
-      int status = done.result();
-      if (status != 200) {
-        Responses.empty(request, status);
-      }
-      return status;
+  /** Writes the answer unless the success path already did. */
+  private static void answer(HttpServerRequest request, AsyncResult<Integer> done) {
+    if (done.failed()) {
+      Failures.answer(request, done.cause());
+    } else if (done.result() != 200 && !request.response().closed()) {
+      Responses.empty(request, done.result());
     }
-    return Failures.answer(request, done.cause());
-  }
-
-  /** The metrics tag of a method (constants: this runs on every request). */
-  private static String operation(HttpMethod method) {
-    return method == HttpMethod.GET ? "get" : method == HttpMethod.PUT ? "put" : "delete";
   }
 }

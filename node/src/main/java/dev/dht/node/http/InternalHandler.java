@@ -1,6 +1,7 @@
 package dev.dht.node.http;
 
 import dev.dht.node.cluster.HybridClock;
+import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.replication.BatchCodec;
 import dev.dht.node.replication.InternalApi;
 import dev.dht.node.replication.LocalReplica;
@@ -15,8 +16,14 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
-/** The replica side of {@link InternalApi}: only peers holding the cluster secret get in. */
+/**
+ * The replica side of {@link InternalApi}: only peers holding the cluster secret get in. Peers have
+ * their own admission (requests and body bytes), so clients can never starve replication. Work is
+ * dropped once the coordinator's deadline has passed, and writes stamped further ahead than the
+ * maximum clock offset are refused.
+ */
 final class InternalHandler {
   /** A batch carries at most this many values' worth of bytes (the coordinator sends less). */
   private static final int MAX_BATCH_VALUES = 16;
@@ -25,18 +32,28 @@ final class InternalHandler {
   private final HybridClock clock;
   private final Admission admission;
   private final Limits limits;
+  private final NodeMetrics metrics;
   private final byte[] secret;
+  private final long requestTimeoutMs;
 
   InternalHandler(
-      LocalReplica local, HybridClock clock, Admission admission, Limits limits, String secret) {
+      LocalReplica local,
+      HybridClock clock,
+      Admission admission,
+      Limits limits,
+      NodeMetrics metrics,
+      String secret,
+      long requestTimeoutMs) {
     this.local = local;
     this.clock = clock;
     this.admission = admission;
     this.limits = limits;
+    this.metrics = metrics;
     this.secret = secret == null ? null : secret.getBytes(StandardCharsets.UTF_8);
+    this.requestTimeoutMs = requestTimeoutMs;
   }
 
-  void handle(HttpServerRequest request) {
+  void handle(HttpServerRequest request, RequestBody body) {
     if (!authorized(request.getHeader(InternalApi.SECRET_HEADER))) {
       Responses.text(request, 403, "internal API: missing or wrong cluster secret");
       return;
@@ -50,32 +67,74 @@ final class InternalHandler {
       Responses.text(request, 405, "method " + request.method() + " is not allowed here");
       return;
     }
+    long deadlineNanos;
+    try {
+      deadlineNanos = deadline(request.getHeader(InternalApi.DEADLINE_HEADER));
+    } catch (NumberFormatException e) {
+      Responses.text(request, 400, InternalApi.DEADLINE_HEADER + " must be a number of ms");
+      return;
+    }
     if (!admission.tryAcquire()) {
-      Responses.overloaded(request);
+      Responses.overloaded(request, "too many internal requests in flight");
       return;
     }
     int maxRecord = limits.maxValueBytes() + Record.HEADER_BYTES;
-    BodyReader.read(request, MAX_BATCH_VALUES * (maxRecord + limits.maxKeyBytes() + 9))
-        .compose(body -> apply(BatchCodec.decodeOps(body, limits.maxKeyBytes(), maxRecord)))
+    body.read(MAX_BATCH_VALUES * (maxRecord + limits.maxKeyBytes() + 9), admission)
+        .compose(batch -> {
+          Future<Buffer> results;
+          try {
+            results =
+                apply(BatchCodec.decodeOps(batch, limits.maxKeyBytes(), maxRecord), deadlineNanos);
+          } catch (RuntimeException e) {
+            results = Future.failedFuture(e);
+          }
+          return results.andThen(done -> admission.releaseBytes(batch.length()));
+        })
         .onComplete(done -> {
           admission.release();
           if (done.succeeded()) {
             Responses.bytes(request, done.result());
           } else if (done.cause() instanceof BatchCodec.MalformedException e) {
             Responses.text(request, 400, "malformed batch: " + e.getMessage());
+          } else if (done.cause() instanceof RefusedException e) {
+            Responses.text(request, e.status, e.getMessage());
           } else {
             Failures.answer(request, done.cause());
           }
         });
   }
 
-  private Future<Buffer> apply(List<ReplicaOp> ops) {
+  /** The local deadline: the time the coordinator has left, at most this node's own timeout. */
+  private long deadline(String header) {
+    long ms = header == null ? requestTimeoutMs : Long.parseLong(header);
+    return System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.clamp(ms, 0, requestTimeoutMs));
+  }
+
+  private Future<Buffer> apply(List<ReplicaOp> ops, long deadlineNanos) {
+    if (System.nanoTime() - deadlineNanos >= 0) {
+      metrics.internalExpired();
+      return Future.failedFuture(
+          new RefusedException(504, "the coordinator's deadline passed before the batch ran"));
+    }
+    for (ReplicaOp op : ops) {
+      if (op.isWrite() && !clock.plausible(op.record().timestamp())) {
+        metrics.clockOffsetRefused();
+        return Future.failedFuture(
+            new RefusedException(
+                400,
+                "a write is stamped "
+                    + clock.aheadOfWallMs(op.record().timestamp())
+                    + " ms ahead of this node's clock, more than the maximum clock offset of "
+                    + clock.maxOffsetMs()
+                    + " ms: check the coordinator's clock (NTP)"));
+      }
+    }
     List<Future<Record>> answers = new ArrayList<>(ops.size());
     for (ReplicaOp op : ops) {
       if (op.isWrite()) {
         clock.observe(op.record().timestamp());
       }
-      answers.add(local.apply(op));
+      answers.add(local.apply(op, deadlineNanos));
     }
     return Future.join(answers)
         .transform(ignored -> {
@@ -94,5 +153,16 @@ final class InternalHandler {
     return secret == null
         || (presented != null
             && MessageDigest.isEqual(secret, presented.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /** A batch this replica will not run, with the status and reason of the answer. */
+  private static final class RefusedException extends RuntimeException
+      implements Failures.ClientFacing {
+    final int status;
+
+    RefusedException(int status, String reason) {
+      super(reason, null, false, false);
+      this.status = status;
+    }
   }
 }

@@ -61,6 +61,12 @@ final class Query {
   }
 
   private static byte[] percentDecode(String name, String value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c < 0x20 || c == 0x7F) { // raw controls are not valid in a URI; %00..%1F encode them
+        throw new MalformedException("'" + name + "' has a raw control character at " + i);
+      }
+    }
     if (value.indexOf('%') < 0 && value.indexOf('+') < 0) {
       return value.getBytes(StandardCharsets.UTF_8);
     }

@@ -26,6 +26,17 @@ final class Responses {
     response.end(reason + "\n");
   }
 
+  /** A status with a reason, then the connection is closed (its client broke the protocol). */
+  static void textThenClose(HttpServerRequest request, int status, String reason) {
+    request
+        .response()
+        .setStatusCode(status)
+        .putHeader(HttpHeaders.CONTENT_TYPE, TEXT)
+        .putHeader(HttpHeaders.CONNECTION, HttpHeaders.CLOSE)
+        .end(reason + "\n")
+        .onComplete(done -> request.connection().close());
+  }
+
   private static boolean hasUnreadBody(HttpServerRequest request) {
     if (request.isEnded()) {
       return false;
@@ -44,7 +55,11 @@ final class Responses {
   }
 
   static void overloaded(HttpServerRequest request) {
+    overloaded(request, "too many requests in flight");
+  }
+
+  static void overloaded(HttpServerRequest request, String why) {
     request.response().putHeader(HttpHeaders.RETRY_AFTER, "1");
-    text(request, 503, "overloaded: too many requests in flight, retry later");
+    text(request, 503, "overloaded: " + why + ", retry later");
   }
 }

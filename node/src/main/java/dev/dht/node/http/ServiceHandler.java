@@ -4,15 +4,18 @@ import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.replication.LocalReplica;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
+import java.util.function.BooleanSupplier;
 
 /** Status, liveness, readiness and Prometheus metrics. */
 final class ServiceHandler {
   private final LocalReplica local;
   private final NodeMetrics metrics;
+  private final BooleanSupplier stopping;
 
-  ServiceHandler(LocalReplica local, NodeMetrics metrics) {
+  ServiceHandler(LocalReplica local, NodeMetrics metrics, BooleanSupplier stopping) {
     this.local = local;
     this.metrics = metrics;
+    this.stopping = stopping;
   }
 
   void status(HttpServerRequest request) {
@@ -23,9 +26,15 @@ final class ServiceHandler {
     Responses.text(request, 200, "live");
   }
 
-  /** Ready once storage is open; membership is known from start-up on (the node needs it). */
+  /**
+   * Ready once storage is open (membership is known from start-up on: the node needs it), and no
+   * longer from the moment a stop begins, before the listener closes, so that load balancers stop
+   * sending requests first.
+   */
   void ready(HttpServerRequest request) {
-    if (local.storage().isOpen()) {
+    if (stopping.getAsBoolean()) {
+      Responses.text(request, 503, "stopping");
+    } else if (local.storage().isOpen()) {
       Responses.text(request, 200, "ready");
     } else {
       Responses.text(request, 503, "storage is closed");

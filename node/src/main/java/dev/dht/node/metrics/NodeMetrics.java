@@ -1,6 +1,7 @@
 package dev.dht.node.metrics;
 
 import dev.dht.node.storage.Storage;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.function.LongSupplier;
 import org.rocksdb.TickerType;
 
 /**
@@ -28,16 +30,55 @@ public final class NodeMetrics implements AutoCloseable {
 
   private final Timer hopSuccess;
   private final Timer hopFailure;
+  private final Counter peerOpsShed;
+  private final Counter internalExpired;
+  private final Counter clockOffsetRefused;
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
 
-  public NodeMetrics(IntSupplier inflight) {
+  public NodeMetrics() {
     hopSuccess = hopTimer("success");
     hopFailure = hopTimer("failure");
-    Gauge.builder("dht_inflight_requests", inflight::getAsInt)
-        .description("requests admitted and not yet answered")
-        .register(registry);
+    peerOpsShed =
+        Counter.builder("dht_peer_ops_shed")
+            .description("replica ops to a peer failed fast: too much queued for it, or too late")
+            .register(registry);
+    internalExpired =
+        Counter.builder("dht_internal_expired")
+            .description("internal batches dropped: the coordinator's deadline had passed")
+            .register(registry);
+    clockOffsetRefused =
+        Counter.builder("dht_clock_offset_refused")
+            .description("internal batches refused: a write stamped beyond the max clock offset")
+            .register(registry);
     new JvmMemoryMetrics().bindTo(registry);
     gcMetrics.bindTo(registry);
+  }
+
+  /**
+   * Exposes one kind of traffic's admission ({@code client} or {@code internal}): requests in
+   * flight and the bytes of their bodies held.
+   */
+  public void bindAdmission(String traffic, IntSupplier inflight, LongSupplier bodyBytes) {
+    Gauge.builder("dht_inflight_requests", inflight::getAsInt)
+        .description("requests admitted and not yet answered")
+        .tag("traffic", traffic)
+        .register(registry);
+    Gauge.builder("dht_inflight_body_bytes", bodyBytes::getAsLong)
+        .description("bytes of request bodies held by admitted requests")
+        .tag("traffic", traffic)
+        .register(registry);
+  }
+
+  public void peerOpShed() {
+    peerOpsShed.increment();
+  }
+
+  public void internalExpired() {
+    internalExpired.increment();
+  }
+
+  public void clockOffsetRefused() {
+    clockOffsetRefused.increment();
   }
 
   /** Exposes RocksDB properties and tickers; read at scrape time, which runs on a worker. */
@@ -63,14 +104,14 @@ public final class NodeMetrics implements AutoCloseable {
     }
   }
 
-  /** A public request answered with {@code status} after {@code nanos}. */
+  /** A request answered with {@code status} after {@code nanos} (499: its client left first). */
   public void request(String operation, int status, long nanos) {
     Timer[] byStatus = requestTimers.computeIfAbsent(operation, op -> new Timer[600]);
     Timer timer = byStatus[status];
     if (timer == null) {
       timer =
           Timer.builder("dht_requests")
-              .description("public requests by operation and status")
+              .description("requests by operation and status")
               .tag("operation", operation)
               .tag("status", Integer.toString(status))
               .publishPercentileHistogram()

@@ -2,12 +2,14 @@ package dev.dht.node.replication;
 
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.Topology;
+import dev.dht.node.loop.DelayedActions;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.storage.Record;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Runs one client request against the key's replicas: sends to all {@code from} of them in
@@ -72,6 +74,7 @@ public final class Coordinator {
     final Quorum quorum;
     final Promise<Record> result = Promise.promise();
     final DelayedActions.Scheduled deadline;
+    final long deadlineNanos;
 
     Call(Topology topology, ReplicaOp op, Replication replication) {
       this.topology = topology;
@@ -79,15 +82,16 @@ public final class Coordinator {
       this.replication = replication;
       this.quorum = new Quorum(replication.ack(), replication.from());
       this.deadline = deadlines.schedule(this::expire);
+      this.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(requestTimeoutMs);
     }
 
     void send(int replica) {
       if (topology.isSelf(replica)) {
-        local.apply(op).onComplete(this::answered);
+        local.apply(op, deadlineNanos).onComplete(this::answered);
       } else {
         long start = System.nanoTime();
         peers
-            .apply(topology.member(replica), op)
+            .apply(topology.member(replica), op, deadlineNanos)
             .onComplete(answer -> {
               metrics.hop(answer.succeeded(), System.nanoTime() - start);
               answered(answer);

@@ -19,7 +19,7 @@ import java.util.List;
 public final class LocalReplica {
   private static final int MAX_OPS_PER_TASK = 64;
 
-  private record Pending(ReplicaOp op, Promise<Record> promise) {}
+  private record Pending(ReplicaOp op, long deadlineNanos, Promise<Record> promise) {}
 
   private final Storage storage;
   private final WorkerExecutor storagePool;
@@ -33,8 +33,12 @@ public final class LocalReplica {
     this.loop = loop;
   }
 
-  /** Reads ({@code op.record()} null: the stored record or null) or writes (null) one key. */
-  public Future<Record> apply(ReplicaOp op) {
+  /**
+   * Reads ({@code op.record()} null: the stored record or null) or writes (null) one key; an op
+   * still queued at {@code deadlineNanos} ({@link System#nanoTime}) is dropped and fails, since
+   * whoever asked has given up on it.
+   */
+  public Future<Record> apply(ReplicaOp op, long deadlineNanos) {
     if (!op.isWrite()) {
       try {
         Record inMemory = storage.getIfInMemory(op.key());
@@ -49,7 +53,7 @@ public final class LocalReplica {
     if (pending.isEmpty()) {
       loop.runOnContext(v -> flush());
     }
-    pending.add(new Pending(op, promise));
+    pending.add(new Pending(op, deadlineNanos, promise));
     return promise.future();
   }
 
@@ -85,13 +89,15 @@ public final class LocalReplica {
 
   /**
    * Runs on a storage worker: the task's writes as one atomic batch (one WAL append), then its
-   * reads, which therefore see the writes. A failed read fails alone; failed writes fail together.
+   * reads, which therefore see the writes. A failed read fails alone; failed writes fail together;
+   * ops past their deadline fail without touching storage.
    */
   private List<BatchCodec.Result> run(List<Pending> task) {
+    long now = System.nanoTime();
     List<byte[]> keys = new ArrayList<>();
     List<Record> records = new ArrayList<>();
     for (Pending p : task) {
-      if (p.op().isWrite()) {
+      if (p.op().isWrite() && !expired(p, now)) {
         keys.add(p.op().key());
         records.add(p.op().record());
       }
@@ -106,9 +112,17 @@ public final class LocalReplica {
     }
     List<BatchCodec.Result> results = new ArrayList<>(task.size());
     for (Pending p : task) {
-      results.add(p.op().isWrite() ? written : read(p.op().key()));
+      if (expired(p, now)) {
+        results.add(BatchCodec.Result.FAILURE);
+      } else {
+        results.add(p.op().isWrite() ? written : read(p.op().key()));
+      }
     }
     return results;
+  }
+
+  private static boolean expired(Pending p, long now) {
+    return p.deadlineNanos() - now <= 0;
   }
 
   private BatchCodec.Result read(byte[] key) {

@@ -1,20 +1,27 @@
 package dev.dht.node.replication;
 
+import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.storage.Record;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
- * The ops one event loop has for one peer: collected during a loop turn, sent as one batch request.
- * Used from its event loop only.
+ * The ops one event loop has for one peer: collected during a loop turn, sent as one batch request
+ * that carries the time left until the ops' deadline. What is queued or in flight to the peer is
+ * bounded (ops and bytes): past the bound, and past an op's deadline, ops fail at once instead of
+ * waiting, so a slow, hung or black-holed peer cannot grow the heap. Answers are size-checked
+ * before they are read. Used from its event loop only.
  */
 final class PeerChannel {
   private static final int MAX_OPS_PER_BATCH = 256;
@@ -22,83 +29,166 @@ final class PeerChannel {
   /** Keeps batches well under the replica's body limit (16 maximal values). */
   private static final int MAX_BYTES_PER_BATCH = 4 << 20;
 
-  private record Pending(ReplicaOp op, Promise<Record> promise) {}
+  /** An error answer's reason is read only up to this size. */
+  private static final int MAX_ERROR_BYTES = 4096;
+
+  private record Pending(ReplicaOp op, long deadlineNanos, int bytes, Promise<Record> promise) {}
 
   private final HttpClientAgent client;
   private final Context loop;
+  private final String member;
+  private final PeerLimits limits;
+  private final NodeMetrics metrics;
   private final RequestOptions request;
   private List<Pending> pending = new ArrayList<>();
+  private int queuedOps; // pending or in flight
+  private long queuedBytes;
 
-  PeerChannel(HttpClientAgent client, Context loop, String member, String secret, long timeoutMs) {
+  PeerChannel(
+      HttpClientAgent client,
+      Context loop,
+      String member,
+      String secret,
+      PeerLimits limits,
+      NodeMetrics metrics) {
     this.client = client;
     this.loop = loop;
+    this.member = member;
+    this.limits = limits;
+    this.metrics = metrics;
     URI uri = URI.create(member);
     this.request =
         new RequestOptions()
             .setMethod(HttpMethod.POST)
             .setHost(uri.getHost())
             .setPort(uri.getPort())
-            .setURI(InternalApi.BATCH_PATH)
-            .setIdleTimeout(timeoutMs);
+            .setURI(InternalApi.BATCH_PATH);
     if (secret != null) {
       request.putHeader(InternalApi.SECRET_HEADER, secret);
     }
   }
 
-  Future<Record> submit(ReplicaOp op) {
+  Future<Record> submit(ReplicaOp op, long deadlineNanos) {
+    int bytes = op.key().length + (op.isWrite() ? op.record().encoded().length : 0);
+    if (queuedOps >= limits.maxOps() || queuedBytes + bytes > limits.maxBytes()) {
+      metrics.peerOpShed();
+      return Future.failedFuture(
+          new PeerBusyException(
+              member
+                  + " has "
+                  + queuedOps
+                  + " ops ("
+                  + queuedBytes
+                  + " bytes) queued or in flight"
+                  + " from this event loop; failing fast"));
+    }
+    queuedOps++;
+    queuedBytes += bytes;
     Promise<Record> promise = Promise.promise();
     if (pending.isEmpty()) {
       loop.runOnContext(v -> flush());
     }
-    pending.add(new Pending(op, promise));
+    pending.add(new Pending(op, deadlineNanos, bytes, promise));
     return promise.future();
   }
 
   private void flush() {
     List<Pending> all = pending;
     pending = new ArrayList<>();
-    int first = 0;
+    long now = System.nanoTime();
+    List<Pending> batch = new ArrayList<>();
     int bytes = 0;
-    for (int i = 0; i < all.size(); i++) {
-      ReplicaOp op = all.get(i).op();
-      int size = op.key().length + (op.isWrite() ? op.record().encoded().length : 0);
-      if (i > first && (i - first == MAX_OPS_PER_BATCH || bytes + size > MAX_BYTES_PER_BATCH)) {
-        send(all.subList(first, i));
-        first = i;
+    for (Pending p : all) {
+      if (p.deadlineNanos() - now <= 0) {
+        metrics.peerOpShed();
+        done(p, Future.failedFuture(new PeerBusyException("the deadline passed before sending")));
+        continue;
+      }
+      if (!batch.isEmpty()
+          && (batch.size() == MAX_OPS_PER_BATCH || bytes + p.bytes() > MAX_BYTES_PER_BATCH)) {
+        send(batch, now);
+        batch = new ArrayList<>();
         bytes = 0;
       }
-      bytes += size;
+      batch.add(p);
+      bytes += p.bytes();
     }
-    send(all.subList(first, all.size()));
+    if (!batch.isEmpty()) {
+      send(batch, now);
+    }
   }
 
-  private void send(List<Pending> batch) {
+  private void send(List<Pending> batch, long now) {
     List<ReplicaOp> ops = new ArrayList<>(batch.size());
-    batch.forEach(p -> ops.add(p.op()));
+    long deadline = now;
+    long maxAnswer = 0;
+    for (Pending p : batch) {
+      ops.add(p.op());
+      deadline = Math.max(deadline, p.deadlineNanos());
+      maxAnswer += p.op().isWrite() ? 1 : 1 + 4 + limits.maxRecordBytes();
+    }
+    long remainingMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - now + 999_999));
+    long maxAnswerBytes = maxAnswer;
     Buffer body = BatchCodec.encodeOps(ops);
     client
-        .request(new RequestOptions(request))
+        .request(
+            new RequestOptions(request)
+                .setConnectTimeout(remainingMs) // also bounds the wait for a pooled connection
+                .setIdleTimeout(remainingMs)
+                .putHeader(InternalApi.DEADLINE_HEADER, Long.toString(remainingMs)))
         .compose(req -> req.send(body))
-        .compose(response ->
-            response.statusCode() == 200
-                ? response.body()
-                : response
-                    .body()
-                    .transform(b ->
-                        Future.failedFuture(
-                            "peer answered " + response.statusCode() + ": " + b.result())))
+        .compose(response -> answer(response, maxAnswerBytes))
         .map(answer -> BatchCodec.decodeResults(answer, batch.size()))
-        .onComplete(done -> {
+        .onComplete(answers -> {
           for (int i = 0; i < batch.size(); i++) {
-            Promise<Record> promise = batch.get(i).promise();
-            if (done.failed()) {
-              promise.fail(done.cause());
-            } else if (done.result().get(i).failed()) {
-              promise.fail("the peer's storage failed");
+            Pending p = batch.get(i);
+            if (answers.failed()) {
+              done(p, Future.failedFuture(answers.cause()));
+            } else if (answers.result().get(i).failed()) {
+              done(p, Future.failedFuture("the peer's replica failed or dropped the op"));
             } else {
-              promise.complete(done.result().get(i).record());
+              done(p, Future.succeededFuture(answers.result().get(i).record()));
             }
           }
         });
+  }
+
+  private void done(Pending p, Future<Record> result) {
+    queuedOps--;
+    queuedBytes -= p.bytes();
+    p.promise().handle(result);
+  }
+
+  /** The answer's body if it is a 200 of a plausible size; a failure with the reason otherwise. */
+  private Future<Buffer> answer(HttpClientResponse response, long maxBytes) {
+    long length = contentLength(response);
+    if (response.statusCode() != 200) {
+      Future<String> reason =
+          length >= 0 && length <= MAX_ERROR_BYTES
+              ? response.body().map(Buffer::toString)
+              : Future.succeededFuture("(no readable reason)");
+      return reason.transform(text ->
+          Future.failedFuture(
+              "peer answered " + response.statusCode() + ": " + text.result().strip()));
+    }
+    if (length < 0 || length > maxBytes) {
+      response.request().connection().close();
+      return Future.failedFuture(
+          "peer answered with a body of "
+              + (length < 0 ? "unknown length" : length + " bytes")
+              + ", more than the "
+              + maxBytes
+              + " bytes its ops can need");
+    }
+    return response.body();
+  }
+
+  private static long contentLength(HttpClientResponse response) {
+    String value = response.getHeader(HttpHeaders.CONTENT_LENGTH);
+    try {
+      return value == null ? -1 : Long.parseLong(value);
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 }

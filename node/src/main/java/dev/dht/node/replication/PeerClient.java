@@ -1,5 +1,6 @@
 package dev.dht.node.replication;
 
+import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.storage.Record;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -13,33 +14,48 @@ import java.util.Map;
 /**
  * Calls other nodes' replicas over keep-alive HTTP/1.1 pools, batching per peer. One instance per
  * event loop, so answers arrive on the loop that asked. A failed future means the hop failed
- * (refused, timed out, or an unexpected answer).
+ * (refused, timed out, shed because the peer has too much queued, or an unexpected answer).
  */
 public final class PeerClient {
+  /** Batches waiting for a pooled connection, per peer; beyond, a batch fails at once. */
+  private static final int MAX_WAITING_BATCHES = 64;
+
   private final HttpClientAgent client;
   private final Context loop;
   private final String secret;
-  private final long hopTimeoutMs;
+  private final PeerLimits limits;
+  private final NodeMetrics metrics;
   private final Map<String, PeerChannel> channels = new HashMap<>(); // this loop only
 
-  public PeerClient(Vertx vertx, Context loop, String secret, long hopTimeoutMs, int poolSize) {
+  public PeerClient(
+      Vertx vertx,
+      Context loop,
+      String secret,
+      long connectTimeoutMs,
+      int poolSize,
+      PeerLimits limits,
+      NodeMetrics metrics) {
     this.loop = loop;
     this.secret = secret;
-    this.hopTimeoutMs = hopTimeoutMs;
+    this.limits = limits;
+    this.metrics = metrics;
     this.client =
         vertx.createHttpClient(
             new HttpClientOptions()
                 .setKeepAlive(true)
                 .setTcpNoDelay(true)
-                .setConnectTimeout((int) Math.min(hopTimeoutMs, Integer.MAX_VALUE)),
-            new PoolOptions().setHttp1MaxSize(poolSize));
+                .setConnectTimeout((int) Math.min(connectTimeoutMs, Integer.MAX_VALUE)),
+            new PoolOptions().setHttp1MaxSize(poolSize).setMaxWaitQueueSize(MAX_WAITING_BATCHES));
   }
 
-  /** Sends {@code op} to {@code member}'s replica; completes with its record (reads) or null. */
-  public Future<Record> apply(String member, ReplicaOp op) {
+  /**
+   * Sends {@code op} to {@code member}'s replica, to be done by {@code deadlineNanos} ({@link
+   * System#nanoTime}); completes with its record (reads) or null.
+   */
+  public Future<Record> apply(String member, ReplicaOp op, long deadlineNanos) {
     return channels
-        .computeIfAbsent(member, m -> new PeerChannel(client, loop, m, secret, hopTimeoutMs))
-        .submit(op);
+        .computeIfAbsent(member, m -> new PeerChannel(client, loop, m, secret, limits, metrics))
+        .submit(op, deadlineNanos);
   }
 
   public Future<Void> close() {

@@ -55,7 +55,9 @@ public record Replication(int ack, int from) {
     if (value == null) {
       return null;
     }
-    if (value.isEmpty() || value.length() > 9 || !value.chars().allMatch(Character::isDigit)) {
+    if (value.isEmpty()
+        || value.length() > 9
+        || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
       throw new InvalidException(name + " must be a positive integer, got '" + value + "'");
     }
     return Integer.parseInt(value);

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.Slice;
 
@@ -35,7 +36,8 @@ public final class RangeCursor implements AutoCloseable {
 
   /**
    * The next entries, at most {@code maxEntries} and stopping once {@code maxBytes} are collected;
-   * an empty list means the range is exhausted.
+   * an empty list means the range is exhausted. Throws {@link StorageException} if reading failed
+   * (e.g. a corrupt block), so that a failed read never looks like the end of the range.
    */
   public synchronized List<Entry> next(int maxEntries, int maxBytes) {
     List<Entry> batch = new ArrayList<>(Math.min(maxEntries, 64));
@@ -48,6 +50,13 @@ public final class RangeCursor implements AutoCloseable {
         bytes += key.length + record.valueLength();
       }
       iterator.next();
+    }
+    if (!closed && !iterator.isValid()) {
+      try {
+        iterator.status(); // an invalid iterator is either at the end or failed: which one?
+      } catch (RocksDBException e) {
+        throw new StorageException("reading the range failed", e);
+      }
     }
     return batch;
   }

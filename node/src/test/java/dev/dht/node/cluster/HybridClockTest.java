@@ -1,6 +1,7 @@
 package dev.dht.node.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.atomic.AtomicLong;
 import net.jqwik.api.ForAll;
@@ -15,7 +16,7 @@ class HybridClockTest {
       @ForAll @Size(min = 1, max = 200)
           java.util.List<@IntRange(min = -5_000, max = 5_000) Integer> steps) {
     AtomicLong wall = new AtomicLong(1_700_000_000_000L);
-    HybridClock clock = new HybridClock(wall::get, 7);
+    HybridClock clock = new HybridClock(wall::get, 7, Long.MAX_VALUE);
     long previous = clock.next();
     for (int step : steps) {
       wall.addAndGet(step);
@@ -28,7 +29,7 @@ class HybridClockTest {
   @Test
   void followsTheWallClockWhenItMovesForward() {
     AtomicLong wall = new AtomicLong(1_700_000_000_000L);
-    HybridClock clock = new HybridClock(wall::get, 1);
+    HybridClock clock = new HybridClock(wall::get, 1, Long.MAX_VALUE);
     clock.next();
     wall.addAndGet(250);
     assertThat(HybridClock.millisOf(clock.next())).isEqualTo(1_700_000_000_250L);
@@ -37,7 +38,7 @@ class HybridClockTest {
   @Test
   void staysAheadAfterTheWallClockStepsBack() {
     AtomicLong wall = new AtomicLong(1_700_000_000_000L);
-    HybridClock clock = new HybridClock(wall::get, 1);
+    HybridClock clock = new HybridClock(wall::get, 1, Long.MAX_VALUE);
     long before = clock.next();
     wall.set(1_600_000_000_000L); // an NTP step of a hundred million seconds back
     long after = clock.next();
@@ -47,8 +48,8 @@ class HybridClockTest {
 
   @Test
   void observingAPeerTimestampMovesTheClockPastIt() {
-    HybridClock slow = new HybridClock(() -> 1_000_000L, 1);
-    HybridClock fast = new HybridClock(() -> 9_000_000L, 2);
+    HybridClock slow = new HybridClock(() -> 1_000_000L, 1, Long.MAX_VALUE);
+    HybridClock fast = new HybridClock(() -> 9_000_000L, 2, Long.MAX_VALUE);
     long remote = fast.next();
     slow.observe(remote);
     assertThat(slow.next()).isGreaterThan(remote);
@@ -56,19 +57,55 @@ class HybridClockTest {
 
   @Test
   void differentNodesNeverIssueTheSameTimestamp() {
-    HybridClock a = new HybridClock(() -> 42L, 1);
-    HybridClock b = new HybridClock(() -> 42L, 2);
+    HybridClock a = new HybridClock(() -> 42L, 1, Long.MAX_VALUE);
+    HybridClock b = new HybridClock(() -> 42L, 2, Long.MAX_VALUE);
     assertThat(a.next()).isNotEqualTo(b.next());
   }
 
   @Test
   void manyTimestampsInOneMillisecondStayOrdered() {
-    HybridClock clock = new HybridClock(() -> 5L, 3);
+    HybridClock clock = new HybridClock(() -> 5L, 3, Long.MAX_VALUE);
     long previous = 0;
     for (int i = 0; i < 10_000; i++) { // more than the 4096 logical values of one millisecond
       long next = clock.next();
       assertThat(next).isGreaterThan(previous);
       previous = next;
     }
+  }
+
+  @Test
+  void aTimestampFurtherAheadThanTheMaxOffsetIsRefusedAndNotObserved() {
+    HybridClock clock = new HybridClock(() -> 1_000_000L, 1, 500);
+    long within = new HybridClock(() -> 1_000_500L, 2, 500).next();
+    long beyond = new HybridClock(() -> 1_000_501L, 2, 500).next();
+    assertThat(clock.plausible(within)).isTrue();
+    assertThat(clock.plausible(beyond)).isFalse();
+    assertThat(clock.aheadOfWallMs(beyond)).isEqualTo(501);
+
+    assertThat(clock.observe(beyond)).isFalse();
+    assertThat(HybridClock.millisOf(clock.next())).isEqualTo(1_000_000L);
+    assertThat(clock.observe(within)).isTrue();
+    assertThat(clock.next()).isGreaterThan(within);
+  }
+
+  @Test
+  void theLargestTimestampCannotMakeTheClockOverflow() {
+    HybridClock guarded = new HybridClock(() -> 1_000_000L, 1, 500);
+    assertThat(guarded.observe(Long.MAX_VALUE)).isFalse();
+    assertThat(guarded.observe(-1)).isFalse();
+    assertThat(guarded.next()).isPositive();
+
+    // Without an offset bound, the largest value is observed; the clock then refuses to issue
+    // timestamps instead of wrapping around to negative (= older) ones.
+    HybridClock unbounded = new HybridClock(() -> 1_000_000L, 1, Long.MAX_VALUE);
+    assertThat(unbounded.observe(Long.MAX_VALUE)).isTrue();
+    assertThatThrownBy(unbounded::next).isInstanceOf(HybridClock.ExhaustedException.class);
+    HybridClock atTheEnd = new HybridClock(() -> HybridClock.MAX_LOGICAL >>> 12, 1, 500);
+    long last = 0;
+    for (int i = 0; i < 4096; i++) {
+      last = atTheEnd.next();
+      assertThat(last).isPositive();
+    }
+    assertThatThrownBy(atTheEnd::next).isInstanceOf(HybridClock.ExhaustedException.class);
   }
 }

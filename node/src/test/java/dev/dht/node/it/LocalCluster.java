@@ -38,12 +38,18 @@ public final class LocalCluster implements AutoCloseable {
     this.clients = new DhtClient[ports.length];
   }
 
-  /** Starts {@code size} nodes under {@code root}; {@code flags} are added for every node. */
+  /**
+   * Starts {@code size} nodes under {@code root} with a cluster secret; {@code flags} are added for
+   * every node (and may replace the secret).
+   */
   public static LocalCluster start(Path root, int size, String... flags) {
     int[] ports = IntStream.range(0, size).map(i -> Ports.free()).toArray();
     Path[] dataDirs =
         IntStream.range(0, size).mapToObj(i -> root.resolve("node-" + i)).toArray(Path[]::new);
-    return started(new LocalCluster(ports, dataDirs, Arrays.asList(flags)));
+    List<String> all =
+        new ArrayList<>(List.of("--cluster-secret-file", secretFile(root, "default-secret")));
+    all.addAll(Arrays.asList(flags));
+    return started(new LocalCluster(ports, dataDirs, all));
   }
 
   /** A one-node cluster on an existing data directory and port (e.g. left by a node process). */
@@ -63,10 +69,14 @@ public final class LocalCluster implements AutoCloseable {
 
   /** Writes {@code secret} to a file under {@code root} and returns the flags that use it. */
   public static String[] secretFlags(Path root, String secret) {
+    return new String[] {"--cluster-secret-file", secretFile(root, secret)};
+  }
+
+  private static String secretFile(Path root, String secret) {
     try {
-      Path file = root.resolve("cluster-secret");
+      Path file = root.resolve("cluster-secret-" + secret.hashCode());
       Files.writeString(file, secret + "\n");
-      return new String[] {"--cluster-secret-file", file.toString()};
+      return file.toString();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

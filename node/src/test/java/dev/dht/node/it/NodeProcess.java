@@ -35,6 +35,16 @@ public final class NodeProcess implements AutoCloseable {
    * it is ready. {@code heap} is the -Xmx value; {@code flags} are added to the node's flags.
    */
   public static NodeProcess start(Path dataDir, int port, String heap, String... flags) {
+    return start(dataDir, port, List.of(), heap, flags);
+  }
+
+  /**
+   * Starts a member of the cluster of {@code members} (URLs; empty: a one-member cluster) on {@code
+   * port}; it must be given a secret or {@code --insecure} among {@code flags} if there are other
+   * members. Returns once it is ready.
+   */
+  public static NodeProcess start(
+      Path dataDir, int port, List<String> members, String heap, String... flags) {
     String self = "http://127.0.0.1:" + port;
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -49,7 +59,7 @@ public final class NodeProcess implements AutoCloseable {
             "--self",
             self,
             "--cluster",
-            self,
+            members.isEmpty() ? self : String.join(",", members),
             "--data-dir",
             dataDir.toString(),
             "--event-loops",

@@ -13,8 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,9 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  * connections (in the kernel backlog) and never answer, so replica calls hang.
  */
 class OverloadTest {
-  private static final Pattern INFLIGHT =
-      Pattern.compile("(?m)^dht_inflight_requests(?:\\{[^}]*})? ([0-9.eE+]+)$");
-
   @TempDir Path root;
 
   @Test
@@ -38,19 +33,27 @@ class OverloadTest {
       Node node =
           Node.start(
               NodeFlags.parse(
-                  "--self", self,
+                  "--self",
+                  self,
                   "--cluster",
-                      self
-                          + ",http://127.0.0.1:"
-                          + silent1.getLocalPort()
-                          + ",http://127.0.0.1:"
-                          + silent2.getLocalPort(),
-                  "--data-dir", root.resolve("node").toString(),
-                  "--event-loops", "1",
-                  "--storage-threads", "2",
-                  "--block-cache-mb", "8",
-                  "--max-inflight", "1",
-                  "--request-timeout-ms", "4000"));
+                  self
+                      + ",http://127.0.0.1:"
+                      + silent1.getLocalPort()
+                      + ",http://127.0.0.1:"
+                      + silent2.getLocalPort(),
+                  "--data-dir",
+                  root.resolve("node").toString(),
+                  "--event-loops",
+                  "1",
+                  "--storage-threads",
+                  "2",
+                  "--block-cache-mb",
+                  "8",
+                  "--max-inflight",
+                  "1",
+                  "--insecure",
+                  "--request-timeout-ms",
+                  "4000"));
       try (DhtClient client = new DhtClient(port)) {
         // ack=2 of 3: only this node answers, so the request is held until its deadline
         CompletableFuture<Reply> hanging =
@@ -88,7 +91,6 @@ class OverloadTest {
   }
 
   private static double inflight(DhtClient client) {
-    Matcher m = INFLIGHT.matcher(client.send("GET", "/metrics", BodyPublishers.noBody()).text());
-    return m.find() ? Double.parseDouble(m.group(1)) : -1;
+    return MetricsText.of(client).value("dht_inflight_requests", "traffic=\"client\"");
   }
 }

@@ -1,4 +1,4 @@
-package dev.dht.node.replication;
+package dev.dht.node.loop;
 
 import io.vertx.core.Vertx;
 import java.util.ArrayDeque;
@@ -13,9 +13,9 @@ import java.util.function.LongSupplier;
  * ordering needed. A cancelled action stays queued, without its references, until its time.
  * Confined to the event loop it is used from.
  */
-final class DelayedActions {
+public final class DelayedActions {
   /** A scheduled action; cancelling it drops the action and whatever it refers to. */
-  static final class Scheduled {
+  public static final class Scheduled {
     private final long dueNanos;
     private Runnable action;
 
@@ -24,13 +24,14 @@ final class DelayedActions {
       this.action = action;
     }
 
-    void cancel() {
+    public void cancel() {
       action = null;
     }
   }
 
   private final Vertx vertx;
   private final LongSupplier clock;
+  private final long delayMs;
   private final long delayNanos;
   private final long resolutionMs;
   private final ArrayDeque<Scheduled> queue = new ArrayDeque<>();
@@ -40,14 +41,19 @@ final class DelayedActions {
    * Runs each action {@code delayMs} after it was scheduled, up to {@code resolutionMs} late: the
    * timer never fires more often than that.
    */
-  DelayedActions(Vertx vertx, long delayMs, long resolutionMs, LongSupplier clock) {
+  public DelayedActions(Vertx vertx, long delayMs, long resolutionMs, LongSupplier clock) {
     this.vertx = vertx;
     this.clock = clock;
+    this.delayMs = delayMs;
     this.delayNanos = TimeUnit.MILLISECONDS.toNanos(delayMs);
     this.resolutionMs = resolutionMs;
   }
 
-  Scheduled schedule(Runnable action) {
+  public long delayMs() {
+    return delayMs;
+  }
+
+  public Scheduled schedule(Runnable action) {
     Scheduled scheduled = new Scheduled(clock.getAsLong() + delayNanos, action);
     queue.add(scheduled);
     if (!armed) {

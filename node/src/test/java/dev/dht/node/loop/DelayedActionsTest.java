@@ -1,4 +1,4 @@
-package dev.dht.node.replication;
+package dev.dht.node.loop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -1,0 +1,130 @@
+package dev.dht.node.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dht.node.cluster.HybridClock;
+import dev.dht.node.it.DhtClient.Reply;
+import dev.dht.node.replication.BatchCodec;
+import dev.dht.node.replication.InternalApi;
+import dev.dht.node.replication.ReplicaOp;
+import dev.dht.node.storage.Record;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The replica side of the internal API against what a broken or hostile peer sends: timestamps from
+ * a clock too far ahead, work past its deadline, and clients that would starve replication.
+ */
+class PeerProtocolTest {
+  private static final String SECRET = "peer-protocol-secret";
+
+  @TempDir Path root;
+
+  private static Reply batch(LocalCluster cluster, int node, List<ReplicaOp> ops, String deadline) {
+    Map<String, String> headers = new HashMap<>(Map.of(InternalApi.SECRET_HEADER, SECRET));
+    if (deadline != null) {
+      headers.put(InternalApi.DEADLINE_HEADER, deadline);
+    }
+    return cluster
+        .client(node)
+        .send(
+            "POST",
+            InternalApi.BATCH_PATH,
+            BodyPublishers.ofByteArray(BatchCodec.encodeOps(ops).getBytes()),
+            headers);
+  }
+
+  private static ReplicaOp write(String key, long timestamp, String value) {
+    return ReplicaOp.write(
+        key.getBytes(StandardCharsets.UTF_8),
+        Record.value(timestamp, value.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  @Test
+  void writesStampedBeyondTheMaxClockOffsetAreRefusedAndDoNotMoveTheClock() {
+    String[] secret = LocalCluster.secretFlags(root, SECRET);
+    try (LocalCluster cluster =
+        LocalCluster.start(root, 1, secret[0], secret[1], "--max-clock-offset-ms", "500")) {
+      long now = System.currentTimeMillis();
+      long ahead = new HybridClock(() -> now + 10_000, 9, 500).next();
+      Reply refused = batch(cluster, 0, List.of(write("future", ahead, "from the future")), null);
+      assertThat(refused.status()).isEqualTo(400);
+      assertThat(refused.text()).contains("ahead").contains("500 ms");
+      assertThat(cluster.client(0).get("future").status()).isEqualTo(404);
+      assertThat(MetricsText.of(cluster.client(0)).value("dht_clock_offset_refused_total", ""))
+          .isEqualTo(1);
+
+      long slightlyAhead = new HybridClock(() -> now + 200, 9, 500).next();
+      assertThat(batch(cluster, 0, List.of(write("near", slightlyAhead, "ok")), null).status())
+          .isEqualTo(200);
+      assertThat(cluster.client(0).get("near").text()).isEqualTo("ok");
+
+      // the refused timestamp did not drag the node's clock ahead: a client write now is stamped
+      // now, so a peer's write stamped 300 ms later (within the offset) still wins over it
+      assertThat(cluster.client(0).put("race", "client").status()).isEqualTo(201);
+      long later = new HybridClock(() -> System.currentTimeMillis() + 300, 9, 500).next();
+      assertThat(batch(cluster, 0, List.of(write("race", later, "peer")), null).status())
+          .isEqualTo(200);
+      assertThat(cluster.client(0).get("race").text()).isEqualTo("peer");
+    }
+  }
+
+  @Test
+  void workPastTheCoordinatorsDeadlineIsDropped() {
+    try (LocalCluster cluster =
+        LocalCluster.start(root, 1, LocalCluster.secretFlags(root, SECRET))) {
+      long ts = new HybridClock(System::currentTimeMillis, 9, 500).next();
+      Reply expired = batch(cluster, 0, List.of(write("late", ts, "too late")), "0");
+      assertThat(expired.status()).isEqualTo(504);
+      assertThat(expired.text()).contains("deadline");
+      assertThat(cluster.client(0).get("late").status()).isEqualTo(404);
+      assertThat(batch(cluster, 0, List.of(write("late", ts, "x")), "soon").status())
+          .isEqualTo(400);
+      assertThat(batch(cluster, 0, List.of(write("late", ts, "in time")), "1000").status())
+          .isEqualTo(200);
+      assertThat(cluster.client(0).get("late").text()).isEqualTo("in time");
+    }
+  }
+
+  /**
+   * Node 0 admits one client request at a time, and that one is held (its third replica hangs).
+   * Writes coordinated by node 1 still reach node 0's replica: peers have their own admission.
+   */
+  @Test
+  void clientsWhoFillANodesAdmissionDoNotStarveReplication() throws Exception {
+    try (ServerSocket hung = new ServerSocket(0, 100, InetAddress.getLoopbackAddress());
+        LocalCluster cluster =
+            LocalCluster.start(root, 2, LocalCluster.secretFlags(root, SECRET))) {
+      String members =
+          cluster.url(0) + "," + cluster.url(1) + ",http://127.0.0.1:" + hung.getLocalPort();
+      cluster.stop(0);
+      cluster.stop(1);
+      cluster.start(0, "--cluster", members, "--max-inflight", "1", "--request-timeout-ms", "3000");
+      cluster.start(1, "--cluster", members, "--request-timeout-ms", "3000");
+
+      CompletableFuture<Reply> held =
+          CompletableFuture.supplyAsync(() -> cluster.client(0).put("held", "v", 3, 3));
+      org.awaitility.Awaitility.await()
+          .atMost(java.time.Duration.ofSeconds(10))
+          .until(() ->
+              MetricsText.of(cluster.client(0)).value("dht_inflight_requests", "client") == 1);
+      assertThat(cluster.client(0).put("refused", "v", 1, 1).status()).isEqualTo(503);
+      for (int k = 0; k < 10; k++) {
+        assertThat(cluster.client(1).put("replicated-" + k, "v", 2, 3).status())
+            .as("write %d via node 1 needs node 0's replica", k)
+            .isEqualTo(201);
+      }
+      assertThat(held.get(30, TimeUnit.SECONDS).status()).isEqualTo(504);
+    }
+  }
+}
