@@ -1,9 +1,12 @@
 package dev.dht.node.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.UncheckedIOException;
+import java.net.http.HttpRequest.BodyPublishers;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -72,5 +75,35 @@ class GracefulStopProcessTest {
       assertThat(client.get("empty-before-stop").body()).isEmpty();
       assertThat(client.get("deleted-before-stop").status()).isEqualTo(404);
     }
+  }
+
+  /**
+   * With a shutdown delay, a node says it is not ready as soon as SIGTERM arrives while it still
+   * serves, so a load balancer stops routing to it before its listener closes.
+   */
+  @Test
+  void readinessTurnsFalseAtSigtermBeforeTheListenerCloses() throws Exception {
+    NodeProcess node =
+        NodeProcess.start(
+            root.resolve("delayed"), Ports.free(), "64m", "--shutdown-delay-ms", "3000");
+    try {
+      assertThat(ready(node)).isEqualTo(200);
+      node.signalTerm();
+      await("not ready after SIGTERM")
+          .atMost(Duration.ofSeconds(3))
+          .pollInterval(Duration.ofMillis(20))
+          .until(() -> ready(node) == 503);
+      assertThat(node.client().send("GET", "/v0/status", BodyPublishers.noBody()).status())
+          .as("still serving while not ready")
+          .isEqualTo(200);
+      assertThat(node.client().put("during-drain", "v").status()).isEqualTo(201);
+      assertThat(node.awaitExit(15)).as(node.log()).isIn(0, 143);
+    } finally {
+      node.close();
+    }
+  }
+
+  private static int ready(NodeProcess node) {
+    return node.client().send("GET", "/health/ready", BodyPublishers.noBody()).status();
   }
 }

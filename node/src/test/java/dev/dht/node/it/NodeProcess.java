@@ -104,6 +104,16 @@ public final class NodeProcess implements AutoCloseable {
     return process.pid();
   }
 
+  /** Sends SIGTERM and returns at once. */
+  public void signalTerm() {
+    process.destroy();
+  }
+
+  /** Waits up to {@code seconds} for the exit; its code, or -1 if the process still runs. */
+  public int awaitExit(long seconds) throws InterruptedException {
+    return process.waitFor(seconds, TimeUnit.SECONDS) ? process.exitValue() : -1;
+  }
+
   /**
    * Sends SIGTERM and waits up to {@code seconds} for the exit; returns the exit code, or -1 if the
    * process was still running (it is then left running for {@link #close()}).

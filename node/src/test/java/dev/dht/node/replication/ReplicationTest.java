@@ -41,7 +41,22 @@ class ReplicationTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"0,3", "4,3", "2,4", "3,2", "-1,3", "x,3", "1,y", "'',3", "1.5,3", "99999999999,3"})
+  @CsvSource({
+    "0,3",
+    "4,3",
+    "2,4",
+    "3,2",
+    "-1,3",
+    "x,3",
+    "1,y",
+    "'',3",
+    "1.5,3",
+    "99999999999,3",
+    "\u0662,3",
+    "2,\u0663",
+    "\uff12,3",
+    "+2,3"
+  })
   void invalidValuesAreRejectedWithAReason(String ack, String from) {
     assertThatThrownBy(() -> Replication.resolve(ack, from, Defaults.UNCONFIGURED, 3))
         .isInstanceOf(Replication.InvalidException.class)
