@@ -33,6 +33,8 @@ public final class NodeMetrics implements AutoCloseable {
   private final Counter peerOpsShed;
   private final Counter internalExpired;
   private final Counter clockOffsetRefused;
+  private final Counter blockingReadRepairs;
+  private final Counter backgroundReadRepairs;
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
 
   public NodeMetrics() {
@@ -50,8 +52,22 @@ public final class NodeMetrics implements AutoCloseable {
         Counter.builder("dht_clock_offset_refused")
             .description("internal batches refused: a write stamped beyond the max clock offset")
             .register(registry);
+    blockingReadRepairs = readRepairCounter("blocking");
+    backgroundReadRepairs = readRepairCounter("background");
     new JvmMemoryMetrics().bindTo(registry);
     gcMetrics.bindTo(registry);
+  }
+
+  private Counter readRepairCounter(String mode) {
+    return Counter.builder("dht_read_repairs")
+        .description("replicas repaired by reads: before the answer (blocking), or after it")
+        .tag("mode", mode)
+        .register(registry);
+  }
+
+  /** A read wrote its answer to {@code replicas} that were behind. */
+  public void readRepair(boolean blocking, int replicas) {
+    (blocking ? blockingReadRepairs : backgroundReadRepairs).increment(replicas);
   }
 
   /**

@@ -55,9 +55,9 @@ public final class Coordinator {
   }
 
   private Future<Record> fanOut(Topology topology, byte[] key, ReplicaOp op, Replication r) {
-    Call call = new Call(topology, op, r);
-    for (int replica : topology.replicas(key, r.from())) {
-      call.send(replica);
+    Call call = new Call(topology, topology.replicas(key, r.from()), op, r);
+    for (int i = 0; i < call.replicas.length; i++) {
+      call.send(i);
     }
     return call.result.future();
   }
@@ -66,56 +66,128 @@ public final class Coordinator {
     return cluster;
   }
 
-  /** One request in flight: its quorum, its deadline and its result. */
+  /**
+   * One request in flight: its quorum, its deadline and its result. A read keeps every replica's
+   * answer: when the quorum is reached and the answers disagree, it first writes the newest version
+   * to the replicas that answered with an older one (or none), and answers once {@code ack}
+   * replicas are known to hold it, so a later quorum read cannot return an older version. Replicas
+   * that answer after that are repaired in the background.
+   */
   private final class Call {
     final Topology topology;
+    final int[] replicas;
     final ReplicaOp op;
     final Replication replication;
     final Quorum quorum;
     final Promise<Record> result = Promise.promise();
     final DelayedActions.Scheduled deadline;
     final long deadlineNanos;
+    final Record[] records; // reads: what each replica answered
+    final boolean[] answered; // reads: which replicas answered successfully
+    Record answer; // reads: the version being returned, once the quorum is reached
+    int repairsPending;
+    int holders; // reads: replicas known to hold the answer
 
-    Call(Topology topology, ReplicaOp op, Replication replication) {
+    Call(Topology topology, int[] replicas, ReplicaOp op, Replication replication) {
       this.topology = topology;
+      this.replicas = replicas;
       this.op = op;
       this.replication = replication;
       this.quorum = new Quorum(replication.ack(), replication.from());
       this.deadline = deadlines.schedule(this::expire);
       this.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(requestTimeoutMs);
+      this.records = op.isWrite() ? null : new Record[replicas.length];
+      this.answered = op.isWrite() ? null : new boolean[replicas.length];
     }
 
-    void send(int replica) {
+    void send(int i) {
+      call(replicas[i], op).onComplete(done -> answered(i, done));
+    }
+
+    private Future<Record> call(int replica, ReplicaOp what) {
       if (topology.isSelf(replica)) {
-        local.apply(op, deadlineNanos).onComplete(this::answered);
-      } else {
-        long start = System.nanoTime();
-        peers
-            .apply(topology.member(replica), op, deadlineNanos)
-            .onComplete(answer -> {
-              metrics.hop(answer.succeeded(), System.nanoTime() - start);
-              answered(answer);
+        return local.apply(what, deadlineNanos);
+      }
+      long start = System.nanoTime();
+      return peers
+          .apply(topology.member(replica), what, deadlineNanos)
+          .andThen(done -> metrics.hop(done.succeeded(), System.nanoTime() - start));
+    }
+
+    private void answered(int i, AsyncResult<Record> done) {
+      boolean late = quorum.decided();
+      Quorum.Outcome outcome = done.succeeded() ? quorum.success(done.result()) : quorum.failure();
+      if (op.isWrite()) {
+        if (outcome == Quorum.Outcome.REACHED) {
+          finish(null);
+        } else if (outcome == Quorum.Outcome.FAILED) {
+          fail("too many replica failures");
+        }
+        return;
+      }
+      if (done.succeeded()) {
+        records[i] = done.result();
+        answered[i] = true;
+      }
+      if (late) {
+        repairLate(i);
+      } else if (outcome == Quorum.Outcome.REACHED) {
+        repairThenAnswer();
+      } else if (outcome == Quorum.Outcome.FAILED) {
+        fail("too many replica failures");
+      }
+    }
+
+    private void repairThenAnswer() {
+      answer = quorum.newest();
+      int[] stale = ReadRepair.stale(answer, records, answered);
+      if (stale.length == 0) {
+        finish(answer);
+        return;
+      }
+      metrics.readRepair(true, stale.length);
+      for (boolean ok : answered) {
+        holders += ok ? 1 : 0;
+      }
+      holders -= stale.length;
+      repairsPending = stale.length;
+      ReplicaOp repair = ReplicaOp.write(op.key(), answer);
+      for (int i : stale) {
+        call(replicas[i], repair)
+            .onComplete(done -> {
+              holders += done.succeeded() ? 1 : 0;
+              if (--repairsPending == 0) {
+                if (holders >= replication.ack()) {
+                  finish(answer);
+                } else {
+                  fail("read repair reached " + holders + " replicas");
+                }
+              }
             });
       }
     }
 
-    private void answered(AsyncResult<Record> answer) {
-      Quorum.Outcome outcome =
-          answer.succeeded() ? quorum.success(answer.result()) : quorum.failure();
-      if (outcome == Quorum.Outcome.REACHED) {
-        deadline.cancel();
-        result.complete(quorum.newest());
-      } else if (outcome == Quorum.Outcome.FAILED) {
-        deadline.cancel();
-        result.fail(new QuorumFailedException(replication, "too many replica failures"));
+    /** A replica answered after the quorum: repaired in the background if it is behind. */
+    private void repairLate(int i) {
+      if (answered[i] && answer != null && answer.newerThan(records[i])) {
+        metrics.readRepair(false, 1);
+        call(replicas[i], ReplicaOp.write(op.key(), answer));
       }
     }
 
+    private void finish(Record record) {
+      deadline.cancel();
+      result.tryComplete(record);
+    }
+
+    private void fail(String why) {
+      deadline.cancel();
+      result.tryFail(new QuorumFailedException(replication, why));
+    }
+
     private void expire() {
-      if (quorum.expire()) {
-        deadline.cancel();
-        result.fail(
-            new QuorumFailedException(replication, "deadline of " + requestTimeoutMs + " ms"));
+      if (quorum.expire() || repairsPending > 0) {
+        fail("deadline of " + requestTimeoutMs + " ms");
       }
     }
   }
