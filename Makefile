@@ -31,6 +31,8 @@ run: build
 
 ## test: unit, property and black-box tests of every module (and the operator's against a real apiserver)
 test: check-java prereqs chart-test
+	@[ -e /usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 ] || { echo "installing faketime (clock-skew tests)"; \
+	  apt-get update -qq && apt-get install -y -qq faketime >/dev/null; }
 	$(MVN) install
 
 ## fmt: format the Java sources (the build checks the format)

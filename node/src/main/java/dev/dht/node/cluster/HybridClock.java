@@ -61,6 +61,25 @@ public final class HybridClock {
     return logical << NODE_BITS | nodeId;
   }
 
+  /**
+   * A timestamp greater than {@code timestamp} and than every one this clock issued or observed
+   * before: orders a write after a version that a replica reported holding, however far ahead of
+   * this node's wall clock that version was stamped (it passed that replica's offset check).
+   */
+  public long nextAfter(long timestamp) {
+    long floor = timestamp >>> NODE_BITS;
+    long physical = wallMillis.getAsLong() << LOGICAL_SHIFT;
+    long logical =
+        last.updateAndGet(previous -> {
+          long base = Math.max(previous, floor);
+          if (base >= MAX_LOGICAL) {
+            throw new ExhaustedException();
+          }
+          return Math.max(physical, base + 1);
+        });
+    return logical << NODE_BITS | nodeId;
+  }
+
   /** How far {@code timestamp} is ahead of this node's wall clock, in ms (negative: behind). */
   public long aheadOfWallMs(long timestamp) {
     return millisOf(timestamp) - wallMillis.getAsLong();

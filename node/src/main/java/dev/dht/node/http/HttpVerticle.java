@@ -77,7 +77,13 @@ public final class HttpVerticle extends VerticleBase {
     LocalReplica local = new LocalReplica(shared.storage(), shared.storagePool(), context);
     Coordinator coordinator =
         new Coordinator(
-            vertx, shared.cluster(), local, peers, shared.metrics(), shared.requestTimeoutMs());
+            vertx,
+            shared.cluster(),
+            shared.clock(),
+            local,
+            peers,
+            shared.metrics(),
+            shared.requestTimeoutMs());
     bodyDeadlines =
         new DelayedActions(
             vertx, limits.bodyTimeoutMs(), BODY_TIMER_RESOLUTION_MS, System::nanoTime);

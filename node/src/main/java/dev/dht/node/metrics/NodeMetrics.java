@@ -34,6 +34,7 @@ public final class NodeMetrics implements AutoCloseable {
   private final Counter internalExpired;
   private final Counter clockOffsetRefused;
   private final Counter blockingReadRepairs;
+  private final Counter writesStampedAgain;
   private final Counter backgroundReadRepairs;
   private final JvmGcMetrics gcMetrics = new JvmGcMetrics();
 
@@ -52,6 +53,10 @@ public final class NodeMetrics implements AutoCloseable {
         Counter.builder("dht_clock_offset_refused")
             .description("internal batches refused: a write stamped beyond the max clock offset")
             .register(registry);
+    writesStampedAgain =
+        Counter.builder("dht_writes_stamped_again")
+            .description("writes stamped again above a newer version a replica held")
+            .register(registry);
     blockingReadRepairs = readRepairCounter("blocking");
     backgroundReadRepairs = readRepairCounter("background");
     new JvmMemoryMetrics().bindTo(registry);
@@ -63,6 +68,10 @@ public final class NodeMetrics implements AutoCloseable {
         .description("replicas repaired by reads: before the answer (blocking), or after it")
         .tag("mode", mode)
         .register(registry);
+  }
+
+  public void writeStampedAgain() {
+    writesStampedAgain.increment();
   }
 
   /** A read wrote its answer to {@code replicas} that were behind. */

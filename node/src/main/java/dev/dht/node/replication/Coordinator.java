@@ -1,6 +1,7 @@
 package dev.dht.node.replication;
 
 import dev.dht.node.cluster.ClusterState;
+import dev.dht.node.cluster.HybridClock;
 import dev.dht.node.cluster.Topology;
 import dev.dht.node.loop.DelayedActions;
 import dev.dht.node.metrics.NodeMetrics;
@@ -22,6 +23,7 @@ public final class Coordinator {
   private static final long TIMER_RESOLUTION_MS = 5;
 
   private final ClusterState cluster;
+  private final HybridClock clock;
   private final LocalReplica local;
   private final PeerClient peers;
   private final NodeMetrics metrics;
@@ -31,11 +33,13 @@ public final class Coordinator {
   public Coordinator(
       Vertx vertx,
       ClusterState cluster,
+      HybridClock clock,
       LocalReplica local,
       PeerClient peers,
       NodeMetrics metrics,
       long requestTimeoutMs) {
     this.cluster = cluster;
+    this.clock = clock;
     this.local = local;
     this.peers = peers;
     this.metrics = metrics;
@@ -67,23 +71,31 @@ public final class Coordinator {
   }
 
   /**
-   * One request in flight: its quorum, its deadline and its result. A read keeps every replica's
-   * answer: when the quorum is reached and the answers disagree, it first writes the newest version
-   * to the replicas that answered with an older one (or none), and answers once {@code ack}
-   * replicas are known to hold it, so a later quorum read cannot return an older version. Replicas
-   * that answer after that are repaired in the background.
+   * One request in flight: its quorum, its deadline and its result.
+   *
+   * <p>A write that a replica refuses because it holds a newer version (the coordinator's clock is
+   * behind) is stamped again, above that version, and sent again to every replica, once: so a write
+   * that starts after another one was acknowledged is ordered after it whatever the clocks, as long
+   * as write quorums intersect ({@code 2·ack > from}). A newer version reported in that second
+   * round comes from a concurrent write, which last-writer-wins lets win.
+   *
+   * <p>A read keeps every replica's answer: when the quorum is reached and the answers disagree, it
+   * first writes the newest version to the replicas that answered with an older one (or none), and
+   * answers once {@code ack} replicas are known to hold it, so a later quorum read cannot return an
+   * older version. Replicas that answer after that are repaired in the background.
    */
   private final class Call {
     final Topology topology;
     final int[] replicas;
-    final ReplicaOp op;
     final Replication replication;
-    final Quorum quorum;
     final Promise<Record> result = Promise.promise();
     final DelayedActions.Scheduled deadline;
     final long deadlineNanos;
     final Record[] records; // reads: what each replica answered
     final boolean[] answered; // reads: which replicas answered successfully
+    ReplicaOp op;
+    Quorum quorum;
+    int round; // writes: 1 once stamped again
     Record answer; // reads: the version being returned, once the quorum is reached
     int repairsPending;
     int holders; // reads: replicas known to hold the answer
@@ -101,7 +113,13 @@ public final class Coordinator {
     }
 
     void send(int i) {
-      call(replicas[i], op).onComplete(done -> answered(i, done));
+      int sent = round;
+      call(replicas[i], op)
+          .onComplete(done -> {
+            if (sent == round) { // else: an answer to a write since stamped again
+              answered(i, done);
+            }
+          });
     }
 
     private Future<Record> call(int replica, ReplicaOp what) {
@@ -115,8 +133,21 @@ public final class Coordinator {
     }
 
     private void answered(int i, AsyncResult<Record> done) {
+      if (done.succeeded() && done.result() != null) {
+        clock.observe(done.result().timestamp());
+      }
       boolean late = quorum.decided();
-      Quorum.Outcome outcome = done.succeeded() ? quorum.success(done.result()) : quorum.failure();
+      if (op.isWrite()
+          && !late
+          && round == 0
+          && done.succeeded()
+          && done.result() != null
+          && done.result().newerThan(op.record())) {
+        stampAgain(done.result());
+        return;
+      }
+      Quorum.Outcome outcome =
+          done.failed() ? quorum.failure() : quorum.success(op.isWrite() ? null : done.result());
       if (op.isWrite()) {
         if (outcome == Quorum.Outcome.REACHED) {
           finish(null);
@@ -135,6 +166,17 @@ public final class Coordinator {
         repairThenAnswer();
       } else if (outcome == Quorum.Outcome.FAILED) {
         fail("too many replica failures");
+      }
+    }
+
+    /** A replica holds {@code newer}: the write goes out again, stamped above it. */
+    private void stampAgain(Record newer) {
+      round++;
+      metrics.writeStampedAgain();
+      op = ReplicaOp.write(op.key(), op.record().withTimestamp(clock.nextAfter(newer.timestamp())));
+      quorum = new Quorum(replication.ack(), replication.from());
+      for (int i = 0; i < replicas.length; i++) {
+        send(i);
       }
     }
 

@@ -34,9 +34,9 @@ public final class LocalReplica {
   }
 
   /**
-   * Reads ({@code op.record()} null: the stored record or null) or writes (null) one key; an op
-   * still queued at {@code deadlineNanos} ({@link System#nanoTime}) is dropped and fails, since
-   * whoever asked has given up on it.
+   * Reads ({@code op.record()} null: the stored record or null) or writes one key (null: stored;
+   * else the version at least as new that kept it out); an op still queued at {@code deadlineNanos}
+   * ({@link System#nanoTime}) is dropped and fails, since whoever asked has given up on it.
    */
   public Future<Record> apply(ReplicaOp op, long deadlineNanos) {
     if (!op.isWrite()) {
@@ -89,8 +89,9 @@ public final class LocalReplica {
 
   /**
    * Runs on a storage worker: the task's writes as one atomic batch (one WAL append), then its
-   * reads, which therefore see the writes. A failed read fails alone; failed writes fail together;
-   * ops past their deadline fail without touching storage.
+   * reads, which therefore see the writes. A write that a version at least as new kept out answers
+   * with that version. A failed read fails alone; failed writes fail together; ops past their
+   * deadline fail without touching storage.
    */
   private List<BatchCodec.Result> run(List<Pending> task) {
     long now = System.nanoTime();
@@ -102,20 +103,25 @@ public final class LocalReplica {
         records.add(p.op().record());
       }
     }
-    BatchCodec.Result written = BatchCodec.Result.ABSENT;
+    Record[] kept = null;
     if (!keys.isEmpty()) {
       try {
-        storage.putAllIfNewer(keys, records);
+        kept = storage.putAllIfNewer(keys, records);
       } catch (StorageException e) {
-        written = BatchCodec.Result.FAILURE;
+        // every write of the task fails
       }
     }
     List<BatchCodec.Result> results = new ArrayList<>(task.size());
+    int write = 0;
     for (Pending p : task) {
       if (expired(p, now)) {
         results.add(BatchCodec.Result.FAILURE);
+      } else if (!p.op().isWrite()) {
+        results.add(read(p.op().key()));
+      } else if (kept == null) {
+        results.add(BatchCodec.Result.FAILURE);
       } else {
-        results.add(p.op().isWrite() ? written : read(p.op().key()));
+        results.add(new BatchCodec.Result(kept[write++], false));
       }
     }
     return results;

@@ -125,7 +125,7 @@ final class PeerChannel {
     for (Pending p : batch) {
       ops.add(p.op());
       deadline = Math.max(deadline, p.deadlineNanos());
-      maxAnswer += p.op().isWrite() ? 1 : 1 + 4 + limits.maxRecordBytes();
+      maxAnswer += 1 + 4 + limits.maxRecordBytes(); // a write may answer with a newer version
     }
     long remainingMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - now + 999_999));
     long maxAnswerBytes = maxAnswer;

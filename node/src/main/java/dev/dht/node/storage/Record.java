@@ -43,6 +43,13 @@ public record Record(long timestamp, boolean tombstone, byte[] encoded) {
     return new Record(timestamp, tombstone, encoded);
   }
 
+  /** The same entry (value or tombstone) stamped with another timestamp. */
+  public Record withTimestamp(long newTimestamp) {
+    byte[] copy = encoded.clone();
+    ByteBuffer.wrap(copy).putLong(0, newTimestamp);
+    return new Record(newTimestamp, tombstone, copy);
+  }
+
   public int valueLength() {
     return encoded.length - HEADER_BYTES;
   }

@@ -130,20 +130,22 @@ public final class Storage implements AutoCloseable {
    * Stores {@code record} unless a newer version is already there; returns whether it was stored.
    */
   public boolean putIfNewer(byte[] key, Record record) {
-    return putAllIfNewer(List.of(key), List.of(record)) == 1;
+    return putAllIfNewer(List.of(key), List.of(record))[0] == null;
   }
 
   /**
-   * Stores each record unless a newer version of its key is already there, all in one atomic write
-   * (one WAL append for the lot); returns how many keys were stored. Writers are serialised so the
-   * read-compare-write of a key never interleaves with another; RocksDB serialises its WAL appends
-   * anyway, and reads never wait for this lock.
+   * Stores each record unless a version of its key at least as new is already there, all in one
+   * atomic write (one WAL append for the lot); returns, for each record, null if it was stored, or
+   * the version that kept it out. Writers are serialised so the read-compare-write of a key never
+   * interleaves with another; RocksDB serialises its WAL appends anyway, and reads never wait for
+   * this lock.
    */
-  public int putAllIfNewer(List<byte[]> keys, List<Record> records) {
+  public Record[] putAllIfNewer(List<byte[]> keys, List<Record> records) {
     lifecycle.readLock().lock();
     try {
       ensureOpen();
       synchronized (writeLock) {
+        Record[] kept = new Record[keys.size()];
         Map<ByteBuffer, Record> written = new HashMap<>();
         try (WriteBatch batch = new WriteBatch()) {
           for (int i = 0; i < keys.size(); i++) {
@@ -153,13 +155,15 @@ public final class Storage implements AutoCloseable {
             if (record.newerThan(current)) {
               batch.put(keys.get(i), record.encoded());
               written.put(key, record);
+            } else {
+              kept[i] = current;
             }
           }
           if (!written.isEmpty()) {
             db.write(writeOptions, batch);
           }
         }
-        return written.size();
+        return kept;
       }
     } catch (RocksDBException e) {
       throw new StorageException("write failed: " + e.getMessage(), e);

@@ -29,7 +29,10 @@ class LargeRangeProcessTest {
 
   @Test
   void aRangeFiveTimesTheHeapStreamsCompletely() throws Exception {
-    try (NodeProcess node = NodeProcess.start(root.resolve("node"), Ports.free(), "64m")) {
+    // a generous deadline: this test is about memory, and the writes share a loaded machine
+    try (NodeProcess node =
+        NodeProcess.start(
+            root.resolve("node"), Ports.free(), "64m", "--request-timeout-ms", "10000")) {
       long expectedBytes = write(node);
 
       long[] entries = {0};

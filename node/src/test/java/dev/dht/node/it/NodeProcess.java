@@ -45,6 +45,17 @@ public final class NodeProcess implements AutoCloseable {
    */
   public static NodeProcess start(
       Path dataDir, int port, List<String> members, String heap, String... flags) {
+    return start(dataDir, port, members, heap, java.util.Map.of(), flags);
+  }
+
+  /** Like {@link #start(Path, int, List, String, String...)}, with {@code env} added. */
+  public static NodeProcess start(
+      Path dataDir,
+      int port,
+      List<String> members,
+      String heap,
+      java.util.Map<String, String> env,
+      String... flags) {
     String self = "http://127.0.0.1:" + port;
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -73,6 +84,7 @@ public final class NodeProcess implements AutoCloseable {
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.redirectOutput(log.toFile());
     builder.environment().keySet().removeIf(name -> name.startsWith("DHT_"));
+    builder.environment().putAll(env);
     NodeProcess node;
     try {
       node = new NodeProcess(builder.start(), log, port);

@@ -119,6 +119,10 @@ class ReadRepairClusterTest {
               int seen = 0;
               for (int r = 0; !stop.get(); r++) {
                 DhtClient.Reply reply = cluster.client(1 + r % 2).get("counter", 2, 3);
+                if (reply.status() != 200) {
+                  violation.compareAndSet(null, "read answered " + reply);
+                  return;
+                }
                 int value = Integer.parseInt(reply.text());
                 if (value < seen) {
                   violation.compareAndSet(null, "read " + value + " after " + seen);

@@ -33,7 +33,7 @@ class StorageTest {
   void aBatchKeepsTheNewestVersionOfEachKeyEvenWithinTheBatch() {
     try (Storage storage = new Storage(dir, 1 << 20)) {
       storage.putIfNewer(bytes("old"), Record.value(50, bytes("stored")));
-      int stored =
+      Record[] kept =
           storage.putAllIfNewer(
               List.of(bytes("k"), bytes("k"), bytes("k"), bytes("old"), bytes("new")),
               List.of(
@@ -42,7 +42,11 @@ class StorageTest {
                   Record.value(1, bytes("one")),
                   Record.value(40, bytes("older")),
                   Record.tombstone(7)));
-      assertThat(stored).isEqualTo(2);
+      assertThat(kept[0]).isNull();
+      assertThat(kept[1]).isNull();
+      assertThat(kept[2].valueBytes()).containsExactly(bytes("three"));
+      assertThat(kept[3].valueBytes()).containsExactly(bytes("stored"));
+      assertThat(kept[4]).isNull();
       assertThat(storage.get(bytes("k")).valueBytes()).containsExactly(bytes("three"));
       assertThat(storage.get(bytes("old")).valueBytes()).containsExactly(bytes("stored"));
       assertThat(storage.get(bytes("new")).tombstone()).isTrue();

@@ -1,0 +1,77 @@
+package dev.dht.node.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Three node processes, one of them with its clock 5 s behind (libfaketime). A write that starts
+ * after another write to the same key was acknowledged must win, even when it goes through the node
+ * whose clock is behind: its replicas report the newer version and it is stamped again.
+ */
+class ClockSkewProcessTest {
+  private static final Path LIBFAKETIME =
+      Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
+  private static final int KEYS = 300;
+
+  @TempDir Path root;
+
+  @Test
+  void aWriteAcknowledgedLaterWinsThroughACoordinatorWhoseClockIsBehind() {
+    assertThat(LIBFAKETIME).as("libfaketime (make test installs the faketime package)").exists();
+    List<Integer> ports = List.of(Ports.free(), Ports.free(), Ports.free());
+    List<String> members = ports.stream().map(p -> "http://127.0.0.1:" + p).toList();
+    String[] secret = LocalCluster.secretFlags(root, "clock-skew-secret");
+    List<NodeProcess> nodes = new ArrayList<>();
+    try {
+      for (int i = 0; i < 3; i++) {
+        Map<String, String> env =
+            i == 2
+                ? Map.of(
+                    "LD_PRELOAD", LIBFAKETIME.toString(),
+                    "FAKETIME", "-5s",
+                    "DONT_FAKE_MONOTONIC", "1")
+                : Map.of();
+        nodes.add(
+            NodeProcess.start(
+                root.resolve("node-" + i),
+                ports.get(i),
+                members,
+                "128m",
+                env,
+                secret[0],
+                secret[1],
+                "--request-timeout-ms",
+                "3000"));
+      }
+      DhtClient normal = nodes.get(0).client();
+      DhtClient behind = nodes.get(2).client();
+      for (NodeProcess node : nodes) { // connections between the new processes: not measured
+        node.client().put("warm-up", "w", 1, 3);
+      }
+      for (int k = 0; k < KEYS; k++) {
+        assertThat(normal.put("skew-" + k, "v1", 2, 3).status()).as("v1 of %d", k).isEqualTo(201);
+        assertThat(behind.put("skew-" + k, "v2", 2, 3).status()).as("v2 of %d", k).isEqualTo(201);
+      }
+      for (int ack : new int[] {2, 3}) {
+        int stale = 0;
+        for (int k = 0; k < KEYS; k++) {
+          DhtClient.Reply reply = nodes.get(k % 2).client().get("skew-" + k, ack, 3);
+          assertThat(reply.status()).isEqualTo(200);
+          stale += reply.text().equals("v1") ? 1 : 0;
+        }
+        assertThat(stale).as("keys reading the older write at %d/3", ack).isZero();
+      }
+      assertThat(MetricsText.of(behind).value("dht_writes_stamped_again_total", ""))
+          .as("writes the skewed coordinator stamped again")
+          .isPositive();
+    } finally {
+      nodes.forEach(NodeProcess::close);
+    }
+  }
+}
