@@ -10,7 +10,6 @@ import dev.dht.node.http.Limits;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.replication.PeerLimits;
 import dev.dht.node.replication.Replication;
-import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Storage;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
@@ -88,7 +87,8 @@ public final class Node implements AutoCloseable {
             PeerLimits.perLoop(
                 config.peerMaxPendingOps(),
                 config.peerMaxPendingBytes(),
-                config.maxValueBytes() + Record.HEADER_BYTES,
+                config.maxKeyBytes(),
+                config.maxValueBytes(),
                 config.eventLoops()),
             stopping::get);
     try {

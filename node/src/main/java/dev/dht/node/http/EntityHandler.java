@@ -82,6 +82,9 @@ final class EntityHandler {
           if (newest == null || newest.tombstone()) {
             return 404;
           }
+          if (request.response().ended() || request.response().closed()) {
+            return 200; // answered already (a body timeout) or its client left
+          }
           Buffer value =
               Buffer.buffer(newest.encoded()).slice(Record.HEADER_BYTES, newest.encoded().length);
           Responses.bytes(request, value);
@@ -114,7 +117,9 @@ final class EntityHandler {
   private static void answer(HttpServerRequest request, AsyncResult<Integer> done) {
     if (done.failed()) {
       Failures.answer(request, done.cause());
-    } else if (done.result() != 200 && !request.response().closed()) {
+    } else if (done.result() != 200
+        && !request.response().ended()
+        && !request.response().closed()) {
       Responses.empty(request, done.result());
     }
   }

@@ -17,17 +17,17 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The replica side of {@link InternalApi}: only peers holding the cluster secret get in. Peers have
  * their own admission (requests and body bytes), so clients can never starve replication. Work is
- * dropped once the coordinator's deadline has passed, and writes stamped further ahead than the
- * maximum clock offset are refused.
+ * dropped once the coordinator's deadline has passed, and each write stamped further ahead than the
+ * maximum clock offset is refused (that op fails; the others of the batch run).
  */
 final class InternalHandler {
-  /** A batch carries at most this many values' worth of bytes (the coordinator sends less). */
-  private static final int MAX_BATCH_VALUES = 16;
-
+  private static final Logger log = LoggerFactory.getLogger(InternalHandler.class);
   private final LocalReplica local;
   private final HybridClock clock;
   private final Admission admission;
@@ -79,7 +79,7 @@ final class InternalHandler {
       return;
     }
     int maxRecord = limits.maxValueBytes() + Record.HEADER_BYTES;
-    body.read(MAX_BATCH_VALUES * (maxRecord + limits.maxKeyBytes() + 9), admission)
+    body.read(InternalApi.maxBatchBytes(limits.maxKeyBytes(), limits.maxValueBytes()), admission)
         .compose(batch -> {
           Future<Buffer> results;
           try {
@@ -116,25 +116,13 @@ final class InternalHandler {
       return Future.failedFuture(
           new RefusedException(504, "the coordinator's deadline passed before the batch ran"));
     }
-    for (ReplicaOp op : ops) {
-      if (op.isWrite() && !clock.plausible(op.record().timestamp())) {
-        metrics.clockOffsetRefused();
-        return Future.failedFuture(
-            new RefusedException(
-                400,
-                "a write is stamped "
-                    + clock.aheadOfWallMs(op.record().timestamp())
-                    + " ms ahead of this node's clock, more than the maximum clock offset of "
-                    + clock.maxOffsetMs()
-                    + " ms: check the coordinator's clock (NTP)"));
-      }
-    }
     List<Future<Record>> answers = new ArrayList<>(ops.size());
     for (ReplicaOp op : ops) {
-      if (op.isWrite()) {
-        clock.observe(op.record().timestamp());
+      if (op.isWrite() && !clock.observe(op.record().timestamp())) {
+        answers.add(Future.failedFuture(aheadOfClock(op.record().timestamp())));
+      } else {
+        answers.add(local.apply(op, deadlineNanos));
       }
-      answers.add(local.apply(op, deadlineNanos));
     }
     return Future.join(answers)
         .transform(ignored -> {
@@ -147,6 +135,19 @@ final class InternalHandler {
           }
           return Future.succeededFuture(BatchCodec.encodeResults(results));
         });
+  }
+
+  /** A write stamped beyond the maximum clock offset: refused alone, logged, counted. */
+  private RuntimeException aheadOfClock(long timestamp) {
+    metrics.clockOffsetRefused();
+    String reason =
+        "a write is stamped "
+            + clock.aheadOfWallMs(timestamp)
+            + " ms ahead of this node's clock, more than the maximum clock offset of "
+            + clock.maxOffsetMs()
+            + " ms: check the coordinator's clock (NTP)";
+    log.warn("refused: {}", reason);
+    return new IllegalStateException(reason);
   }
 
   private boolean authorized(String presented) {

@@ -6,6 +6,7 @@ import io.vertx.core.Promise;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.HttpVersion;
 
 /**
@@ -100,7 +101,8 @@ final class RequestBody {
       return;
     }
     BodyTimeoutException timeout = new BodyTimeoutException(deadlineMs);
-    if (request.response().ended() || request.response().closed()) {
+    HttpServerResponse response = request.response();
+    if (response.headWritten() || response.ended() || response.closed()) {
       request.connection().close();
     } else {
       Responses.textThenClose(request, 408, timeout.getMessage());

@@ -14,6 +14,9 @@ import java.util.function.LongSupplier;
  * Confined to the event loop it is used from.
  */
 public final class DelayedActions {
+  private static final org.slf4j.Logger log =
+      org.slf4j.LoggerFactory.getLogger(DelayedActions.class);
+
   /** A scheduled action; cancelling it drops the action and whatever it refers to. */
   public static final class Scheduled {
     private final long dueNanos;
@@ -77,7 +80,11 @@ public final class DelayedActions {
       Runnable action = head.action;
       head.action = null;
       if (action != null) {
-        action.run();
+        try {
+          action.run();
+        } catch (RuntimeException e) { // one failing action must not stop the others
+          log.error("a delayed action failed", e);
+        }
       }
     }
     if (head != null) {

@@ -22,6 +22,13 @@ public final class Coordinator {
   /** How late a deadline may fire: the resolution of the shared deadline timer. */
   private static final long TIMER_RESOLUTION_MS = 5;
 
+  /**
+   * How far ahead of this node's wall clock a version may be for a write to be stamped again above
+   * it: covers a coordinator whose clock is well behind, without letting one far-future record (a
+   * node whose clock once ran far ahead) drag this clock, and every write after, into the future.
+   */
+  private static final long MAX_RESTAMP_JUMP_MS = 60_000;
+
   private final ClusterState cluster;
   private final HybridClock clock;
   private final LocalReplica local;
@@ -74,10 +81,11 @@ public final class Coordinator {
    * One request in flight: its quorum, its deadline and its result.
    *
    * <p>A write that a replica refuses because it holds a newer version (the coordinator's clock is
-   * behind) is stamped again, above that version, and sent again to every replica, once: so a write
-   * that starts after another one was acknowledged is ordered after it whatever the clocks, as long
-   * as write quorums intersect ({@code 2·ack > from}). A newer version reported in that second
-   * round comes from a concurrent write, which last-writer-wins lets win.
+   * behind) is stamped again, above that version (if it is at most {@link #MAX_RESTAMP_JUMP_MS}
+   * ahead of this clock), and sent again to every replica, once: so a write that starts after
+   * another one was acknowledged is ordered after it whatever the clocks, as long as write quorums
+   * intersect ({@code 2·ack > from}). A newer version reported in that second round comes from a
+   * concurrent write, which last-writer-wins lets win.
    *
    * <p>A read keeps every replica's answer: when the quorum is reached and the answers disagree, it
    * first writes the newest version to the replicas that answered with an older one (or none), and
@@ -123,12 +131,16 @@ public final class Coordinator {
     }
 
     private Future<Record> call(int replica, ReplicaOp what) {
+      return call(replica, what, deadlineNanos);
+    }
+
+    private Future<Record> call(int replica, ReplicaOp what, long dueNanos) {
       if (topology.isSelf(replica)) {
-        return local.apply(what, deadlineNanos);
+        return local.apply(what, dueNanos);
       }
       long start = System.nanoTime();
       return peers
-          .apply(topology.member(replica), what, deadlineNanos)
+          .apply(topology.member(replica), what, dueNanos)
           .andThen(done -> metrics.hop(done.succeeded(), System.nanoTime() - start));
     }
 
@@ -142,7 +154,8 @@ public final class Coordinator {
           && round == 0
           && done.succeeded()
           && done.result() != null
-          && done.result().newerThan(op.record())) {
+          && done.result().newerThan(op.record())
+          && clock.aheadOfWallMs(done.result().timestamp()) <= MAX_RESTAMP_JUMP_MS) {
         stampAgain(done.result());
         return;
       }
@@ -213,7 +226,8 @@ public final class Coordinator {
     private void repairLate(int i) {
       if (answered[i] && answer != null && answer.newerThan(records[i])) {
         metrics.readRepair(false, 1);
-        call(replicas[i], ReplicaOp.write(op.key(), answer));
+        long due = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(requestTimeoutMs);
+        call(replicas[i], ReplicaOp.write(op.key(), answer), due);
       }
     }
 

@@ -1,5 +1,7 @@
 package dev.dht.node.replication;
 
+import dev.dht.node.storage.Record;
+
 /**
  * The node-to-node protocol: {@code POST /internal/v0/batch} with a {@link BatchCodec} body of
  * replica ops, answered 200 with their results in order. A coordinator sends everything it has for
@@ -16,5 +18,19 @@ public final class InternalApi {
   /** Milliseconds left until the coordinator's deadline; the replica drops work done later. */
   public static final String DEADLINE_HEADER = "X-Dht-Deadline-Ms";
 
+  /** A batch body carries at most this many maximal ops' worth of bytes. */
+  private static final int MAX_BATCH_OPS_AT_LIMIT = 16;
+
   private InternalApi() {}
+
+  /** The bytes one op takes in a batch body: kind, key length, key, record length, record. */
+  public static long opBytes(int keyBytes, int recordBytes) {
+    return 1L + 4 + keyBytes + 4 + recordBytes;
+  }
+
+  /** The largest batch body a replica reads, for the node's key and value limits. */
+  public static int maxBatchBytes(int maxKeyBytes, int maxValueBytes) {
+    long bytes = MAX_BATCH_OPS_AT_LIMIT * opBytes(maxKeyBytes, maxValueBytes + Record.HEADER_BYTES);
+    return (int) Math.min(bytes, Integer.MAX_VALUE - 16);
+  }
 }

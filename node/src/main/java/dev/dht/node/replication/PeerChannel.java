@@ -26,9 +26,6 @@ import java.util.concurrent.TimeUnit;
 final class PeerChannel {
   private static final int MAX_OPS_PER_BATCH = 256;
 
-  /** Keeps batches well under the replica's body limit (16 maximal values). */
-  private static final int MAX_BYTES_PER_BATCH = 4 << 20;
-
   /** An error answer's reason is read only up to this size. */
   private static final int MAX_ERROR_BYTES = 4096;
 
@@ -69,7 +66,8 @@ final class PeerChannel {
   }
 
   Future<Record> submit(ReplicaOp op, long deadlineNanos) {
-    int bytes = op.key().length + (op.isWrite() ? op.record().encoded().length : 0);
+    int bytes =
+        (int) InternalApi.opBytes(op.key().length, op.isWrite() ? op.record().encoded().length : 0);
     if (queuedOps >= limits.maxOps() || queuedBytes + bytes > limits.maxBytes()) {
       metrics.peerOpShed();
       return Future.failedFuture(
@@ -105,7 +103,7 @@ final class PeerChannel {
         continue;
       }
       if (!batch.isEmpty()
-          && (batch.size() == MAX_OPS_PER_BATCH || bytes + p.bytes() > MAX_BYTES_PER_BATCH)) {
+          && (batch.size() == MAX_OPS_PER_BATCH || bytes + p.bytes() > limits.maxBatchBytes())) {
         send(batch, now);
         batch = new ArrayList<>();
         bytes = 0;

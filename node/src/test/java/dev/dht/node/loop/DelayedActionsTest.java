@@ -38,4 +38,24 @@ class DelayedActionsTest {
     await().atMost(Duration.ofSeconds(5)).until(() -> ran.size() == 2);
     assertThat(ran).containsExactly("first", "last");
   }
+
+  @Test
+  void anActionThatThrowsDoesNotStopTheOthers() {
+    AtomicLong now = new AtomicLong();
+    List<String> ran = new CopyOnWriteArrayList<>();
+    vertx.runOnContext(v -> {
+      DelayedActions actions = new DelayedActions(vertx, 10, 1, now::get);
+      actions.schedule(() -> {
+        throw new IllegalStateException("boom");
+      });
+      actions.schedule(() -> ran.add("second"));
+      now.set(5_000_000);
+      actions.schedule(() -> ran.add("third"));
+      now.set(10_000_000);
+    });
+    await().atMost(Duration.ofSeconds(5)).until(() -> ran.size() == 1);
+    now.set(15_000_000);
+    await().atMost(Duration.ofSeconds(5)).until(() -> ran.size() == 2);
+    assertThat(ran).containsExactly("second", "third");
+  }
 }
