@@ -6,7 +6,7 @@
 #
 # The first WARMUP seconds warm the JVMs (late requests are skipped, not queued; not in the outcomes).
 # Settings (environment or make variables): RATE=3000 VALUE_SIZE=1024 READ_RATIO=0.5
-#   WARMUP=30 BEFORE=10 HANG=180 AFTER=20 (seconds) PORTS="8090 8091 8092" NODE_HEAP=256m
+#   WARMUP=60 BEFORE=10 HANG=180 AFTER=20 (seconds) PORTS="8090 8091 8092" NODE_HEAP=256m
 # Output: target/soak/{load.json,load.txt,soak.log}, node logs in target/soak/data.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 RATE="${RATE:-3000}"
 VALUE_SIZE="${VALUE_SIZE:-1024}"
 READ_RATIO="${READ_RATIO:-0.5}"
-WARMUP="${WARMUP:-30}"
+WARMUP="${WARMUP:-60}"
 BEFORE="${BEFORE:-10}"
 HANG="${HANG:-180}"
 AFTER="${AFTER:-20}"
