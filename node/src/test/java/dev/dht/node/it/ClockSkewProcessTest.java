@@ -3,7 +3,6 @@ package dev.dht.node.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -24,31 +23,19 @@ class ClockSkewProcessTest {
   @Test
   void aWriteAcknowledgedLaterWinsThroughACoordinatorWhoseClockIsBehind() {
     assertThat(LIBFAKETIME).as("libfaketime (make test installs the faketime package)").exists();
-    List<Integer> ports = List.of(Ports.free(), Ports.free(), Ports.free());
-    List<String> members = ports.stream().map(p -> "http://127.0.0.1:" + p).toList();
-    String[] secret = LocalCluster.secretFlags(root, "clock-skew-secret");
-    List<NodeProcess> nodes = new ArrayList<>();
+    Map<String, String> fiveSecondsBehind =
+        Map.of(
+            "LD_PRELOAD", LIBFAKETIME.toString(),
+            "FAKETIME", "-5s",
+            "DONT_FAKE_MONOTONIC", "1");
+    List<NodeProcess> nodes =
+        NodeProcess.startCluster(
+            root,
+            "128m",
+            List.of(Map.of(), Map.of(), fiveSecondsBehind),
+            "--request-timeout-ms",
+            "3000");
     try {
-      for (int i = 0; i < 3; i++) {
-        Map<String, String> env =
-            i == 2
-                ? Map.of(
-                    "LD_PRELOAD", LIBFAKETIME.toString(),
-                    "FAKETIME", "-5s",
-                    "DONT_FAKE_MONOTONIC", "1")
-                : Map.of();
-        nodes.add(
-            NodeProcess.start(
-                root.resolve("node-" + i),
-                ports.get(i),
-                members,
-                "128m",
-                env,
-                secret[0],
-                secret[1],
-                "--request-timeout-ms",
-                "3000"));
-      }
       DhtClient normal = nodes.get(0).client();
       DhtClient behind = nodes.get(2).client();
       for (NodeProcess node : nodes) { // connections between the new processes: not measured

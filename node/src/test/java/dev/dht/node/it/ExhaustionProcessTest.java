@@ -1,7 +1,6 @@
 package dev.dht.node.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -59,7 +58,7 @@ class ExhaustionProcessTest {
 
       assertThat(node.alive()).as(node.log()).isTrue();
       assertThat(node.log()).doesNotContain("OutOfMemoryError");
-      awaitNothingInFlight(node);
+      node.awaitNothingInFlight();
       assertThat(node.client().put("after", "uploads").status()).isEqualTo(201);
     }
   }
@@ -112,7 +111,7 @@ class ExhaustionProcessTest {
         assertThat(node.log()).doesNotContain("OutOfMemoryError");
         MetricsText metrics = MetricsText.of(node.client());
         assertThat(metrics.value("dht_peer_ops_shed_total", "")).as("ops shed").isPositive();
-        awaitNothingInFlight(node);
+        node.awaitNothingInFlight();
         assertThat(node.client().get("w0-0", 1, 2).status()).isEqualTo(200);
       }
     }
@@ -155,16 +154,5 @@ class ExhaustionProcessTest {
       assertThat(statuses).hasSize(1);
       assertThat(statuses.getFirst()).isIn(allowed.toArray());
     }
-  }
-
-  private static void awaitNothingInFlight(NodeProcess node) {
-    await("nothing in flight")
-        .atMost(Duration.ofSeconds(20))
-        .pollInterval(Duration.ofMillis(100))
-        .until(() -> {
-          MetricsText metrics = MetricsText.of(node.client());
-          return metrics.value("dht_inflight_requests", "") == 0
-              && metrics.value("dht_inflight_body_bytes", "") == 0;
-        });
   }
 }

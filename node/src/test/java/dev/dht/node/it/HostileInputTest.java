@@ -1,13 +1,12 @@
 package dev.dht.node.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -31,21 +30,9 @@ class HostileInputTest {
 
   @BeforeAll
   static void startCluster() {
-    List<Integer> ports = List.of(Ports.free(), Ports.free(), Ports.free());
-    List<String> members = ports.stream().map(p -> "http://127.0.0.1:" + p).toList();
-    String[] flags = LocalCluster.secretFlags(root, SECRET);
-    for (int i = 0; i < ports.size(); i++) {
-      nodes.add(
-          NodeProcess.start(
-              root.resolve("node-" + i),
-              ports.get(i),
-              members,
-              "128m",
-              flags[0],
-              flags[1],
-              "--body-timeout-ms",
-              "1000"));
-    }
+    nodes.addAll(
+        NodeProcess.startCluster(
+            root, "128m", List.of(Map.of(), Map.of(), Map.of()), "--body-timeout-ms", "1000"));
   }
 
   @AfterAll
@@ -58,14 +45,7 @@ class HostileInputTest {
     for (int i = 0; i < nodes.size(); i++) {
       NodeProcess node = nodes.get(i);
       assertThat(node.alive()).as("node %d alive; log:%n%s", i, node.log()).isTrue();
-      await("node " + i + " has nothing left in flight")
-          .atMost(Duration.ofSeconds(15))
-          .pollInterval(Duration.ofMillis(100))
-          .until(() -> {
-            MetricsText metrics = MetricsText.of(node.client());
-            return metrics.value("dht_inflight_requests", "") == 0
-                && metrics.value("dht_inflight_body_bytes", "") == 0;
-          });
+      node.awaitNothingInFlight();
       String key = "probe-" + probes.incrementAndGet();
       assertThat(node.client().put(key, "alive").status()).isEqualTo(201);
       DhtClient.Reply get = nodes.get((i + 1) % nodes.size()).client().get(key);

@@ -100,6 +100,47 @@ public final class NodeProcess implements AutoCloseable {
     return node;
   }
 
+  /**
+   * Starts {@code envs.size()} member processes of one cluster under {@code root}, the i-th with
+   * {@code envs.get(i)} added to its environment, all with a cluster secret and {@code flags}.
+   */
+  public static List<NodeProcess> startCluster(
+      Path root, String heap, List<java.util.Map<String, String>> envs, String... flags) {
+    List<Integer> ports = envs.stream().map(e -> Ports.free()).toList();
+    List<String> members = ports.stream().map(p -> "http://127.0.0.1:" + p).toList();
+    List<String> all = new ArrayList<>(List.of(LocalCluster.secretFlags(root, "process-secret")));
+    all.addAll(List.of(flags));
+    List<NodeProcess> nodes = new ArrayList<>();
+    try {
+      for (int i = 0; i < ports.size(); i++) {
+        nodes.add(
+            start(
+                root.resolve("node-" + i),
+                ports.get(i),
+                members,
+                heap,
+                envs.get(i),
+                all.toArray(String[]::new)));
+      }
+    } catch (RuntimeException | Error e) {
+      nodes.forEach(NodeProcess::close);
+      throw e;
+    }
+    return nodes;
+  }
+
+  /** Waits (at most 20 s) until the node has no request and no body byte in flight. */
+  public void awaitNothingInFlight() {
+    await("node on port " + port + " has nothing in flight")
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(100))
+        .until(() -> {
+          MetricsText metrics = MetricsText.of(client);
+          return metrics.value("dht_inflight_requests", "") == 0
+              && metrics.value("dht_inflight_body_bytes", "") == 0;
+        });
+  }
+
   public int port() {
     return port;
   }
