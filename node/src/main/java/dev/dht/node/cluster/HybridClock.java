@@ -50,15 +50,7 @@ public final class HybridClock {
 
   /** A timestamp greater than every one this clock issued or observed before. */
   public long next() {
-    long physical = wallMillis.getAsLong() << LOGICAL_SHIFT;
-    long logical =
-        last.updateAndGet(previous -> {
-          if (previous >= MAX_LOGICAL) {
-            throw new ExhaustedException();
-          }
-          return Math.max(physical, previous + 1);
-        });
-    return logical << NODE_BITS | nodeId;
+    return nextAfter(0);
   }
 
   /**

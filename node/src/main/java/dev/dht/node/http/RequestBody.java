@@ -112,7 +112,8 @@ final class RequestBody {
     }
   }
 
-  private static boolean hasBody(HttpServerRequest request) {
+  /** Whether the request declares a body (a non-zero length, or a transfer encoding). */
+  static boolean hasBody(HttpServerRequest request) {
     String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
     return (length != null && !length.equals("0"))
         || request.headers().contains(HttpHeaders.TRANSFER_ENCODING);

@@ -38,12 +38,7 @@ final class Responses {
   }
 
   private static boolean hasUnreadBody(HttpServerRequest request) {
-    if (request.isEnded()) {
-      return false;
-    }
-    String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
-    return (length != null && !length.equals("0"))
-        || request.headers().contains(HttpHeaders.TRANSFER_ENCODING);
+    return !request.isEnded() && RequestBody.hasBody(request);
   }
 
   static void empty(HttpServerRequest request, int status) {
