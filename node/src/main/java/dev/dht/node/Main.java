@@ -175,6 +175,32 @@ public final class Main implements Callable<Integer> {
   long shutdownDelayMs;
 
   @Option(
+      names = "--hint-window-s",
+      defaultValue = "${env:DHT_HINT_WINDOW_S:-10800}",
+      description = "hints older than this are dropped unreplayed (repair then covers them)")
+  long hintWindowSeconds;
+
+  @Option(
+      names = "--max-hint-bytes",
+      defaultValue = "${env:DHT_MAX_HINT_BYTES:-1073741824}",
+      description = "hints kept on disk at most; beyond, new hints are dropped")
+  long maxHintBytes;
+
+  @Option(
+      names = "--hint-replay-bytes-per-s",
+      defaultValue = "${env:DHT_HINT_REPLAY_BYTES_PER_S:-8388608}",
+      description = "pace of hint replay to one target")
+  long hintReplayBytesPerSecond;
+
+  @Option(
+      names = "--node-id",
+      defaultValue = "${env:DHT_NODE_ID:--1}",
+      description =
+          "this node's id in timestamps, 0..255, unique in the cluster (default: the StatefulSet"
+              + " ordinal in --self's host, else --self's position in the member list)")
+  int nodeId;
+
+  @Option(
       names = "--block-cache-mb",
       defaultValue = "${env:DHT_BLOCK_CACHE_MB:-64}",
       description = "RocksDB block cache size")
@@ -245,6 +271,9 @@ public final class Main implements Callable<Integer> {
     requireNotNegative("--max-internal-body-bytes-inflight", maxInternalBodyBytesInflight);
     requireNotNegative("--peer-max-pending-bytes", peerMaxPendingBytes);
     requireNotNegative("--shutdown-delay-ms", shutdownDelayMs);
+    requirePositive("--hint-window-s", hintWindowSeconds);
+    requirePositive("--max-hint-bytes", maxHintBytes);
+    requirePositive("--hint-replay-bytes-per-s", hintReplayBytesPerSecond);
     boolean hasSecret = secret != null && !secret.isEmpty();
     if (members.size() > 1 && !hasSecret && !insecure) {
       throw new IllegalArgumentException(
@@ -279,7 +308,9 @@ public final class Main implements Callable<Integer> {
         peerMaxPendingOps,
         orDefault(peerMaxPendingBytes, heap / 16),
         maxClockOffsetMs,
-        shutdownDelayMs);
+        shutdownDelayMs,
+        dev.dht.node.cluster.NodeIds.resolve(nodeId, selfUrl, members),
+        new NodeConfig.Hints(hintWindowSeconds * 1000, maxHintBytes, hintReplayBytesPerSecond));
   }
 
   private static long orDefault(long configured, long byDefault) {

@@ -1,9 +1,11 @@
 package dev.dht.node;
 
+import dev.dht.node.cluster.ClockHighWaterMark;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.FileWatcher;
 import dev.dht.node.cluster.HybridClock;
 import dev.dht.node.cluster.Topology;
+import dev.dht.node.hints.HintStore;
 import dev.dht.node.http.Admission;
 import dev.dht.node.http.HttpVerticle;
 import dev.dht.node.http.Limits;
@@ -36,19 +38,27 @@ public final class Node implements AutoCloseable {
 
   private final Vertx vertx;
   private final Storage storage;
+  private final ClockHighWaterMark highWaterMark;
   private final NodeMetrics metrics;
   private final WorkerExecutor storagePool;
   private final ClusterState cluster;
   private final List<FileWatcher> watchers = new ArrayList<>();
   private final AtomicBoolean stopping = new AtomicBoolean();
   private final long shutdownDelayMs;
+  private final WorkerExecutor backgroundWorker;
+  private final HintStore hints;
   private String deploymentId;
+  private String backgroundId;
   private boolean closed;
 
   private Node(NodeConfig config) {
     shutdownDelayMs = config.shutdownDelayMs();
     Topology topology = Topology.of(config.members(), config.self());
     storage = new Storage(config.dataDir(), config.blockCacheBytes());
+    highWaterMark = ClockHighWaterMark.open(storage, System::currentTimeMillis);
+    HybridClock clock =
+        new HybridClock(
+            System::currentTimeMillis, config.nodeId(), config.maxClockOffsetMs(), highWaterMark);
     vertx =
         Vertx.vertx(
             new VertxOptions()
@@ -56,6 +66,7 @@ public final class Node implements AutoCloseable {
                 .setEventLoopPoolSize(config.eventLoops())
                 .setWorkerPoolSize(4));
     storagePool = vertx.createSharedWorkerExecutor("dht-storage", config.storageThreads());
+    backgroundWorker = vertx.createSharedWorkerExecutor("dht-background", 1);
     Admission clients = new Admission(config.maxInflight(), config.maxBodyBytesInflight());
     Admission peers =
         new Admission(config.maxInternalInflight(), config.maxInternalBodyBytesInflight());
@@ -63,6 +74,21 @@ public final class Node implements AutoCloseable {
     metrics.bindAdmission("client", clients::inflight, clients::bodyBytes);
     metrics.bindAdmission("internal", peers::inflight, peers::bodyBytes);
     metrics.bindStorage(storage);
+    hints =
+        new HintStore(
+            storage,
+            task ->
+                storagePool.executeBlocking(
+                    () -> {
+                      task.run();
+                      return null;
+                    },
+                    false),
+            System::currentTimeMillis,
+            config.hints().windowMs(),
+            config.hints().maxBytes(),
+            metrics::hintTarget);
+    metrics.bindHints(hints);
     cluster =
         new ClusterState(
             topology, new Replication.Defaults(config.defaultAck(), config.defaultFrom()));
@@ -72,7 +98,8 @@ public final class Node implements AutoCloseable {
             cluster,
             storage,
             storagePool,
-            HybridClock.system(topology.self(), config.maxClockOffsetMs()),
+            clock,
+            hints,
             clients,
             peers,
             new Limits(
@@ -98,16 +125,22 @@ public final class Node implements AutoCloseable {
                   () -> new HttpVerticle(shared),
                   new DeploymentOptions().setInstances(config.eventLoops()))
               .await();
+      backgroundId =
+          vertx
+              .deployVerticle(new BackgroundVerticle(config, hints, backgroundWorker, metrics))
+              .await();
     } catch (RuntimeException e) {
       vertx.close().await();
+      highWaterMark.close();
       storage.close();
       metrics.close();
       throw e;
     }
     watch(config);
     log.info(
-        "node {} serving on port {} ({} transport) with data in {}; cluster {}",
+        "node {} (id {}) serving on port {} ({} transport) with data in {}; cluster {}",
         topology.self(),
+        config.nodeId(),
         config.port(),
         vertx.isNativeTransportEnabled() ? "epoll" : "NIO",
         config.dataDir(),
@@ -176,6 +209,14 @@ public final class Node implements AutoCloseable {
     }
     watchers.forEach(FileWatcher::stop);
     try {
+      if (backgroundId != null) {
+        vertx.undeploy(backgroundId).await(2, TimeUnit.SECONDS);
+      }
+      backgroundWorker.close().await(5, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      log.warn("background work did not stop cleanly: {}", e.toString());
+    }
+    try {
       vertx.undeploy(deploymentId).await(8, TimeUnit.SECONDS);
     } catch (Exception e) {
       log.warn("HTTP servers did not stop cleanly: {}", e.toString());
@@ -185,6 +226,7 @@ public final class Node implements AutoCloseable {
     } catch (Exception e) {
       log.warn("storage pool did not stop cleanly: {}", e.toString());
     }
+    highWaterMark.close();
     storage.close();
     metrics.close();
     try {

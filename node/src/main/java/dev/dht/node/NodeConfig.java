@@ -29,4 +29,9 @@ public record NodeConfig(
     int peerMaxPendingOps,
     long peerMaxPendingBytes,
     long maxClockOffsetMs,
-    long shutdownDelayMs) {}
+    long shutdownDelayMs,
+    int nodeId,
+    Hints hints) {
+  /** Hinted handoff: how long and how much is kept, how fast it is replayed. */
+  public record Hints(long windowMs, long maxBytes, long replayBytesPerSecond) {}
+}

@@ -12,6 +12,10 @@ import java.util.function.LongSupplier;
  * 2248), 12 bits of logical counter, 8 bits of node id. A counter overflow simply carries into the
  * millisecond part, which keeps the order.
  *
+ * <p>A clock survives restarts through its {@link Reservation}: it never issues a timestamp past
+ * the reserved (persisted) millisecond, and starts above the one reserved before, so a restarted
+ * node never issues a timestamp lower than one it issued before, even if its wall clock went back.
+ *
  * <p>Timestamps from other nodes are observed only if they are at most the maximum clock offset
  * ahead of this node's wall clock: one node with a clock far ahead (or a forged timestamp) cannot
  * drag every clock it talks to into the future, and the clock can never be pushed to overflow.
@@ -31,21 +35,81 @@ public final class HybridClock {
     }
   }
 
+  /** The largest node id: ids are the low byte of every timestamp. */
+  public static final int MAX_NODE_ID = (1 << NODE_BITS) - 1;
+
+  /**
+   * Where a clock keeps the millisecond up to which it may issue timestamps, so that it survives a
+   * restart: {@link #floorMillis} is what was reserved before the start, {@link #reservedMillis}
+   * what is reserved (durably) now, and {@link #extend} asks, without waiting, for a reservation
+   * past a millisecond.
+   */
+  public interface Reservation {
+    long floorMillis();
+
+    long reservedMillis();
+
+    void extend(long millis);
+
+    /** No persistence: a clock that may issue any timestamp (tests, tools). */
+    Reservation NONE =
+        new Reservation() {
+          @Override
+          public long floorMillis() {
+            return 0;
+          }
+
+          @Override
+          public long reservedMillis() {
+            return Long.MAX_VALUE;
+          }
+
+          @Override
+          public void extend(long millis) {}
+        };
+  }
+
+  /** A timestamp past the durable reservation was needed; the reservation is being extended. */
+  public static final class NotReservedException extends IllegalStateException {
+    NotReservedException(long millis, long reserved) {
+      super(
+          "the clock's high-water mark is being persisted (needed "
+              + millis
+              + ", reserved "
+              + reserved
+              + "); retry");
+    }
+  }
+
+  /**
+   * A reservation is extended once a timestamp is issued within this many ms of its end, to twice
+   * as far past that timestamp: a persisted write every so often, never one per timestamp.
+   */
+  public static final long RESERVE_AHEAD_MS = 500;
+
   private final LongSupplier wallMillis;
   private final long nodeId;
   private final long maxOffsetMs;
+  private final Reservation reservation;
 
   /** The last issued or observed timestamp without its node bits: millis << 12 | counter. */
   private final AtomicLong last = new AtomicLong();
 
   public HybridClock(LongSupplier wallMillis, int nodeId, long maxOffsetMs) {
-    this.wallMillis = wallMillis;
-    this.nodeId = nodeId & ((1 << NODE_BITS) - 1);
-    this.maxOffsetMs = maxOffsetMs;
+    this(wallMillis, nodeId, maxOffsetMs, Reservation.NONE);
   }
 
-  public static HybridClock system(String selfIdentity, long maxOffsetMs) {
-    return new HybridClock(System::currentTimeMillis, selfIdentity.hashCode(), maxOffsetMs);
+  public HybridClock(
+      LongSupplier wallMillis, int nodeId, long maxOffsetMs, Reservation reservation) {
+    if (nodeId < 0 || nodeId > MAX_NODE_ID) {
+      throw new IllegalArgumentException(
+          "a node id must be in 0.." + MAX_NODE_ID + ", got " + nodeId);
+    }
+    this.wallMillis = wallMillis;
+    this.nodeId = nodeId;
+    this.maxOffsetMs = maxOffsetMs;
+    this.reservation = reservation;
+    last.set(Math.min(reservation.floorMillis(), MAX_LOGICAL >>> COUNTER_BITS) << COUNTER_BITS);
   }
 
   /** A timestamp greater than every one this clock issued or observed before. */
@@ -69,6 +133,14 @@ public final class HybridClock {
           }
           return Math.max(physical, base + 1);
         });
+    long millis = logical >>> COUNTER_BITS;
+    long reserved = reservation.reservedMillis();
+    if (millis > reserved - RESERVE_AHEAD_MS) {
+      reservation.extend(millis + 2 * RESERVE_AHEAD_MS);
+      if (millis > reserved) {
+        throw new NotReservedException(millis, reserved);
+      }
+    }
     return logical << NODE_BITS | nodeId;
   }
 

@@ -1,5 +1,6 @@
 package dev.dht.node.http;
 
+import dev.dht.node.cluster.HybridClock;
 import dev.dht.node.replication.QuorumFailedException;
 import dev.dht.node.storage.StorageException;
 import io.vertx.core.http.HttpServerRequest;
@@ -16,7 +17,9 @@ final class Failures {
   static void answer(HttpServerRequest request, Throwable cause) {
     if (cause instanceof StorageException) {
       log.error("storage failure", cause);
-    } else if (!(cause instanceof ClientFacing || cause instanceof QuorumFailedException)) {
+    } else if (!(cause instanceof ClientFacing
+        || cause instanceof QuorumFailedException
+        || cause instanceof HybridClock.NotReservedException)) {
       log.error("request failed", cause);
     }
     if (request.response().ended() || request.response().closed()) {
@@ -27,6 +30,7 @@ final class Failures {
       case BrokenBodyException e -> Responses.text(request, 400, e.getMessage());
       case BodyTooLargeException e -> Responses.text(request, 413, e.getMessage());
       case QuorumFailedException e -> Responses.text(request, 504, e.getMessage());
+      case HybridClock.NotReservedException e -> Responses.overloaded(request, e.getMessage());
       case StorageException e -> Responses.text(request, 500, "storage error: " + e.getMessage());
       default -> Responses.text(request, 500, "internal error: " + cause);
     }

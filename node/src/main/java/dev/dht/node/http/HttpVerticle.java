@@ -2,6 +2,7 @@ package dev.dht.node.http;
 
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.HybridClock;
+import dev.dht.node.hints.HintStore;
 import dev.dht.node.loop.DelayedActions;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.replication.Coordinator;
@@ -36,6 +37,7 @@ public final class HttpVerticle extends VerticleBase {
       Storage storage,
       WorkerExecutor storagePool,
       HybridClock clock,
+      HintStore hints,
       Admission clients,
       Admission peers,
       Limits limits,
@@ -82,6 +84,7 @@ public final class HttpVerticle extends VerticleBase {
             shared.clock(),
             local,
             peers,
+            shared.hints(),
             shared.metrics(),
             shared.requestTimeoutMs());
     bodyDeadlines =

@@ -100,10 +100,10 @@ final class RangeHandler {
 
     private void write(List<RangeCursor.Entry> entries) {
       for (RangeCursor.Entry entry : entries) {
-        int valueLength = entry.record().valueLength();
+        int valueLength = entry.value().length - Record.HEADER_BYTES;
         Buffer chunk = Buffer.buffer(entry.key().length + 1 + valueLength);
         chunk.appendBytes(entry.key()).appendByte((byte) '\n');
-        chunk.appendBytes(entry.record().encoded(), Record.HEADER_BYTES, valueLength);
+        chunk.appendBytes(entry.value(), Record.HEADER_BYTES, valueLength);
         response.write(chunk);
       }
       if (response.writeQueueFull()) {

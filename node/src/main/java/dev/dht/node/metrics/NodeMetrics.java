@@ -1,7 +1,9 @@
 package dev.dht.node.metrics;
 
+import dev.dht.node.hints.HintStore;
 import dev.dht.node.storage.Storage;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -14,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
+import java.util.function.ToDoubleFunction;
 import org.rocksdb.TickerType;
 
 /**
@@ -127,6 +130,45 @@ public final class NodeMetrics implements AutoCloseable {
           .tag("ticker", ticker.name().toLowerCase())
           .register(registry);
     }
+  }
+
+  /** Exposes the hint store's counters; {@link #hintTarget} adds each target's gauge. */
+  public void bindHints(HintStore hints) {
+    hintCounter(
+        hints, "stored", "hints written for replicas that missed a write", HintStore::stored);
+    hintCounter(
+        hints, "replayed", "hints replayed to their target and deleted", HintStore::replayed);
+    hintCounter(
+        hints,
+        "expired",
+        "hints deleted unreplayed: older than the hint window",
+        HintStore::expired);
+    hintCounter(
+        hints,
+        "dropped",
+        "hints not kept: beyond the size bound, or unwritable",
+        HintStore::dropped);
+    Gauge.builder("dht_hints_bytes", hints, HintStore::storedBytes)
+        .description("bytes of hints on disk")
+        .register(registry);
+  }
+
+  /** The gauge of hints waiting for {@code target}. */
+  public void hintTarget(String target, java.util.concurrent.atomic.AtomicLong pending) {
+    Gauge.builder("dht_hints_pending", pending, java.util.concurrent.atomic.AtomicLong::get)
+        .description("hints waiting to be replayed, per target")
+        .tag("target", target)
+        .register(registry);
+  }
+
+  /**
+   * A counter read from the hint store (which the node holds, as the meter's weak reference needs).
+   */
+  private void hintCounter(
+      HintStore hints, String what, String description, ToDoubleFunction<HintStore> count) {
+    FunctionCounter.builder("dht_hints_" + what, hints, count)
+        .description(description)
+        .register(registry);
   }
 
   /** A request answered with {@code status} after {@code nanos} (499: its client left first). */

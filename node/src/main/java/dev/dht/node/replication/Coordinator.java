@@ -3,6 +3,7 @@ package dev.dht.node.replication;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.HybridClock;
 import dev.dht.node.cluster.Topology;
+import dev.dht.node.hints.HintStore;
 import dev.dht.node.loop.DelayedActions;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.storage.Record;
@@ -15,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs one client request against the key's replicas: sends to all {@code from} of them in
  * parallel, answers once {@code ack} succeeded, and fails with {@link QuorumFailedException} when
- * that became impossible or the request deadline passed. Stragglers finish in the background. One
+ * that became impossible or the request deadline passed. Stragglers finish in the background. A
+ * write that a replica failed or did not answer in time becomes a hint for that replica. One
  * instance per event loop; all callbacks of a request run on that loop.
  */
 public final class Coordinator {
@@ -29,10 +31,15 @@ public final class Coordinator {
    */
   private static final long MAX_RESTAMP_JUMP_MS = 60_000;
 
+  /** How long a write that must be stamped past the clock's reservation waits for its extension. */
+  private static final long RESERVATION_WAIT_MS = 2;
+
+  private final Vertx vertx;
   private final ClusterState cluster;
   private final HybridClock clock;
   private final LocalReplica local;
   private final PeerClient peers;
+  private final HintStore hints;
   private final NodeMetrics metrics;
   private final long requestTimeoutMs;
   private final DelayedActions deadlines;
@@ -43,8 +50,11 @@ public final class Coordinator {
       HybridClock clock,
       LocalReplica local,
       PeerClient peers,
+      HintStore hints,
       NodeMetrics metrics,
       long requestTimeoutMs) {
+    this.hints = hints;
+    this.vertx = vertx;
     this.cluster = cluster;
     this.clock = clock;
     this.local = local;
@@ -122,8 +132,12 @@ public final class Coordinator {
 
     void send(int i) {
       int sent = round;
-      call(replicas[i], op)
+      ReplicaOp what = op;
+      call(replicas[i], what)
           .onComplete(done -> {
+            if (done.failed() && what.isWrite() && !topology.isSelf(replicas[i])) {
+              hints.add(topology.member(replicas[i]), what.key(), what.record());
+            }
             if (sent == round) { // else: an answer to a write since stamped again
               answered(i, done);
             }
@@ -184,9 +198,19 @@ public final class Coordinator {
 
     /** A replica holds {@code newer}: the write goes out again, stamped above it. */
     private void stampAgain(Record newer) {
-      round++;
+      round = 1;
+      if (result.future().isComplete()) {
+        return;
+      }
+      long timestamp;
+      try {
+        timestamp = clock.nextAfter(newer.timestamp());
+      } catch (HybridClock.NotReservedException e) {
+        vertx.setTimer(RESERVATION_WAIT_MS, t -> stampAgain(newer)); // a synced write away
+        return;
+      }
       metrics.writeStampedAgain();
-      op = ReplicaOp.write(op.key(), op.record().withTimestamp(clock.nextAfter(newer.timestamp())));
+      op = ReplicaOp.write(op.key(), op.record().withTimestamp(timestamp));
       quorum = new Quorum(replication.ack(), replication.from());
       for (int i = 0; i < replicas.length; i++) {
         send(i);

@@ -3,6 +3,7 @@ package dev.dht.node.storage;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,12 +11,16 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.LongSupplier;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
 import org.rocksdb.LRUCache;
-import org.rocksdb.Options;
 import org.rocksdb.Priority;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.ReadTier;
@@ -37,6 +42,14 @@ import org.rocksdb.WriteOptions;
  *
  * <p>{@link #getIfInMemory} is the exception: it never touches the disk, so an event loop may call
  * it and fall back to a worker when it answers {@link #NOT_IN_MEMORY}.
+ *
+ * <p>Besides the data (the default column family), the database holds hints for other replicas
+ * ({@link #HINTS}) and the node's own small facts ({@link #META}, e.g. its clock's high-water
+ * mark).
+ *
+ * <p>Tombstones older than the purge horizon (a timestamp: now minus the tombstone grace period)
+ * are not kept: a write of such a tombstone deletes the key instead, and {@link #purge} removes the
+ * ones that became that old.
  */
 public final class Storage implements AutoCloseable {
   static {
@@ -46,7 +59,15 @@ public final class Storage implements AutoCloseable {
   private final Statistics statistics = new Statistics();
   private final LRUCache blockCache;
   private final BloomFilter bloomFilter = new BloomFilter(10);
-  private final Options options;
+  private final DBOptions options;
+  private final ColumnFamilyOptions dataOptions;
+  private final ColumnFamilyOptions smallOptions;
+  private final List<ColumnFamilyHandle> families = new ArrayList<>();
+  private final ColumnFamilyHandle data;
+  private final ColumnFamilyHandle hints;
+  private final ColumnFamilyHandle meta;
+  private final WriteOptions syncWrite = new WriteOptions().setSync(true);
+  private final LongSupplier purgeHorizon;
   private final WriteOptions writeOptions = new WriteOptions(); // WAL on, no fsync per write
   private final ReadOptions readOptions = new ReadOptions();
   private final ReadOptions memoryOnly = new ReadOptions().setReadTier(ReadTier.BLOCK_CACHE_TIER);
@@ -62,7 +83,23 @@ public final class Storage implements AutoCloseable {
   /** What {@link #getIfInMemory} answers when the key's data is not in memory. */
   public static final Record NOT_IN_MEMORY = Record.tombstone(Long.MIN_VALUE);
 
+  /** The column family of hints: written and read by the hint store only. */
+  public static final String HINTS = "hints";
+
+  /** The column family of the node's own facts. */
+  public static final String META = "meta";
+
+  /** A store that keeps every tombstone (tests and tools). */
   public Storage(Path dataDir, long blockCacheBytes) {
+    this(dataDir, blockCacheBytes, () -> Long.MIN_VALUE);
+  }
+
+  /**
+   * Opens (or creates) the database in {@code dataDir}; tombstones stamped before {@code
+   * purgeHorizon} (read at each write and purge) are not kept.
+   */
+  public Storage(Path dataDir, long blockCacheBytes, LongSupplier purgeHorizon) {
+    this.purgeHorizon = purgeHorizon;
     try {
       Files.createDirectories(dataDir);
       // Flushes and compactions yield the CPU to requests: on a small machine a flush at normal
@@ -77,14 +114,32 @@ public final class Storage implements AutoCloseable {
               .setFilterPolicy(bloomFilter)
               .setWholeKeyFiltering(true);
       options =
-          new Options()
+          new DBOptions()
               .setCreateIfMissing(true)
+              .setCreateMissingColumnFamilies(true)
               .setStatistics(statistics)
-              .setTableFormatConfig(table)
-              .setCompressionType(CompressionType.LZ4_COMPRESSION)
               .setMaxBackgroundJobs(2)
               .setBytesPerSync(1 << 20);
-      db = RocksDB.open(options, dataDir.toString());
+      dataOptions =
+          new ColumnFamilyOptions()
+              .setTableFormatConfig(table)
+              .setCompressionType(CompressionType.LZ4_COMPRESSION);
+      smallOptions =
+          new ColumnFamilyOptions()
+              .setCompressionType(CompressionType.LZ4_COMPRESSION)
+              .setWriteBufferSize(8 << 20);
+      db =
+          RocksDB.open(
+              options,
+              dataDir.toString(),
+              List.of(
+                  new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, dataOptions),
+                  new ColumnFamilyDescriptor(HINTS.getBytes(), smallOptions),
+                  new ColumnFamilyDescriptor(META.getBytes(), smallOptions)),
+              families);
+      data = families.get(0);
+      hints = families.get(1);
+      meta = families.get(2);
     } catch (Exception e) {
       throw new StorageException("cannot open RocksDB in " + dataDir + ": " + e.getMessage(), e);
     }
@@ -95,7 +150,7 @@ public final class Storage implements AutoCloseable {
     lifecycle.readLock().lock();
     try {
       ensureOpen();
-      byte[] encoded = db.get(readOptions, key);
+      byte[] encoded = db.get(data, readOptions, key);
       return encoded == null ? null : Record.decode(encoded);
     } catch (RocksDBException e) {
       throw new StorageException("get failed: " + e.getMessage(), e);
@@ -114,7 +169,7 @@ public final class Storage implements AutoCloseable {
     }
     try {
       ensureOpen();
-      byte[] encoded = db.get(memoryOnly, key);
+      byte[] encoded = db.get(data, memoryOnly, key);
       return encoded == null ? null : Record.decode(encoded);
     } catch (RocksDBException e) {
       if (e.getStatus() != null && e.getStatus().getCode() == Status.Code.Incomplete) {
@@ -145,6 +200,7 @@ public final class Storage implements AutoCloseable {
     try {
       ensureOpen();
       synchronized (writeLock) {
+        long horizon = purgeHorizon.getAsLong();
         Record[] kept = new Record[keys.size()];
         Map<ByteBuffer, Record> written = new HashMap<>();
         try (WriteBatch batch = new WriteBatch()) {
@@ -153,7 +209,11 @@ public final class Storage implements AutoCloseable {
             Record record = records.get(i);
             Record current = written.containsKey(key) ? written.get(key) : stored(keys.get(i));
             if (record.newerThan(current)) {
-              batch.put(keys.get(i), record.encoded());
+              if (record.tombstone() && record.timestamp() < horizon) {
+                batch.delete(data, keys.get(i)); // a tombstone past its grace: nothing to keep
+              } else {
+                batch.put(data, keys.get(i), record.encoded());
+              }
               written.put(key, record);
             } else {
               kept[i] = current;
@@ -173,18 +233,124 @@ public final class Storage implements AutoCloseable {
   }
 
   private Record stored(byte[] key) throws RocksDBException {
-    byte[] encoded = db.get(readOptions, key);
+    byte[] encoded = db.get(data, readOptions, key);
     return encoded == null ? null : Record.decode(encoded);
   }
 
-  /** A cursor over {@code start <= key < end} ({@code end} null: to the last key). Close it. */
-  public RangeCursor range(byte[] start, byte[] end) {
+  /**
+   * Deletes each of {@code tombstones} that is still the stored version of its key and stamped
+   * before the purge horizon; returns how many were deleted.
+   */
+  public int purge(List<byte[]> keys, List<Record> tombstones) {
     lifecycle.readLock().lock();
     try {
       ensureOpen();
-      RangeCursor cursor = new RangeCursor(db, start, end, openCursors::remove);
+      synchronized (writeLock) {
+        long horizon = purgeHorizon.getAsLong();
+        int purged = 0;
+        try (WriteBatch batch = new WriteBatch()) {
+          for (int i = 0; i < keys.size(); i++) {
+            Record current = stored(keys.get(i));
+            if (current != null
+                && current.tombstone()
+                && current.timestamp() == tombstones.get(i).timestamp()
+                && current.timestamp() < horizon) {
+              batch.delete(data, keys.get(i));
+              purged++;
+            }
+          }
+          if (purged > 0) {
+            db.write(writeOptions, batch);
+          }
+        }
+        return purged;
+      }
+    } catch (RocksDBException e) {
+      throw new StorageException("purge failed: " + e.getMessage(), e);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  /** The timestamp before which tombstones are purged. */
+  public long purgeHorizon() {
+    return purgeHorizon.getAsLong();
+  }
+
+  /**
+   * A cursor over the live entries with {@code start <= key < end} ({@code end} null: to the last
+   * key). Close it.
+   */
+  public RangeCursor range(byte[] start, byte[] end) {
+    return cursor(data, start, end, false);
+  }
+
+  /** A cursor over every data record from {@code start} on, tombstones included. Close it. */
+  public RangeCursor scan(byte[] start) {
+    return cursor(data, start, null, true);
+  }
+
+  /** A cursor over the hints whose keys start with {@code prefix}. Close it. */
+  public RangeCursor hints(byte[] prefix) {
+    return cursor(hints, prefix, RangeCursor.prefixEnd(prefix), true);
+  }
+
+  private RangeCursor cursor(
+      ColumnFamilyHandle family, byte[] start, byte[] end, boolean everything) {
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      RangeCursor cursor = new RangeCursor(db, family, start, end, everything, openCursors::remove);
       openCursors.add(cursor);
       return cursor;
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  /** Stores hints (raw key and value bytes), in one atomic write. */
+  public void putHints(List<byte[]> keys, List<byte[]> values) {
+    writeRaw(hints, keys, values, false);
+  }
+
+  /** Deletes hints. */
+  public void deleteHints(List<byte[]> keys) {
+    writeRaw(hints, keys, null, false);
+  }
+
+  /** A fact of the node; null if never stored. */
+  public byte[] getMeta(byte[] key) {
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      return db.get(meta, readOptions, key);
+    } catch (RocksDBException e) {
+      throw new StorageException("get failed: " + e.getMessage(), e);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  /** Stores a fact of the node, synced to disk before this returns. */
+  public void putMetaSynced(byte[] key, byte[] value) {
+    writeRaw(meta, List.of(key), List.of(value), true);
+  }
+
+  private void writeRaw(
+      ColumnFamilyHandle family, List<byte[]> keys, List<byte[]> values, boolean sync) {
+    lifecycle.readLock().lock();
+    try (WriteBatch batch = new WriteBatch()) {
+      ensureOpen();
+      for (int i = 0; i < keys.size(); i++) {
+        if (values == null) {
+          batch.delete(family, keys.get(i));
+        } else {
+          batch.put(family, keys.get(i), values.get(i));
+        }
+      }
+      db.write(sync ? syncWrite : writeOptions, batch);
+    } catch (RocksDBException e) {
+      throw new StorageException("write failed: " + e.getMessage(), e);
     } finally {
       lifecycle.readLock().unlock();
     }
@@ -194,7 +360,7 @@ public final class Storage implements AutoCloseable {
   public long longProperty(String name) {
     lifecycle.readLock().lock();
     try {
-      return closed ? -1 : db.getLongProperty(name);
+      return closed ? -1 : db.getLongProperty(data, name);
     } catch (RocksDBException e) {
       return -1;
     } finally {
@@ -238,11 +404,15 @@ public final class Storage implements AutoCloseable {
     } catch (RocksDBException e) {
       // closing anyway: the WAL was written on every put, only the final fsync failed
     }
+    families.forEach(ColumnFamilyHandle::close);
     db.close();
     readOptions.close();
     memoryOnly.close();
     writeOptions.close();
+    syncWrite.close();
     options.close();
+    dataOptions.close();
+    smallOptions.close();
     bloomFilter.close();
     blockCache.close();
     statistics.close();

@@ -108,4 +108,61 @@ class HybridClockTest {
     }
     assertThatThrownBy(atTheEnd::next).isInstanceOf(HybridClock.ExhaustedException.class);
   }
+
+  /** A reservation held in memory: what a persisted one does, without the disk. */
+  private static final class FakeReservation implements HybridClock.Reservation {
+    final long floor;
+    long reserved;
+    long wanted;
+
+    FakeReservation(long floor, long reserved) {
+      this.floor = floor;
+      this.reserved = reserved;
+    }
+
+    @Override
+    public long floorMillis() {
+      return floor;
+    }
+
+    @Override
+    public long reservedMillis() {
+      return reserved;
+    }
+
+    @Override
+    public void extend(long millis) {
+      wanted = Math.max(wanted, millis);
+    }
+  }
+
+  @Test
+  void aRestartedClockStartsAboveWhatItReservedBeforeEvenIfTheWallClockWentBack() {
+    long before = 1_000_000L;
+    FakeReservation reservation = new FakeReservation(before + 2_000, before + 4_000);
+    HybridClock restarted = new HybridClock(() -> before - 10_000, 1, 500, reservation);
+    assertThat(HybridClock.millisOf(restarted.next())).isGreaterThanOrEqualTo(before + 2_000);
+  }
+
+  @Test
+  void neverIssuesPastItsReservationAndAsksForMoreAheadOfTime() {
+    AtomicLong wall = new AtomicLong(1_000_000L);
+    FakeReservation reservation = new FakeReservation(0, 1_002_000L);
+    HybridClock clock = new HybridClock(wall::get, 1, 500, reservation);
+    clock.next();
+    assertThat(reservation.wanted).as("nothing asked while far from the end").isZero();
+    wall.set(1_001_600L);
+    clock.next();
+    assertThat(reservation.wanted).isEqualTo(1_001_600L + 2 * HybridClock.RESERVE_AHEAD_MS);
+    wall.set(1_002_001L);
+    assertThatThrownBy(clock::next).isInstanceOf(HybridClock.NotReservedException.class);
+    reservation.reserved = reservation.wanted;
+    assertThat(HybridClock.millisOf(clock.next())).isEqualTo(1_002_001L);
+  }
+
+  @Test
+  void aNodeIdMustFitItsByte() {
+    assertThatThrownBy(() -> new HybridClock(() -> 1L, 256, 500))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
 }

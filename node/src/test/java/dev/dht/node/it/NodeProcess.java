@@ -18,16 +18,81 @@ import java.util.concurrent.TimeUnit;
  * running.
  */
 public final class NodeProcess implements AutoCloseable {
+  /** The secret of the clusters {@link #startCluster} starts. */
+  public static final String CLUSTER_SECRET = "process-secret";
+
+  /** How a node process was started, to start it again. */
+  private record Launch(
+      Path dataDir,
+      int port,
+      List<String> members,
+      String heap,
+      java.util.Map<String, String> env,
+      String[] flags) {}
+
   private final Process process;
   private final Path log;
   private final int port;
   private final DhtClient client;
+  private final Launch launch;
 
-  private NodeProcess(Process process, Path log, int port) {
+  private NodeProcess(Process process, Path log, int port, Launch launch) {
     this.process = process;
     this.log = log;
     this.port = port;
     this.client = new DhtClient(port);
+    this.launch = launch;
+  }
+
+  /**
+   * Starts this node again (it must have exited) on the same port and data directory, with {@code
+   * env} instead of its environment; returns once it is ready.
+   */
+  public NodeProcess restart(java.util.Map<String, String> env) {
+    if (process.isAlive()) {
+      throw new IllegalStateException("node on port " + port + " still runs");
+    }
+    return start(
+        launch.dataDir(), launch.port(), launch.members(), launch.heap(), env, launch.flags());
+  }
+
+  /** SIGKILL, and waits for the exit. */
+  public void kill() throws InterruptedException {
+    client.close();
+    process.destroyForcibly();
+    process.waitFor(10, TimeUnit.SECONDS);
+  }
+
+  /**
+   * What this node's own replica holds for {@code key} (tombstones included; null: nothing), read
+   * through the internal API of a {@link #startCluster} cluster.
+   */
+  public dev.dht.node.storage.Record stored(String key) {
+    var op =
+        dev.dht.node.replication.ReplicaOp.read(
+            key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    DhtClient.Reply reply =
+        client.send(
+            "POST",
+            dev.dht.node.replication.InternalApi.BATCH_PATH,
+            BodyPublishers.ofByteArray(
+                dev.dht.node.replication.BatchCodec.encodeOps(List.of(op)).getBytes()),
+            java.util.Map.of(dev.dht.node.replication.InternalApi.SECRET_HEADER, CLUSTER_SECRET));
+    if (reply.status() != 200) {
+      throw new IllegalStateException("internal read failed: " + reply);
+    }
+    var result =
+        dev.dht.node.replication.BatchCodec.decodeResults(
+                io.vertx.core.buffer.Buffer.buffer(reply.body()), 1)
+            .getFirst();
+    if (result.failed()) {
+      throw new IllegalStateException("internal read of " + key + " failed");
+    }
+    return result.record();
+  }
+
+  public Path dataDir() {
+    return launch.dataDir();
   }
 
   /**
@@ -87,7 +152,9 @@ public final class NodeProcess implements AutoCloseable {
     builder.environment().putAll(env);
     NodeProcess node;
     try {
-      node = new NodeProcess(builder.start(), log, port);
+      node =
+          new NodeProcess(
+              builder.start(), log, port, new Launch(dataDir, port, members, heap, env, flags));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -108,7 +175,7 @@ public final class NodeProcess implements AutoCloseable {
       Path root, String heap, List<java.util.Map<String, String>> envs, String... flags) {
     List<Integer> ports = envs.stream().map(e -> Ports.free()).toList();
     List<String> members = ports.stream().map(p -> "http://127.0.0.1:" + p).toList();
-    List<String> all = new ArrayList<>(List.of(LocalCluster.secretFlags(root, "process-secret")));
+    List<String> all = new ArrayList<>(List.of(LocalCluster.secretFlags(root, CLUSTER_SECRET)));
     all.addAll(List.of(flags));
     List<NodeProcess> nodes = new ArrayList<>();
     try {

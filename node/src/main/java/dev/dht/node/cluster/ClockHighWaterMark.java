@@ -1,0 +1,141 @@
+package dev.dht.node.cluster;
+
+import dev.dht.node.storage.Storage;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link HybridClock.Reservation} of a node, kept in its database: the millisecond up to which
+ * its clock may issue timestamps, synced to disk before the clock may use it. A thread of its own
+ * (never an event loop) keeps it {@link HybridClock#RESERVE_AHEAD_MS} to twice that ahead of the
+ * wall clock, one synced write of 8 bytes at most every {@link HybridClock#RESERVE_AHEAD_MS}, and
+ * extends it at once when the clock needs more (a timestamp stamped above a version from a clock
+ * that runs ahead).
+ *
+ * <p>At start, the clock continues above what was reserved before. If that is slightly ahead of the
+ * wall clock (a quick restart), the start waits until the wall clock passes it, so that peers do
+ * not see this node's timestamps as ahead of their clocks; if it is far ahead (the clock went
+ * back), it continues from there at once and says so.
+ */
+public final class ClockHighWaterMark implements HybridClock.Reservation, AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(ClockHighWaterMark.class);
+  private static final byte[] KEY = "clock-high-water-ms".getBytes(StandardCharsets.UTF_8);
+
+  private final Storage storage;
+  private final long floor;
+  private final AtomicLong wanted = new AtomicLong();
+  private final AtomicBoolean writing = new AtomicBoolean();
+
+  /** The longest a start waits for its wall clock to pass what the previous run reserved. */
+  private static final long MAX_START_WAIT_MS = 3 * HybridClock.RESERVE_AHEAD_MS;
+
+  private final ScheduledExecutorService writer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> Thread.ofPlatform().daemon(true).name("dht-clock").unstarted(r));
+  private final LongSupplier wallMillis;
+  private volatile long reserved;
+
+  private ClockHighWaterMark(Storage storage, LongSupplier wallMillis, long floor, long reserved) {
+    this.storage = storage;
+    this.wallMillis = wallMillis;
+    this.floor = floor;
+    this.reserved = reserved;
+    this.wanted.set(reserved);
+    long period = HybridClock.RESERVE_AHEAD_MS / 2;
+    writer.scheduleWithFixedDelay(this::keepAhead, period, period, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Reads the mark left by the previous run (the clock starts above it) and reserves ahead of the
+   * larger of it and the wall clock; blocks for one synced write.
+   */
+  public static ClockHighWaterMark open(Storage storage, LongSupplier wallMillis) {
+    byte[] stored = storage.getMeta(KEY);
+    long floor = stored == null ? 0 : ByteBuffer.wrap(stored).getLong();
+    long wall = wallMillis.getAsLong();
+    if (floor > wall + MAX_START_WAIT_MS) {
+      log.warn(
+          "this node issued timestamps up to {} ms ahead of its wall clock before it restarted"
+              + " (did the clock go back?): its clock continues from there",
+          floor - wall);
+    } else if (floor > wall) {
+      sleep(floor - wall);
+      wall = wallMillis.getAsLong();
+    }
+    long reserved = Math.max(floor, wall) + 2 * HybridClock.RESERVE_AHEAD_MS;
+    storage.putMetaSynced(KEY, encode(reserved));
+    return new ClockHighWaterMark(storage, wallMillis, floor, reserved);
+  }
+
+  private static void sleep(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Keeps the reservation ahead of the wall clock, even when no timestamp is issued. */
+  private void keepAhead() {
+    long wall = wallMillis.getAsLong();
+    if (reserved - wall < HybridClock.RESERVE_AHEAD_MS) {
+      extend(wall + 2 * HybridClock.RESERVE_AHEAD_MS);
+    }
+  }
+
+  @Override
+  public long floorMillis() {
+    return floor;
+  }
+
+  @Override
+  public long reservedMillis() {
+    return reserved;
+  }
+
+  @Override
+  public void extend(long millis) {
+    wanted.accumulateAndGet(millis, Math::max);
+    if (writing.compareAndSet(false, true)) {
+      writer.execute(this::persist);
+    }
+  }
+
+  /** Writes the wanted mark until nothing more is wanted; one writer at a time. */
+  private void persist() {
+    try {
+      long target;
+      while ((target = wanted.get()) > reserved) {
+        storage.putMetaSynced(KEY, encode(target));
+        reserved = target;
+      }
+    } catch (RuntimeException e) {
+      log.warn("could not persist the clock's high-water mark: {}", e.toString());
+    } finally {
+      writing.set(false);
+    }
+  }
+
+  private static byte[] encode(long millis) {
+    return ByteBuffer.allocate(Long.BYTES).putLong(millis).array();
+  }
+
+  /** Stops the writer (before the database closes). */
+  @Override
+  public void close() {
+    writer.shutdown();
+    try {
+      writer.awaitTermination(2, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
