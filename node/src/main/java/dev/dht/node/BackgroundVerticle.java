@@ -3,11 +3,15 @@ package dev.dht.node;
 import dev.dht.node.hints.HintReplayer;
 import dev.dht.node.hints.HintStore;
 import dev.dht.node.metrics.NodeMetrics;
+import dev.dht.node.repair.Repairer;
 import dev.dht.node.replication.PeerClient;
 import dev.dht.node.replication.PeerLimits;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.PoolOptions;
 
 /**
  * The node's background work on one event loop of its own: hint replay and anti-entropy repair,
@@ -19,13 +23,20 @@ final class BackgroundVerticle extends VerticleBase {
 
   private final NodeConfig config;
   private final HintStore hints;
+  private final Repairer repairer;
   private final WorkerExecutor worker;
   private final NodeMetrics metrics;
   private PeerClient peers;
   private HintReplayer replayer;
+  private HttpClient repairs;
 
   BackgroundVerticle(
-      NodeConfig config, HintStore hints, WorkerExecutor worker, NodeMetrics metrics) {
+      NodeConfig config,
+      HintStore hints,
+      Repairer repairer,
+      WorkerExecutor worker,
+      NodeMetrics metrics) {
+    this.repairer = repairer;
     this.config = config;
     this.hints = hints;
     this.worker = worker;
@@ -57,12 +68,18 @@ final class BackgroundVerticle extends VerticleBase {
             config.hints().replayBytesPerSecond(),
             Math.max(config.requestTimeoutMs(), 5000));
     replayer.start();
+    repairs =
+        vertx.createHttpClient(
+            new HttpClientOptions().setKeepAlive(true).setConnectTimeout(5000),
+            new PoolOptions().setHttp1MaxSize(2));
+    repairer.start(context, repairs);
     return Future.succeededFuture();
   }
 
   @Override
   public Future<?> stop() {
     replayer.stop();
-    return peers.close();
+    repairer.stop();
+    return Future.join(peers.close(), repairs.close());
   }
 }

@@ -193,6 +193,24 @@ public final class Main implements Callable<Integer> {
   long hintReplayBytesPerSecond;
 
   @Option(
+      names = "--repair-interval-s",
+      defaultValue = "${env:DHT_REPAIR_INTERVAL_S:-3600}",
+      description = "anti-entropy repair runs this often (0: only on demand)")
+  long repairIntervalSeconds;
+
+  @Option(
+      names = "--repair-bytes-per-s",
+      defaultValue = "${env:DHT_REPAIR_BYTES_PER_S:-16777216}",
+      description = "pace of the records a repair receives")
+  long repairBytesPerSecond;
+
+  @Option(
+      names = "--tombstone-grace-s",
+      defaultValue = "${env:DHT_TOMBSTONE_GRACE_S:-86400}",
+      description = "tombstones are purged once this old; must be longer than the repair interval")
+  long tombstoneGraceSeconds;
+
+  @Option(
       names = "--node-id",
       defaultValue = "${env:DHT_NODE_ID:--1}",
       description =
@@ -272,6 +290,18 @@ public final class Main implements Callable<Integer> {
     requireNotNegative("--peer-max-pending-bytes", peerMaxPendingBytes);
     requireNotNegative("--shutdown-delay-ms", shutdownDelayMs);
     requirePositive("--hint-window-s", hintWindowSeconds);
+    requireNotNegative("--repair-interval-s", repairIntervalSeconds);
+    requirePositive("--repair-bytes-per-s", repairBytesPerSecond);
+    requirePositive("--tombstone-grace-s", tombstoneGraceSeconds);
+    if (tombstoneGraceSeconds <= repairIntervalSeconds) {
+      throw new IllegalArgumentException(
+          "--tombstone-grace-s ("
+              + tombstoneGraceSeconds
+              + ") must be longer than --repair-interval-s ("
+              + repairIntervalSeconds
+              + "): a replica that missed a delete gets its tombstone from repair, and must get"
+              + " it before the others purge it, or the deleted value comes back");
+    }
     requirePositive("--max-hint-bytes", maxHintBytes);
     requirePositive("--hint-replay-bytes-per-s", hintReplayBytesPerSecond);
     boolean hasSecret = secret != null && !secret.isEmpty();
@@ -310,7 +340,9 @@ public final class Main implements Callable<Integer> {
         maxClockOffsetMs,
         shutdownDelayMs,
         dev.dht.node.cluster.NodeIds.resolve(nodeId, selfUrl, members),
-        new NodeConfig.Hints(hintWindowSeconds * 1000, maxHintBytes, hintReplayBytesPerSecond));
+        new NodeConfig.Hints(hintWindowSeconds * 1000, maxHintBytes, hintReplayBytesPerSecond),
+        new NodeConfig.Repair(
+            repairIntervalSeconds * 1000, repairBytesPerSecond, tombstoneGraceSeconds * 1000));
   }
 
   private static long orDefault(long configured, long byDefault) {

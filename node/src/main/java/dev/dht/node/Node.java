@@ -10,6 +10,7 @@ import dev.dht.node.http.Admission;
 import dev.dht.node.http.HttpVerticle;
 import dev.dht.node.http.Limits;
 import dev.dht.node.metrics.NodeMetrics;
+import dev.dht.node.repair.Repairer;
 import dev.dht.node.replication.PeerLimits;
 import dev.dht.node.replication.Replication;
 import dev.dht.node.storage.Storage;
@@ -47,6 +48,7 @@ public final class Node implements AutoCloseable {
   private final long shutdownDelayMs;
   private final WorkerExecutor backgroundWorker;
   private final HintStore hints;
+  private final Repairer repairer;
   private String deploymentId;
   private String backgroundId;
   private boolean closed;
@@ -54,7 +56,15 @@ public final class Node implements AutoCloseable {
   private Node(NodeConfig config) {
     shutdownDelayMs = config.shutdownDelayMs();
     Topology topology = Topology.of(config.members(), config.self());
-    storage = new Storage(config.dataDir(), config.blockCacheBytes());
+    cluster =
+        new ClusterState(
+            topology, new Replication.Defaults(config.defaultAck(), config.defaultFrom()));
+    long graceMs = config.repair().tombstoneGraceMs();
+    storage =
+        new Storage(
+            config.dataDir(),
+            config.blockCacheBytes(),
+            () -> HybridClock.firstOf(System.currentTimeMillis() - graceMs));
     highWaterMark = ClockHighWaterMark.open(storage, System::currentTimeMillis);
     HybridClock clock =
         new HybridClock(
@@ -89,17 +99,29 @@ public final class Node implements AutoCloseable {
             config.hints().maxBytes(),
             metrics::hintTarget);
     metrics.bindHints(hints);
-    cluster =
-        new ClusterState(
-            topology, new Replication.Defaults(config.defaultAck(), config.defaultFrom()));
+    repairer =
+        new Repairer(
+            vertx,
+            cluster,
+            storage,
+            backgroundWorker,
+            config.clusterSecret(),
+            new Repairer.Settings(
+                config.repair().intervalMs(),
+                config.repair().bytesPerSecond(),
+                config.maxKeyBytes(),
+                config.maxValueBytes()));
+    metrics.bindRepair(repairer.status());
     HttpVerticle.Shared shared =
         new HttpVerticle.Shared(
             config.port(),
             cluster,
             storage,
             storagePool,
+            backgroundWorker,
             clock,
             hints,
+            repairer,
             clients,
             peers,
             new Limits(
@@ -127,7 +149,8 @@ public final class Node implements AutoCloseable {
               .await();
       backgroundId =
           vertx
-              .deployVerticle(new BackgroundVerticle(config, hints, backgroundWorker, metrics))
+              .deployVerticle(
+                  new BackgroundVerticle(config, hints, repairer, backgroundWorker, metrics))
               .await();
     } catch (RuntimeException e) {
       vertx.close().await();

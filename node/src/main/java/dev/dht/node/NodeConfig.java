@@ -31,7 +31,11 @@ public record NodeConfig(
     long maxClockOffsetMs,
     long shutdownDelayMs,
     int nodeId,
-    Hints hints) {
+    Hints hints,
+    Repair repair) {
+  /** Anti-entropy repair and tombstone purging. */
+  public record Repair(long intervalMs, long bytesPerSecond, long tombstoneGraceMs) {}
+
   /** Hinted handoff: how long and how much is kept, how fast it is replayed. */
   public record Hints(long windowMs, long maxBytes, long replayBytesPerSecond) {}
 }

@@ -171,6 +171,11 @@ public final class HybridClock {
     return maxOffsetMs;
   }
 
+  /** The smallest timestamp of millisecond {@code millis}: every later one is larger. */
+  public static long firstOf(long millis) {
+    return millis << (NODE_BITS + COUNTER_BITS);
+  }
+
   public static long millisOf(long timestamp) {
     return timestamp >>> (NODE_BITS + COUNTER_BITS);
   }

@@ -61,7 +61,7 @@ public final class Ring {
   }
 
   /** FNV-1a, 64 bit: cheap for short keys; {@link #mix} spreads its bits. */
-  static long hash(byte[] bytes) {
+  public static long hash(byte[] bytes) {
     long h = 0xcbf29ce484222325L;
     for (byte b : bytes) {
       h ^= b & 0xff;
@@ -71,7 +71,7 @@ public final class Ring {
   }
 
   /** The SplitMix64 finalizer: a bijective avalanche of all 64 bits. */
-  static long mix(long z) {
+  public static long mix(long z) {
     z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
     z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
     return z ^ (z >>> 31);

@@ -5,6 +5,7 @@ import dev.dht.node.cluster.HybridClock;
 import dev.dht.node.hints.HintStore;
 import dev.dht.node.loop.DelayedActions;
 import dev.dht.node.metrics.NodeMetrics;
+import dev.dht.node.repair.Repairer;
 import dev.dht.node.replication.Coordinator;
 import dev.dht.node.replication.InternalApi;
 import dev.dht.node.replication.LocalReplica;
@@ -36,8 +37,10 @@ public final class HttpVerticle extends VerticleBase {
       ClusterState cluster,
       Storage storage,
       WorkerExecutor storagePool,
+      WorkerExecutor backgroundWorker,
       HybridClock clock,
       HintStore hints,
+      Repairer repairer,
       Admission clients,
       Admission peers,
       Limits limits,
@@ -100,8 +103,11 @@ public final class HttpVerticle extends VerticleBase {
             limits,
             shared.metrics(),
             shared.secret(),
-            shared.requestTimeoutMs());
-    service = new ServiceHandler(local, shared.metrics(), shared.stopping());
+            shared.requestTimeoutMs(),
+            new RepairHandler(shared.cluster(), shared.storage(), shared.backgroundWorker()));
+    service =
+        new ServiceHandler(
+            local, shared.metrics(), shared.stopping(), shared.repairer(), shared.secret());
     server =
         vertx.createHttpServer(
             new HttpServerOptions()
@@ -134,6 +140,7 @@ public final class HttpVerticle extends VerticleBase {
         case "/health/live" -> service.live(request);
         case "/health/ready" -> service.ready(request);
         case "/metrics" -> service.metrics(request);
+        case "/v0/admin/repair" -> service.repair(request);
         default -> {
           if (path.startsWith(InternalApi.PREFIX)) {
             internal.handle(request, body);
@@ -172,7 +179,8 @@ public final class HttpVerticle extends VerticleBase {
                   ? "put"
                   : method == HttpMethod.DELETE ? "delete" : "entity-other";
       case "/v0/entities" -> "range";
-      case "/v0/status", "/health/live", "/health/ready", "/metrics" -> "service";
+      case "/v0/status", "/health/live", "/health/ready", "/metrics", "/v0/admin/repair" ->
+          "service";
       default -> path.startsWith(InternalApi.PREFIX) ? "internal" : "unknown";
     };
   }

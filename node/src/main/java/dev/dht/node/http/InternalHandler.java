@@ -2,6 +2,7 @@ package dev.dht.node.http;
 
 import dev.dht.node.cluster.HybridClock;
 import dev.dht.node.metrics.NodeMetrics;
+import dev.dht.node.repair.RepairApi;
 import dev.dht.node.replication.BatchCodec;
 import dev.dht.node.replication.InternalApi;
 import dev.dht.node.replication.LocalReplica;
@@ -35,6 +36,7 @@ final class InternalHandler {
   private final NodeMetrics metrics;
   private final byte[] secret;
   private final long requestTimeoutMs;
+  private final RepairHandler repairs;
 
   InternalHandler(
       LocalReplica local,
@@ -43,7 +45,9 @@ final class InternalHandler {
       Limits limits,
       NodeMetrics metrics,
       String secret,
-      long requestTimeoutMs) {
+      long requestTimeoutMs,
+      RepairHandler repairs) {
+    this.repairs = repairs;
     this.local = local;
     this.clock = clock;
     this.admission = admission;
@@ -58,13 +62,23 @@ final class InternalHandler {
       Responses.text(request, 403, "internal API: missing or wrong cluster secret");
       return;
     }
-    if (!InternalApi.BATCH_PATH.equals(request.path())) {
-      Responses.text(request, 400, "unknown internal path " + request.path());
+    String path = request.path();
+    boolean repair = RepairApi.DIGESTS_PATH.equals(path) || RepairApi.ENTRIES_PATH.equals(path);
+    if (!InternalApi.BATCH_PATH.equals(path) && !repair) {
+      Responses.text(request, 400, "unknown internal path " + path);
       return;
     }
     if (request.method() != HttpMethod.POST) {
       request.response().putHeader(HttpHeaders.ALLOW, "POST");
       Responses.text(request, 405, "method " + request.method() + " is not allowed here");
+      return;
+    }
+    if (repair) {
+      if (!admission.tryAcquire()) {
+        Responses.overloaded(request, "too many internal requests in flight");
+        return;
+      }
+      repairs.handle(request, body, admission, admission::release);
       return;
     }
     long deadlineNanos;

@@ -336,6 +336,11 @@ public final class Storage implements AutoCloseable {
     writeRaw(meta, List.of(key), List.of(value), true);
   }
 
+  /** Deletes a fact of the node. */
+  public void deleteMeta(byte[] key) {
+    writeRaw(meta, List.of(key), null, true);
+  }
+
   private void writeRaw(
       ColumnFamilyHandle family, List<byte[]> keys, List<byte[]> values, boolean sync) {
     lifecycle.readLock().lock();

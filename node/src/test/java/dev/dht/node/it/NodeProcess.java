@@ -91,6 +91,53 @@ public final class NodeProcess implements AutoCloseable {
     return result.record();
   }
 
+  /** This node's own live entries (its replica alone), from {@code GET /v0/entities?start=%01} (the first key). */
+  public java.util.Map<String, String> entries() {
+    RawHttp.Response response = RawHttp.get(port, "/v0/entities?start=%01");
+    if (response.status() != 200) {
+      throw new IllegalStateException("range read failed: " + response.status());
+    }
+    java.util.Map<String, String> entries = new java.util.TreeMap<>();
+    for (byte[] chunk : response.chunks()) {
+      int newline = 0;
+      while (newline < chunk.length && chunk[newline] != '\n') {
+        newline++;
+      }
+      entries.put(
+          new String(chunk, 0, newline, java.nio.charset.StandardCharsets.UTF_8),
+          new String(
+              chunk,
+              newline + 1,
+              chunk.length - newline - 1,
+              java.nio.charset.StandardCharsets.UTF_8));
+    }
+    return entries;
+  }
+
+  /** Starts a repair run on this node and waits (at most {@code seconds}) until one finished. */
+  public io.vertx.core.json.JsonObject repair(long seconds) {
+    long runsBefore = repairStatus().getLong("runs");
+    DhtClient.Reply started =
+        client.send(
+            "POST",
+            "/v0/admin/repair",
+            BodyPublishers.noBody(),
+            java.util.Map.of(dev.dht.node.replication.InternalApi.SECRET_HEADER, CLUSTER_SECRET));
+    if (started.status() != 202) {
+      throw new IllegalStateException("repair did not start: " + started);
+    }
+    await("a repair run on port " + port)
+        .atMost(Duration.ofSeconds(seconds))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> repairStatus().getLong("runs") > runsBefore);
+    return repairStatus();
+  }
+
+  public io.vertx.core.json.JsonObject repairStatus() {
+    return new io.vertx.core.json.JsonObject(
+        client.send("GET", "/v0/admin/repair", BodyPublishers.noBody()).text());
+  }
+
   public Path dataDir() {
     return launch.dataDir();
   }

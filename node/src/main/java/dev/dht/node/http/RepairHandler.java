@@ -1,0 +1,136 @@
+package dev.dht.node.http;
+
+import dev.dht.node.cluster.ClusterState;
+import dev.dht.node.repair.Digests;
+import dev.dht.node.repair.RepairApi;
+import dev.dht.node.repair.RepairScans;
+import dev.dht.node.repair.SharedKeys;
+import dev.dht.node.storage.Storage;
+import io.vertx.core.WorkerExecutor;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import java.util.BitSet;
+
+/**
+ * The answering side of {@link RepairApi}: digests and entries of the keys this replica shares with
+ * the asking peer. Scans run on the background worker; entries are streamed only as fast as the
+ * peer reads them (it paces itself), so memory stays bounded whatever the data size.
+ */
+final class RepairHandler {
+  private final ClusterState cluster;
+  private final Storage storage;
+  private final WorkerExecutor worker;
+
+  RepairHandler(ClusterState cluster, Storage storage, WorkerExecutor worker) {
+    this.cluster = cluster;
+    this.storage = storage;
+    this.worker = worker;
+  }
+
+  /** Answers a repair request; {@code release} is run once, when it is over. */
+  void handle(HttpServerRequest request, RequestBody body, Admission admission, Runnable release) {
+    SharedKeys keys;
+    try {
+      Query query = new Query(request.query());
+      keys =
+          SharedKeys.of(
+              cluster.topology(), query.text("peer"), Integer.parseInt(query.text("from")));
+    } catch (RuntimeException e) {
+      release.run();
+      Responses.text(request, 400, "bad repair request: " + e.getMessage());
+      return;
+    }
+    if (RepairApi.DIGESTS_PATH.equals(request.path())) {
+      worker
+          .executeBlocking(() -> RepairScans.digests(storage, keys).encode(), false)
+          .onComplete(done -> {
+            release.run();
+            if (done.succeeded()) {
+              Responses.bytes(request, done.result());
+            } else {
+              Failures.answer(request, done.cause());
+            }
+          });
+      return;
+    }
+    body.read(Digests.BUCKETS / 8, admission)
+        .compose(bitmap -> {
+          admission.releaseBytes(bitmap.length());
+          BitSet buckets = RepairApi.buckets(bitmap.getBytes());
+          String start = new Query(request.query()).text("start");
+          byte[] from = start == null ? new byte[0] : RepairApi.unhex(start);
+          return worker.executeBlocking(
+              () -> new RepairScans.EntryScan(storage, keys, buckets, from), false);
+        })
+        .onSuccess(scan -> new Stream(request.response(), scan, release).pull())
+        .onFailure(e -> {
+          release.run();
+          if (e instanceof IllegalArgumentException) {
+            Responses.text(request, 400, "bad repair request: " + e.getMessage());
+          } else {
+            Failures.answer(request, e);
+          }
+        });
+  }
+
+  /** One entries response: the next frame is scanned once the previous one was written. */
+  private final class Stream {
+    private final HttpServerResponse response;
+    private final RepairScans.EntryScan scan;
+    private final Runnable release;
+    private boolean finished;
+
+    Stream(HttpServerResponse response, RepairScans.EntryScan scan, Runnable release) {
+      this.response = response;
+      this.scan = scan;
+      this.release = release;
+      response.setChunked(true).setStatusCode(200);
+      response.putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream");
+      response.closeHandler(v -> finish());
+    }
+
+    void pull() {
+      worker
+          .executeBlocking(() -> scan.nextFrame(RepairApi.FRAME_BYTES), false)
+          .onComplete(frame -> {
+            if (finished) {
+              return;
+            }
+            if (frame.failed()) {
+              response.reset(); // the peer sees a broken transfer, and resumes it later
+              finish();
+            } else if (frame.result() == null) {
+              response.end();
+              finish();
+            } else {
+              write(frame.result());
+            }
+          });
+    }
+
+    private void write(Buffer frame) {
+      response.write(frame);
+      if (response.writeQueueFull()) {
+        response.drainHandler(v -> pull());
+      } else {
+        pull();
+      }
+    }
+
+    private void finish() {
+      if (finished) {
+        return;
+      }
+      finished = true;
+      release.run();
+      worker.executeBlocking(
+          () -> {
+            scan.close();
+            return null;
+          },
+          false);
+    }
+  }
+}

@@ -1,0 +1,58 @@
+package dev.dht.node.repair;
+
+import java.util.BitSet;
+import java.util.HexFormat;
+
+/**
+ * The node-to-node repair protocol (behind the cluster secret, like every internal path):
+ *
+ * <pre>
+ * POST /internal/v0/repair/digests?peer=URL&amp;from=N            → 200 {@link Digests} (8 bytes a bucket)
+ * POST /internal/v0/repair/entries?peer=URL&amp;from=N[&amp;start=HEX]  body: bucket bitmap
+ *                                                          → 200 chunked frames of write ops
+ * </pre>
+ *
+ * Both answer about the keys the answering replica shares with {@code peer} (the asking node) at
+ * replication {@code from}; entries come in key order from {@code start} (inclusive), so an
+ * interrupted transfer resumes after the last key received.
+ */
+public final class RepairApi {
+  public static final String DIGESTS_PATH = "/internal/v0/repair/digests";
+  public static final String ENTRIES_PATH = "/internal/v0/repair/entries";
+
+  /** A frame carries at most about this many bytes of records (plus one scan batch). */
+  public static final int FRAME_BYTES = 1 << 20;
+
+  /** No valid frame is larger: a receiver refuses the stream beyond it. */
+  public static final int MAX_FRAME_BYTES = 16 << 20;
+
+  private RepairApi() {}
+
+  public static String hex(byte[] key) {
+    return HexFormat.of().formatHex(key);
+  }
+
+  public static byte[] unhex(String hex) {
+    return HexFormat.of().parseHex(hex);
+  }
+
+  public static byte[] bitmap(BitSet buckets) {
+    byte[] bytes = new byte[Digests.BUCKETS / 8];
+    byte[] set = buckets.toByteArray();
+    System.arraycopy(set, 0, bytes, 0, set.length);
+    return bytes;
+  }
+
+  public static BitSet buckets(byte[] bitmap) {
+    if (bitmap.length != Digests.BUCKETS / 8) {
+      throw new IllegalArgumentException(
+          "a bucket bitmap has " + Digests.BUCKETS / 8 + " bytes, not " + bitmap.length);
+    }
+    return BitSet.valueOf(bitmap);
+  }
+
+  /** The first key after {@code key}: where a transfer resumes. */
+  public static byte[] after(byte[] key) {
+    return java.util.Arrays.copyOf(key, key.length + 1);
+  }
+}

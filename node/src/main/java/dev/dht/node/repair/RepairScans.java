@@ -1,0 +1,120 @@
+package dev.dht.node.repair;
+
+import dev.dht.node.replication.BatchCodec;
+import dev.dht.node.replication.ReplicaOp;
+import dev.dht.node.storage.RangeCursor;
+import dev.dht.node.storage.Record;
+import dev.dht.node.storage.Storage;
+import io.vertx.core.buffer.Buffer;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+
+/**
+ * The full scans of repair, over every record of this node's data (tombstones included). Each
+ * blocks for as long as the scan takes: run them on a background worker, never on an event loop.
+ * Tombstones past their grace period take no part: they are being purged everywhere.
+ */
+public final class RepairScans {
+  private static final int SCAN_BATCH = 4096;
+  private static final int SCAN_BATCH_BYTES = 4 << 20;
+  private static final byte[] FIRST_KEY = new byte[0];
+
+  private RepairScans() {}
+
+  /** The digests of what this replica holds of {@code keys}. */
+  public static Digests digests(Storage storage, SharedKeys keys) {
+    Digests digests = new Digests();
+    long horizon = storage.purgeHorizon();
+    try (RangeCursor cursor = storage.scan(FIRST_KEY)) {
+      for (List<RangeCursor.Entry> batch = cursor.next(SCAN_BATCH, SCAN_BATCH_BYTES);
+          !batch.isEmpty();
+          batch = cursor.next(SCAN_BATCH, SCAN_BATCH_BYTES)) {
+        for (RangeCursor.Entry e : batch) {
+          if (!purgeable(e.record(), horizon) && keys.contains(e.key())) {
+            digests.add(e.key(), e.value());
+          }
+        }
+      }
+    }
+    return digests;
+  }
+
+  /** Deletes every tombstone past its grace period; returns how many. */
+  public static long purgeTombstones(Storage storage) {
+    long purged = 0;
+    long horizon = storage.purgeHorizon();
+    try (RangeCursor cursor = storage.scan(FIRST_KEY)) {
+      for (List<RangeCursor.Entry> batch = cursor.next(SCAN_BATCH, SCAN_BATCH_BYTES);
+          !batch.isEmpty();
+          batch = cursor.next(SCAN_BATCH, SCAN_BATCH_BYTES)) {
+        List<byte[]> keys = new ArrayList<>();
+        List<Record> tombstones = new ArrayList<>();
+        for (RangeCursor.Entry e : batch) {
+          Record record = e.record();
+          if (purgeable(record, horizon)) {
+            keys.add(e.key());
+            tombstones.add(record);
+          }
+        }
+        if (!keys.isEmpty()) {
+          purged += storage.purge(keys, tombstones);
+        }
+      }
+    }
+    return purged;
+  }
+
+  private static boolean purgeable(Record record, long horizon) {
+    return record.tombstone() && record.timestamp() < horizon;
+  }
+
+  /**
+   * The records of some buckets of the keys shared with a peer, in key order from a start key, cut
+   * into frames: {@code length:i32} then write ops in {@link BatchCodec} encoding. Owns its cursor.
+   */
+  public static final class EntryScan implements AutoCloseable {
+    private final RangeCursor cursor;
+    private final SharedKeys keys;
+    private final BitSet buckets;
+    private final long horizon;
+
+    public EntryScan(Storage storage, SharedKeys keys, BitSet buckets, byte[] start) {
+      this.cursor = storage.scan(start);
+      this.keys = keys;
+      this.buckets = buckets;
+      this.horizon = storage.purgeHorizon();
+    }
+
+    /** The next frame, of about {@code maxBytes} at most; null once the scan is over. */
+    public Buffer nextFrame(int maxBytes) {
+      List<ReplicaOp> ops = new ArrayList<>();
+      int bytes = 0;
+      while (bytes < maxBytes) {
+        List<RangeCursor.Entry> batch = cursor.next(SCAN_BATCH, SCAN_BATCH_BYTES);
+        if (batch.isEmpty()) {
+          break;
+        }
+        for (RangeCursor.Entry e : batch) {
+          Record record = e.record();
+          if (buckets.get(Digests.bucket(e.key()))
+              && !purgeable(record, horizon)
+              && keys.contains(e.key())) {
+            ops.add(ReplicaOp.write(e.key(), record));
+            bytes += e.key().length + e.value().length + 9;
+          }
+        }
+      }
+      if (ops.isEmpty()) {
+        return null;
+      }
+      Buffer body = BatchCodec.encodeOps(ops);
+      return Buffer.buffer(4 + body.length()).appendInt(body.length()).appendBuffer(body);
+    }
+
+    @Override
+    public void close() {
+      cursor.close();
+    }
+  }
+}

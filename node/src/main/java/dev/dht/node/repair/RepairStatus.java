@@ -1,0 +1,79 @@
+package dev.dht.node.repair;
+
+import io.vertx.core.json.JsonObject;
+
+/**
+ * What this node's repair is doing and has done, as the admin endpoint and the metrics show it.
+ * Written by the repairer's event loop only, read from anywhere.
+ */
+public final class RepairStatus {
+  volatile boolean running;
+  volatile long runs;
+  volatile long failedRuns;
+  volatile long startedMillis;
+  volatile long lastCompletedMillis;
+  volatile long lastDurationMs;
+  volatile String lastError;
+  volatile String peer;
+  volatile int peersDone;
+  volatile int peers;
+  volatile long bucketsDiffering;
+  volatile long keysReceived;
+  volatile long bytesReceived;
+  volatile long tombstonesPurged;
+  volatile long nextRunMillis;
+
+  public boolean running() {
+    return running;
+  }
+
+  public long runs() {
+    return runs;
+  }
+
+  public long failedRuns() {
+    return failedRuns;
+  }
+
+  /** Wall-clock ms of the end of the last run that reached every peer; 0 if none yet. */
+  public long lastCompletedMillis() {
+    return lastCompletedMillis;
+  }
+
+  /** Peers done in the current run, as a fraction (1 when idle). */
+  public double progress() {
+    return running && peers > 0 ? (double) peersDone / peers : 1.0;
+  }
+
+  public long keysReceived() {
+    return keysReceived;
+  }
+
+  public long bytesReceived() {
+    return bytesReceived;
+  }
+
+  public long tombstonesPurged() {
+    return tombstonesPurged;
+  }
+
+  public JsonObject toJson() {
+    return new JsonObject()
+        .put("state", running ? "running" : "idle")
+        .put("runs", runs)
+        .put("failedRuns", failedRuns)
+        .put("startedMillis", startedMillis)
+        .put("lastCompletedMillis", lastCompletedMillis)
+        .put("lastDurationMs", lastDurationMs)
+        .put("lastError", lastError)
+        .put("peer", peer)
+        .put("peersDone", peersDone)
+        .put("peers", peers)
+        .put("progress", progress())
+        .put("bucketsDiffering", bucketsDiffering)
+        .put("keysReceived", keysReceived)
+        .put("bytesReceived", bytesReceived)
+        .put("tombstonesPurged", tombstonesPurged)
+        .put("nextRunMillis", nextRunMillis);
+  }
+}
