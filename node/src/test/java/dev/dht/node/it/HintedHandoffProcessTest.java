@@ -28,7 +28,8 @@ class HintedHandoffProcessTest {
   @Test
   void aNodeThatWasDownGetsEveryWriteItMissedFromHints() throws Exception {
     List<NodeProcess> nodes =
-        NodeProcess.startCluster(root, "128m", List.of(Map.of(), Map.of(), Map.of()));
+        NodeProcess.startCluster(
+            root, "128m", List.of(Map.of(), Map.of(), Map.of()), "--repair-interval-s", "0");
     try {
       for (NodeProcess node : nodes) {
         node.client().put("warm-up", "w", 1, 3);

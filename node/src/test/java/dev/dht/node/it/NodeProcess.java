@@ -91,7 +91,10 @@ public final class NodeProcess implements AutoCloseable {
     return result.record();
   }
 
-  /** This node's own live entries (its replica alone), from {@code GET /v0/entities?start=%01} (the first key). */
+  /**
+   * This node's own live entries (its replica alone), from {@code GET /v0/entities?start=%01} (the
+   * first key).
+   */
   public java.util.Map<String, String> entries() {
     RawHttp.Response response = RawHttp.get(port, "/v0/entities?start=%01");
     if (response.status() != 200) {
