@@ -14,7 +14,7 @@ MVN := mvn -B -ntp
 NODE_JAR := node/target/dht-node.jar
 SOURCES := $(shell find pom.xml */pom.xml */src/main -type f 2>/dev/null)
 
-.PHONY: build run test fmt bench soak clean check-java prereqs chart-test images e2e
+.PHONY: build run test fmt bench soak heal-bench clean check-java prereqs chart-test images e2e
 
 check-java:
 	@[ -n "$(JAVA_HOME)" ] || { echo "Temurin/JDK 25 not found: set JAVA_HOME to a JDK 25" >&2; exit 1; }
@@ -47,6 +47,10 @@ bench: build
 ## and RSS per node every 10 s and the requests' outcomes (~4 min; see README)
 soak: build
 	scripts/soak.sh
+
+## heal-bench: repair throughput (a wiped node, 1M keys of 100 B) and hint replay rate (~4 min)
+heal-bench: build
+	scripts/heal-bench.sh
 
 clean:
 	$(MVN) -q clean

@@ -85,7 +85,7 @@ public final class HybridClock {
    * A reservation is extended once a timestamp is issued within this many ms of its end, to twice
    * as far past that timestamp: a persisted write every so often, never one per timestamp.
    */
-  public static final long RESERVE_AHEAD_MS = 500;
+  public static final long RESERVE_AHEAD_MS = 250;
 
   private final LongSupplier wallMillis;
   private final long nodeId;

@@ -151,9 +151,9 @@ class HybridClockTest {
     HybridClock clock = new HybridClock(wall::get, 1, 500, reservation);
     clock.next();
     assertThat(reservation.wanted).as("nothing asked while far from the end").isZero();
-    wall.set(1_001_600L);
+    wall.set(1_001_800L);
     clock.next();
-    assertThat(reservation.wanted).isEqualTo(1_001_600L + 2 * HybridClock.RESERVE_AHEAD_MS);
+    assertThat(reservation.wanted).isEqualTo(1_001_800L + 2 * HybridClock.RESERVE_AHEAD_MS);
     wall.set(1_002_001L);
     assertThatThrownBy(clock::next).isInstanceOf(HybridClock.NotReservedException.class);
     reservation.reserved = reservation.wanted;

@@ -42,6 +42,7 @@ class ClockRestartProcessTest {
                   "FAKETIME", "-10s",
                   "DONT_FAKE_MONOTONIC", "1"));
       nodes.set(1, second);
+      second.client().put("warm-up", "w", 1, 2); // the new process's first connections
       for (int k = 0; k < 50; k++) {
         assertThat(second.client().put("after-" + k, "v", 2, 2).status()).isEqualTo(201);
         assertThat(second.stored("after-" + k).timestamp())

@@ -109,4 +109,50 @@ class StorageTest {
     assertThat(cursor.next(10, 1024)).isEmpty();
     assertThatThrownBy(() -> storage.get(bytes("k"))).isInstanceOf(StorageException.class);
   }
+
+  @Test
+  void tombstonesPastTheHorizonAreNotKeptAndArePurgedOnlyIfUnchanged() {
+    long[] horizon = {100};
+    try (Storage storage = new Storage(dir, 1 << 20, () -> horizon[0])) {
+      storage.putIfNewer(bytes("old-delete"), Record.value(10, bytes("v")));
+      assertThat(storage.putIfNewer(bytes("old-delete"), Record.tombstone(50))).isTrue();
+      assertThat(storage.get(bytes("old-delete"))).as("deleted, no tombstone kept").isNull();
+
+      storage.putIfNewer(bytes("young"), Record.tombstone(150));
+      storage.putIfNewer(bytes("rewritten"), Record.tombstone(120));
+      horizon[0] = 200;
+      storage.putIfNewer(bytes("rewritten"), Record.value(190, bytes("back")));
+      int purged =
+          storage.purge(
+              List.of(bytes("young"), bytes("rewritten")),
+              List.of(Record.tombstone(150), Record.tombstone(120)));
+      assertThat(purged).isEqualTo(1);
+      assertThat(storage.get(bytes("young"))).isNull();
+      assertThat(storage.get(bytes("rewritten")).valueBytes()).containsExactly(bytes("back"));
+    }
+  }
+
+  @Test
+  void hintsAndFactsLiveApartFromTheData() {
+    try (Storage storage = new Storage(dir, 1 << 20)) {
+      storage.putHints(List.of(bytes("h1"), bytes("h2")), List.of(bytes("a"), bytes("b")));
+      storage.putMetaSynced(bytes("fact"), bytes("42"));
+      assertThat(storage.get(bytes("h1"))).isNull();
+      try (RangeCursor cursor = storage.range(bytes("\u0001"), null)) {
+        assertThat(cursor.next(10, 1 << 20)).isEmpty();
+      }
+      try (RangeCursor hints = storage.hints(bytes("h"))) {
+        assertThat(hints.next(10, 1 << 20)).hasSize(2);
+      }
+      storage.deleteHints(List.of(bytes("h1")));
+      try (RangeCursor hints = storage.hints(bytes("h"))) {
+        assertThat(hints.next(10, 1 << 20))
+            .extracting(e -> new String(e.key()))
+            .containsExactly("h2");
+      }
+    }
+    try (Storage reopened = new Storage(dir, 1 << 20)) {
+      assertThat(reopened.getMeta(bytes("fact"))).isEqualTo(bytes("42"));
+    }
+  }
 }
