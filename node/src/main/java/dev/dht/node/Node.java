@@ -65,7 +65,7 @@ public final class Node implements AutoCloseable {
             config.dataDir(),
             config.blockCacheBytes(),
             () -> HybridClock.firstOf(System.currentTimeMillis() - graceMs));
-    highWaterMark = ClockHighWaterMark.open(storage, System::currentTimeMillis);
+    highWaterMark = ClockHighWaterMark.open(config.dataDir(), System::currentTimeMillis);
     HybridClock clock =
         new HybridClock(
             System::currentTimeMillis, config.nodeId(), config.maxClockOffsetMs(), highWaterMark);

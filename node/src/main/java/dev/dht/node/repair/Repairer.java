@@ -307,7 +307,7 @@ public final class Repairer {
           }
           status.keysReceived += stored;
           status.bytesReceived += frame.length();
-          storage.putMetaSynced(PROGRESS, progress(peer, keys.getLast()));
+          storage.putMeta(PROGRESS, progress(peer, keys.getLast()));
           return null;
         },
         false);
@@ -319,7 +319,7 @@ public final class Repairer {
           if (value == null) {
             storage.deleteMeta(PROGRESS);
           } else {
-            storage.putMetaSynced(PROGRESS, value);
+            storage.putMeta(PROGRESS, value);
           }
           return null;
         },
@@ -345,7 +345,7 @@ public final class Repairer {
       status.lastCompletedMillis = end;
       worker.executeBlocking(
           () -> {
-            storage.putMetaSynced(LAST_COMPLETED, ByteBuffer.allocate(8).putLong(end).array());
+            storage.putMeta(LAST_COMPLETED, ByteBuffer.allocate(8).putLong(end).array());
             return null;
           },
           false);

@@ -66,7 +66,6 @@ public final class Storage implements AutoCloseable {
   private final ColumnFamilyHandle data;
   private final ColumnFamilyHandle hints;
   private final ColumnFamilyHandle meta;
-  private final WriteOptions syncWrite = new WriteOptions().setSync(true);
   private final LongSupplier purgeHorizon;
   private final WriteOptions writeOptions = new WriteOptions(); // WAL on, no fsync per write
   private final ReadOptions readOptions = new ReadOptions();
@@ -310,12 +309,12 @@ public final class Storage implements AutoCloseable {
 
   /** Stores hints (raw key and value bytes), in one atomic write. */
   public void putHints(List<byte[]> keys, List<byte[]> values) {
-    writeRaw(hints, keys, values, false);
+    writeRaw(hints, keys, values);
   }
 
   /** Deletes hints. */
   public void deleteHints(List<byte[]> keys) {
-    writeRaw(hints, keys, null, false);
+    writeRaw(hints, keys, null);
   }
 
   /** A fact of the node; null if never stored. */
@@ -331,18 +330,20 @@ public final class Storage implements AutoCloseable {
     }
   }
 
-  /** Stores a fact of the node, synced to disk before this returns. */
-  public void putMetaSynced(byte[] key, byte[] value) {
-    writeRaw(meta, List.of(key), List.of(value), true);
+  /**
+   * Stores a fact of the node, in the WAL like every write (not synced: a synced write would sync
+   * the WAL shared with the data, stalling the data writes of its group).
+   */
+  public void putMeta(byte[] key, byte[] value) {
+    writeRaw(meta, List.of(key), List.of(value));
   }
 
   /** Deletes a fact of the node. */
   public void deleteMeta(byte[] key) {
-    writeRaw(meta, List.of(key), null, true);
+    writeRaw(meta, List.of(key), null);
   }
 
-  private void writeRaw(
-      ColumnFamilyHandle family, List<byte[]> keys, List<byte[]> values, boolean sync) {
+  private void writeRaw(ColumnFamilyHandle family, List<byte[]> keys, List<byte[]> values) {
     lifecycle.readLock().lock();
     try (WriteBatch batch = new WriteBatch()) {
       ensureOpen();
@@ -353,7 +354,7 @@ public final class Storage implements AutoCloseable {
           batch.put(family, keys.get(i), values.get(i));
         }
       }
-      db.write(sync ? syncWrite : writeOptions, batch);
+      db.write(writeOptions, batch);
     } catch (RocksDBException e) {
       throw new StorageException("write failed: " + e.getMessage(), e);
     } finally {
@@ -414,7 +415,6 @@ public final class Storage implements AutoCloseable {
     readOptions.close();
     memoryOnly.close();
     writeOptions.close();
-    syncWrite.close();
     options.close();
     dataOptions.close();
     smallOptions.close();

@@ -3,7 +3,6 @@ package dev.dht.node.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.dht.node.storage.Storage;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -15,16 +14,14 @@ class ClockHighWaterMarkTest {
   @Test
   void theMarkSurvivesReopeningAndOnlyGrows() {
     long wall = 1_000_000L;
-    try (Storage storage = new Storage(dir, 1 << 20);
-        ClockHighWaterMark mark = ClockHighWaterMark.open(storage, () -> wall)) {
+    try (ClockHighWaterMark mark = ClockHighWaterMark.open(dir, () -> wall)) {
       assertThat(mark.floorMillis()).isZero();
       assertThat(mark.reservedMillis()).isEqualTo(wall + 2 * HybridClock.RESERVE_AHEAD_MS);
       mark.extend(wall + 60_000);
       await().atMost(Duration.ofSeconds(5)).until(() -> mark.reservedMillis() == wall + 60_000);
       mark.extend(wall + 10); // smaller: changes nothing
     }
-    try (Storage storage = new Storage(dir, 1 << 20);
-        ClockHighWaterMark mark = ClockHighWaterMark.open(storage, () -> wall - 10_000)) {
+    try (ClockHighWaterMark mark = ClockHighWaterMark.open(dir, () -> wall - 10_000)) {
       assertThat(mark.floorMillis()).isEqualTo(wall + 60_000);
       assertThat(mark.reservedMillis()).isGreaterThan(wall + 60_000);
       HybridClock clock = new HybridClock(() -> wall - 10_000, 3, 500, mark);

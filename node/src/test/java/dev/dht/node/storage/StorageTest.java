@@ -136,7 +136,7 @@ class StorageTest {
   void hintsAndFactsLiveApartFromTheData() {
     try (Storage storage = new Storage(dir, 1 << 20)) {
       storage.putHints(List.of(bytes("h1"), bytes("h2")), List.of(bytes("a"), bytes("b")));
-      storage.putMetaSynced(bytes("fact"), bytes("42"));
+      storage.putMeta(bytes("fact"), bytes("42"));
       assertThat(storage.get(bytes("h1"))).isNull();
       try (RangeCursor cursor = storage.range(bytes("\u0001"), null)) {
         assertThat(cursor.next(10, 1 << 20)).isEmpty();
