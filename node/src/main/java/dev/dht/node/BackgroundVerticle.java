@@ -12,6 +12,7 @@ import io.vertx.core.WorkerExecutor;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
+import java.util.List;
 
 /**
  * The node's background work on one event loop of its own: hint replay and anti-entropy repair,
@@ -23,7 +24,7 @@ final class BackgroundVerticle extends VerticleBase {
 
   private final NodeConfig config;
   private final HintStore hints;
-  private final Repairer repairer;
+  private final List<Repairer> repairers;
   private final WorkerExecutor worker;
   private final NodeMetrics metrics;
   private PeerClient peers;
@@ -33,10 +34,10 @@ final class BackgroundVerticle extends VerticleBase {
   BackgroundVerticle(
       NodeConfig config,
       HintStore hints,
-      Repairer repairer,
+      List<Repairer> repairers,
       WorkerExecutor worker,
       NodeMetrics metrics) {
-    this.repairer = repairer;
+    this.repairers = repairers;
     this.config = config;
     this.hints = hints;
     this.worker = worker;
@@ -72,14 +73,14 @@ final class BackgroundVerticle extends VerticleBase {
         vertx.createHttpClient(
             new HttpClientOptions().setKeepAlive(true).setConnectTimeout(5000),
             new PoolOptions().setHttp1MaxSize(2));
-    repairer.start(context, repairs);
+    repairers.forEach(r -> r.start(context, repairs));
     return Future.succeededFuture();
   }
 
   @Override
   public Future<?> stop() {
     replayer.stop();
-    repairer.stop();
+    repairers.forEach(Repairer::stop);
     return Future.join(peers.close(), repairs.close());
   }
 }

@@ -177,7 +177,8 @@ public final class Main implements Callable<Integer> {
   @Option(
       names = "--hint-window-s",
       defaultValue = "${env:DHT_HINT_WINDOW_S:-10800}",
-      description = "hints older than this are dropped unreplayed (repair then covers them)")
+      description =
+          "hints older than this are dropped unreplayed (repair then covers them); 0: no hints")
   long hintWindowSeconds;
 
   @Option(
@@ -289,7 +290,7 @@ public final class Main implements Callable<Integer> {
     requireNotNegative("--max-internal-body-bytes-inflight", maxInternalBodyBytesInflight);
     requireNotNegative("--peer-max-pending-bytes", peerMaxPendingBytes);
     requireNotNegative("--shutdown-delay-ms", shutdownDelayMs);
-    requirePositive("--hint-window-s", hintWindowSeconds);
+    requireNotNegative("--hint-window-s", hintWindowSeconds);
     requireNotNegative("--repair-interval-s", repairIntervalSeconds);
     requirePositive("--repair-bytes-per-s", repairBytesPerSecond);
     requirePositive("--tombstone-grace-s", tombstoneGraceSeconds);

@@ -10,6 +10,8 @@ import dev.dht.node.http.Admission;
 import dev.dht.node.http.HttpVerticle;
 import dev.dht.node.http.Limits;
 import dev.dht.node.metrics.NodeMetrics;
+import dev.dht.node.repair.Cleanup;
+import dev.dht.node.repair.Maintenance;
 import dev.dht.node.repair.Repairer;
 import dev.dht.node.replication.PeerLimits;
 import dev.dht.node.replication.Replication;
@@ -49,13 +51,14 @@ public final class Node implements AutoCloseable {
   private final WorkerExecutor backgroundWorker;
   private final HintStore hints;
   private final Repairer repairer;
+  private final Repairer streamer;
   private String deploymentId;
   private String backgroundId;
   private boolean closed;
 
   private Node(NodeConfig config) {
     shutdownDelayMs = config.shutdownDelayMs();
-    Topology topology = Topology.of(config.members(), config.self());
+    Topology topology = initialTopology(config);
     cluster =
         new ClusterState(
             topology, new Replication.Defaults(config.defaultAck(), config.defaultFrom()));
@@ -99,6 +102,12 @@ public final class Node implements AutoCloseable {
             config.hints().maxBytes(),
             metrics::hintTarget);
     metrics.bindHints(hints);
+    Repairer.Settings repairSettings =
+        new Repairer.Settings(
+            config.repair().intervalMs(),
+            config.repair().bytesPerSecond(),
+            config.maxKeyBytes(),
+            config.maxValueBytes());
     repairer =
         new Repairer(
             vertx,
@@ -106,12 +115,24 @@ public final class Node implements AutoCloseable {
             storage,
             backgroundWorker,
             config.clusterSecret(),
-            new Repairer.Settings(
-                config.repair().intervalMs(),
-                config.repair().bytesPerSecond(),
-                config.maxKeyBytes(),
-                config.maxValueBytes()));
+            repairSettings,
+            false);
+    streamer =
+        new Repairer(
+            vertx,
+            cluster,
+            storage,
+            backgroundWorker,
+            config.clusterSecret(),
+            repairSettings,
+            true);
     metrics.bindRepair(repairer.status());
+    Maintenance maintenance =
+        new Maintenance(
+            repairer,
+            streamer,
+            new Cleanup(cluster, storage, backgroundWorker),
+            NodeSettings.json(config));
     HttpVerticle.Shared shared =
         new HttpVerticle.Shared(
             config.port(),
@@ -121,7 +142,7 @@ public final class Node implements AutoCloseable {
             backgroundWorker,
             clock,
             hints,
-            repairer,
+            maintenance,
             clients,
             peers,
             new Limits(
@@ -150,7 +171,8 @@ public final class Node implements AutoCloseable {
       backgroundId =
           vertx
               .deployVerticle(
-                  new BackgroundVerticle(config, hints, repairer, backgroundWorker, metrics))
+                  new BackgroundVerticle(
+                      config, hints, List.of(repairer, streamer), backgroundWorker, metrics))
               .await();
     } catch (RuntimeException e) {
       vertx.close().await();
@@ -167,7 +189,19 @@ public final class Node implements AutoCloseable {
         config.port(),
         vertx.isNativeTransportEnabled() ? "epoll" : "NIO",
         config.dataDir(),
-        topology.members());
+        topology);
+  }
+
+  private static Topology initialTopology(NodeConfig config) {
+    if (config.clusterFile() == null) {
+      return Topology.of(config.members(), config.self());
+    }
+    try {
+      return ConfigFiles.topology(
+          java.nio.file.Files.readString(config.clusterFile()), config.self());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** Starts a node and returns once it accepts requests; fails if storage or the port fail. */
@@ -186,9 +220,9 @@ public final class Node implements AutoCloseable {
               vertx,
               config.clusterFile().toString(),
               content -> {
-                Topology next = Topology.of(ConfigFiles.members(content), config.self());
-                if (!next.members().equals(cluster.topology().members())) {
-                  log.info("cluster membership is now {}", next.members());
+                Topology next = ConfigFiles.topology(content, config.self());
+                if (!next.sameMembership(cluster.topology())) {
+                  log.info("cluster membership is now {}", next);
                   cluster.topology(next);
                 }
               }));

@@ -1,47 +1,191 @@
 package dev.dht.node.cluster;
 
 import java.net.URI;
-import java.util.LinkedHashSet;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
- * The cluster as one node sees it: the member URLs, which one is this node, and the placement ring
- * over them. Immutable; a membership change builds a new one.
+ * The cluster as one node sees it: a versioned membership (an epoch, and a state per member), which
+ * member is this node, and the placement rings over them. Immutable; a membership change builds a
+ * new one.
+ *
+ * <p>In a transition, the members that own keys now (normal and leaving: the <em>current</em> ring)
+ * differ from those that will own them (normal and joining: the <em>next</em> ring). Writes go to
+ * both, and need {@code ack} answers from each (a joint quorum); reads use the current ring, or the
+ * next one once the membership says so ({@code read-from next}, published after the next ring's new
+ * members streamed their keys). So a transition is three epochs, each observed by every node before
+ * the next is published: joint writes reading the current ring, joint writes reading the next ring,
+ * the next ring alone. Nodes one epoch apart then always agree: a write acknowledged by either's
+ * quorum is seen by either's quorum reads. Member indexes are positions in the whole member list,
+ * whatever the state.
  */
 public final class Topology {
-  private final List<String> members;
-  private final int selfIndex;
-  private final Ring ring;
+  /** A member's part in placement. */
+  public enum State {
+    NORMAL,
+    JOINING,
+    LEAVING;
 
-  private Topology(List<String> members, int selfIndex) {
+    boolean ownsNow() {
+      return this != JOINING;
+    }
+
+    boolean ownsNext() {
+      return this != LEAVING;
+    }
+  }
+
+  /** The replicas of a write: the union of both rings' replicas, and which ring each is in. */
+  public record WriteSet(int[] replicas, int[] groups) {
+    /** Group bits: 1 (in the current ring), 2 (in the next ring). */
+    public static final int CURRENT = 1;
+
+    public static final int NEXT = 2;
+  }
+
+  private final long epoch;
+  private final List<String> members;
+  private final List<State> states;
+  private final int selfIndex;
+  private final PlacementRing current;
+  private final PlacementRing next;
+  private final boolean readNext;
+
+  /** A ring over some members, with the way back from ring positions to member indexes. */
+  private record PlacementRing(Ring ring, int[] memberIndex) {
+    static PlacementRing over(List<String> members, List<State> states, boolean now) {
+      List<String> owners = new ArrayList<>();
+      List<Integer> indexes = new ArrayList<>();
+      for (int i = 0; i < members.size(); i++) {
+        if (now ? states.get(i).ownsNow() : states.get(i).ownsNext()) {
+          owners.add(members.get(i));
+          indexes.add(i);
+        }
+      }
+      return new PlacementRing(
+          new Ring(owners), indexes.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    int[] replicas(byte[] key, int from) {
+      int[] chosen = ring.replicas(key, from);
+      for (int i = 0; i < chosen.length; i++) {
+        chosen[i] = memberIndex[chosen[i]];
+      }
+      return chosen;
+    }
+  }
+
+  private Topology(
+      long epoch, List<String> members, List<State> states, boolean readNext, int selfIndex) {
+    this.readNext = readNext;
+    this.epoch = epoch;
     this.members = members;
+    this.states = states;
     this.selfIndex = selfIndex;
-    this.ring = new Ring(members);
+    this.current = PlacementRing.over(members, states, true);
+    this.next =
+        states.contains(State.JOINING) || states.contains(State.LEAVING)
+            ? PlacementRing.over(members, states, false)
+            : current;
   }
 
   /**
-   * Builds a topology from member URLs, normalised and de-duplicated; {@code self} must be one of
-   * them.
+   * Builds a topology from member URLs, normalised and de-duplicated, all normal, epoch 0; {@code
+   * self} must be one of them.
    */
   public static Topology of(List<String> memberUrls, String self) {
-    LinkedHashSet<String> unique = new LinkedHashSet<>();
+    Map<String, State> states = new LinkedHashMap<>();
     for (String url : memberUrls) {
-      String trimmed = url.strip();
-      if (!trimmed.isEmpty()) {
-        unique.add(normalize(trimmed));
+      if (!url.isBlank()) {
+        states.put(url, State.NORMAL);
       }
     }
-    List<String> members = List.copyOf(unique);
-    if (members.isEmpty()) {
-      throw new IllegalArgumentException("the cluster has no members");
+    return of(0, states, false, self);
+  }
+
+  /**
+   * Builds a topology of an epoch from member URLs and their states, reading from the next ring if
+   * {@code readNext}; {@code self} is one of the members.
+   */
+  public static Topology of(
+      long epoch, Map<String, State> memberStates, boolean readNext, String self) {
+    Map<String, State> unique = new LinkedHashMap<>();
+    memberStates.forEach((url, state) -> unique.putIfAbsent(normalize(url.strip()), state));
+    List<String> members = List.copyOf(unique.keySet());
+    List<State> states = List.copyOf(unique.values());
+    if (!states.contains(State.NORMAL) && !states.contains(State.LEAVING)) {
+      throw new IllegalArgumentException("the cluster has no members that own keys");
+    }
+    if (!states.contains(State.NORMAL) && !states.contains(State.JOINING)) {
+      throw new IllegalArgumentException("every member of the cluster is leaving");
     }
     int selfIndex = members.indexOf(normalize(self));
     if (selfIndex < 0) {
       throw new IllegalArgumentException(
           "--self " + self + " is not one of the cluster members " + members);
     }
-    return new Topology(members, selfIndex);
+    return new Topology(epoch, members, states, readNext, selfIndex);
+  }
+
+  public long epoch() {
+    return epoch;
+  }
+
+  public State state(int member) {
+    return states.get(member);
+  }
+
+  /** Whether the members that will own keys differ from those that own them now. */
+  public boolean inTransition() {
+    return next != current;
+  }
+
+  /**
+   * The replicas of a write: the current ring's {@code from} replicas and, in a transition, the
+   * next ring's.
+   */
+  public WriteSet writeReplicas(byte[] key, int from) {
+    int[] now = current.replicas(key, from);
+    if (!inTransition()) {
+      int[] groups = new int[now.length];
+      java.util.Arrays.fill(groups, WriteSet.CURRENT);
+      return new WriteSet(now, groups);
+    }
+    int[] later = next.replicas(key, from);
+    int[] union = java.util.Arrays.copyOf(now, now.length + later.length);
+    int[] groups = new int[union.length];
+    java.util.Arrays.fill(groups, 0, now.length, WriteSet.CURRENT);
+    int size = now.length;
+    for (int member : later) {
+      int at = indexOf(union, size, member);
+      if (at >= 0) {
+        groups[at] |= WriteSet.NEXT;
+      } else {
+        union[size] = member;
+        groups[size++] = WriteSet.NEXT;
+      }
+    }
+    return new WriteSet(
+        java.util.Arrays.copyOf(union, size), java.util.Arrays.copyOf(groups, size));
+  }
+
+  private static int indexOf(int[] values, int size, int value) {
+    for (int i = 0; i < size; i++) {
+      if (values[i] == value) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /**
+   * The {@code from} replicas of {@code key} in the next ring (the current one if no transition).
+   */
+  public int[] nextReplicas(byte[] key, int from) {
+    return next.replicas(key, from);
   }
 
   /**
@@ -62,8 +206,12 @@ public final class Topology {
     return members;
   }
 
+  /**
+   * How many members can hold a key's copies on both sides of a transition: the largest valid
+   * {@code from}, and the default one when none is configured.
+   */
   public int size() {
-    return members.size();
+    return Math.min(current.memberIndex().length, next.memberIndex().length);
   }
 
   public int selfIndex() {
@@ -82,13 +230,42 @@ public final class Topology {
     return members.get(index);
   }
 
-  /** Indexes of the {@code from} replicas of {@code key}, best first. */
+  /** Indexes of the {@code from} replicas a read of {@code key} asks, best first. */
   public int[] replicas(byte[] key, int from) {
-    return ring.replicas(key, from);
+    return (readNext ? next : current).replicas(key, from);
+  }
+
+  /** Indexes of the {@code from} replicas of {@code key} among the members that own keys now. */
+  public int[] currentReplicas(byte[] key, int from) {
+    return current.replicas(key, from);
+  }
+
+  /** Whether reads use the next ring (the second step of a transition). */
+  public boolean readsNext() {
+    return readNext;
+  }
+
+  /** Same epoch, members, states and read ring. */
+  public boolean sameMembership(Topology other) {
+    return epoch == other.epoch
+        && readNext == other.readNext
+        && members.equals(other.members)
+        && states.equals(other.states);
   }
 
   @Override
   public String toString() {
-    return "Topology" + members + " self=" + self();
+    StringBuilder out = new StringBuilder("epoch ").append(epoch).append(" [");
+    for (int i = 0; i < members.size(); i++) {
+      out.append(i > 0 ? ", " : "").append(members.get(i));
+      if (states.get(i) != State.NORMAL) {
+        out.append(' ').append(states.get(i).name().toLowerCase(Locale.ROOT));
+      }
+    }
+    return out.append("]")
+        .append(readNext ? " reading from the next ring" : "")
+        .append(" self=")
+        .append(self())
+        .toString();
   }
 }

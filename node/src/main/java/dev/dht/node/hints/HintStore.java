@@ -80,8 +80,13 @@ public final class HintStore {
     }
   }
 
-  /** Keeps a write that {@code target} missed; returns at once (any thread). */
+  /**
+   * Keeps a write that {@code target} missed; returns at once (any thread). No window: no hints.
+   */
   public void add(String target, byte[] key, Record record) {
+    if (windowMs == 0) {
+      return;
+    }
     Hint hint = new Hint(target, wallMillis.getAsLong(), sequence.incrementAndGet(), key, record);
     int bytes = hint.bytes();
     synchronized (unwritten) {

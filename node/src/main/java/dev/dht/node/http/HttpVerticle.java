@@ -5,7 +5,7 @@ import dev.dht.node.cluster.HybridClock;
 import dev.dht.node.hints.HintStore;
 import dev.dht.node.loop.DelayedActions;
 import dev.dht.node.metrics.NodeMetrics;
-import dev.dht.node.repair.Repairer;
+import dev.dht.node.repair.Maintenance;
 import dev.dht.node.replication.Coordinator;
 import dev.dht.node.replication.InternalApi;
 import dev.dht.node.replication.LocalReplica;
@@ -40,7 +40,7 @@ public final class HttpVerticle extends VerticleBase {
       WorkerExecutor backgroundWorker,
       HybridClock clock,
       HintStore hints,
-      Repairer repairer,
+      Maintenance maintenance,
       Admission clients,
       Admission peers,
       Limits limits,
@@ -62,6 +62,7 @@ public final class HttpVerticle extends VerticleBase {
   private RangeHandler ranges;
   private InternalHandler internal;
   private ServiceHandler service;
+  private AdminHandler admin;
 
   public HttpVerticle(Shared shared) {
     this.shared = shared;
@@ -105,9 +106,8 @@ public final class HttpVerticle extends VerticleBase {
             shared.secret(),
             shared.requestTimeoutMs(),
             new RepairHandler(shared.cluster(), shared.storage(), shared.backgroundWorker()));
-    service =
-        new ServiceHandler(
-            local, shared.metrics(), shared.stopping(), shared.repairer(), shared.secret());
+    service = new ServiceHandler(local, shared.metrics(), shared.stopping());
+    admin = new AdminHandler(shared.cluster(), shared.maintenance(), shared.secret());
     server =
         vertx.createHttpServer(
             new HttpServerOptions()
@@ -140,10 +140,11 @@ public final class HttpVerticle extends VerticleBase {
         case "/health/live" -> service.live(request);
         case "/health/ready" -> service.ready(request);
         case "/metrics" -> service.metrics(request);
-        case "/v0/admin/repair" -> service.repair(request);
         default -> {
           if (path.startsWith(InternalApi.PREFIX)) {
             internal.handle(request, body);
+          } else if (path.startsWith(AdminHandler.PREFIX)) {
+            admin.handle(request);
           } else {
             Responses.text(request, 400, "unknown path " + path);
           }
@@ -179,9 +180,11 @@ public final class HttpVerticle extends VerticleBase {
                   ? "put"
                   : method == HttpMethod.DELETE ? "delete" : "entity-other";
       case "/v0/entities" -> "range";
-      case "/v0/status", "/health/live", "/health/ready", "/metrics", "/v0/admin/repair" ->
-          "service";
-      default -> path.startsWith(InternalApi.PREFIX) ? "internal" : "unknown";
+      case "/v0/status", "/health/live", "/health/ready", "/metrics" -> "service";
+      default ->
+          path.startsWith(InternalApi.PREFIX)
+              ? "internal"
+              : path.startsWith(AdminHandler.PREFIX) ? "admin" : "unknown";
     };
   }
 }

@@ -34,9 +34,19 @@ final class RepairHandler {
     SharedKeys keys;
     try {
       Query query = new Query(request.query());
+      String epoch = query.text("stream");
+      var topology = cluster.topology();
+      if (epoch != null && Long.parseLong(epoch) != topology.epoch()) {
+        release.run();
+        Responses.text(
+            request,
+            409,
+            "streaming for epoch " + epoch + ", but this node is at epoch " + topology.epoch());
+        return;
+      }
       keys =
-          SharedKeys.of(
-              cluster.topology(), query.text("peer"), Integer.parseInt(query.text("from")));
+          SharedKeys.pulledBy(
+              topology, query.text("peer"), Integer.parseInt(query.text("from")), epoch != null);
     } catch (RuntimeException e) {
       release.run();
       Responses.text(request, 400, "bad repair request: " + e.getMessage());

@@ -1,14 +1,9 @@
 package dev.dht.node.http;
 
 import dev.dht.node.metrics.NodeMetrics;
-import dev.dht.node.repair.Repairer;
-import dev.dht.node.replication.InternalApi;
 import dev.dht.node.replication.LocalReplica;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.function.BooleanSupplier;
 
 /** Status, liveness, readiness and Prometheus metrics. */
@@ -16,17 +11,8 @@ final class ServiceHandler {
   private final LocalReplica local;
   private final NodeMetrics metrics;
   private final BooleanSupplier stopping;
-  private final Repairer repairer;
-  private final byte[] secret;
 
-  ServiceHandler(
-      LocalReplica local,
-      NodeMetrics metrics,
-      BooleanSupplier stopping,
-      Repairer repairer,
-      String secret) {
-    this.repairer = repairer;
-    this.secret = secret == null ? null : secret.getBytes(StandardCharsets.UTF_8);
+  ServiceHandler(LocalReplica local, NodeMetrics metrics, BooleanSupplier stopping) {
     this.local = local;
     this.metrics = metrics;
     this.stopping = stopping;
@@ -52,37 +38,6 @@ final class ServiceHandler {
       Responses.text(request, 200, "ready");
     } else {
       Responses.text(request, 503, "storage is closed");
-    }
-  }
-
-  /**
-   * {@code GET /v0/admin/repair}: this node's repair status (JSON). {@code POST}: starts a run now
-   * (202; 409 if one is running); it needs the cluster secret header, as internal requests do.
-   */
-  void repair(HttpServerRequest request) {
-    if (request.method() == HttpMethod.GET) {
-      request
-          .response()
-          .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
-          .end(repairer.status().toJson().encode());
-    } else if (request.method() == HttpMethod.POST) {
-      String presented = request.getHeader(InternalApi.SECRET_HEADER);
-      if (secret != null
-          && (presented == null
-              || !MessageDigest.isEqual(secret, presented.getBytes(StandardCharsets.UTF_8)))) {
-        Responses.text(request, 403, "starting a repair needs the cluster secret header");
-        return;
-      }
-      repairer
-          .runNow()
-          .onSuccess(started ->
-              Responses.text(
-                  request,
-                  started ? 202 : 409,
-                  started ? "repair started" : "a repair is running already"));
-    } else {
-      request.response().putHeader(HttpHeaders.ALLOW, "GET, POST");
-      Responses.text(request, 405, "method " + request.method() + " is not allowed here");
     }
   }
 

@@ -22,6 +22,13 @@ public final class RepairStatus {
   volatile long bytesReceived;
   volatile long tombstonesPurged;
   volatile long nextRunMillis;
+  volatile long epoch = -1;
+  volatile long streamedEpoch = -1;
+
+  /** The membership epoch a stream last completed for; -1 if none. */
+  public long streamedEpoch() {
+    return streamedEpoch;
+  }
 
   public boolean running() {
     return running;
@@ -74,6 +81,8 @@ public final class RepairStatus {
         .put("keysReceived", keysReceived)
         .put("bytesReceived", bytesReceived)
         .put("tombstonesPurged", tombstonesPurged)
-        .put("nextRunMillis", nextRunMillis);
+        .put("nextRunMillis", nextRunMillis)
+        .put("epoch", epoch)
+        .put("completedEpoch", streamedEpoch);
   }
 }

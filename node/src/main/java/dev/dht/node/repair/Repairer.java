@@ -44,7 +44,6 @@ import org.slf4j.LoggerFactory;
 public final class Repairer {
   private static final Logger log = LoggerFactory.getLogger(Repairer.class);
   private static final byte[] LAST_COMPLETED = bytes("repair-last-completed-ms");
-  private static final byte[] PROGRESS = bytes("repair-progress");
 
   /** A run that could not reach every peer is tried again this soon (or at the interval). */
   private static final long RETRY_MS = 30_000;
@@ -61,6 +60,8 @@ public final class Repairer {
   private final WorkerExecutor worker;
   private final String secret;
   private final Settings settings;
+  private final boolean stream;
+  private final byte[] progressKey;
   private final RepairStatus status = new RepairStatus();
   private Context context;
   private HttpClient http;
@@ -73,7 +74,10 @@ public final class Repairer {
       Storage storage,
       WorkerExecutor worker,
       String secret,
-      Settings settings) {
+      Settings settings,
+      boolean stream) {
+    this.stream = stream;
+    this.progressKey = bytes(stream ? "stream-progress" : "repair-progress");
     this.vertx = vertx;
     this.cluster = cluster;
     this.storage = storage;
@@ -90,6 +94,9 @@ public final class Repairer {
   public void start(Context context, HttpClient http) {
     this.context = context;
     this.http = http;
+    if (stream) {
+      return; // on demand only
+    }
     worker
         .executeBlocking(() -> storage.getMeta(LAST_COMPLETED), false)
         .onSuccess(last -> {
@@ -128,17 +135,24 @@ public final class Repairer {
     status.lastError = null;
     status.bucketsDiffering = 0;
     Topology topology = cluster.topology();
+    status.epoch = topology.epoch();
     int from = Replication.resolve(null, null, cluster.defaults(), topology.size()).from();
-    List<String> peers = new ArrayList<>(topology.members());
-    peers.remove(topology.self());
+    List<String> peers = new ArrayList<>();
+    for (int m = 0; m < topology.members().size(); m++) {
+      if (!topology.isSelf(m) && topology.state(m) != Topology.State.JOINING) {
+        peers.add(topology.member(m)); // the owners of keys now: what is pulled comes from them
+      }
+    }
     peers.sort(null);
     status.peers = from < 2 ? 0 : peers.size();
     status.peersDone = 0;
     worker
         .executeBlocking(
             () -> {
-              status.tombstonesPurged += RepairScans.purgeTombstones(storage);
-              return storage.getMeta(PROGRESS);
+              if (!stream) {
+                status.tombstonesPurged += RepairScans.purgeTombstones(storage);
+              }
+              return storage.getMeta(progressKey);
             },
             false)
         .compose(progress -> repairAll(from < 2 ? List.of() : peers, from, progress))
@@ -190,7 +204,7 @@ public final class Repairer {
   }
 
   private Future<Void> repairWith(String peer, int from, byte[] start) {
-    SharedKeys keys = SharedKeys.of(cluster.topology(), peer, from);
+    SharedKeys keys = SharedKeys.pulledFrom(cluster.topology(), peer, from, stream);
     Future<Digests> local = worker.executeBlocking(() -> RepairScans.digests(storage, keys), false);
     Future<Digests> remote =
         call(peer, RepairApi.DIGESTS_PATH, from, null, Buffer.buffer())
@@ -222,6 +236,7 @@ public final class Repairer {
             + java.net.URLEncoder.encode(cluster.topology().self(), StandardCharsets.UTF_8)
             + "&from="
             + from
+            + (stream ? "&stream=" + status.epoch : "")
             + (start == null || start.length == 0 ? "" : "&start=" + RepairApi.hex(start));
     RequestOptions request =
         new RequestOptions()
@@ -307,7 +322,7 @@ public final class Repairer {
           }
           status.keysReceived += stored;
           status.bytesReceived += frame.length();
-          storage.putMeta(PROGRESS, progress(peer, keys.getLast()));
+          storage.putMeta(progressKey, progress(peer, keys.getLast()));
           return null;
         },
         false);
@@ -317,9 +332,9 @@ public final class Repairer {
     return worker.executeBlocking(
         () -> {
           if (value == null) {
-            storage.deleteMeta(PROGRESS);
+            storage.deleteMeta(progressKey);
           } else {
-            storage.putMeta(PROGRESS, value);
+            storage.putMeta(progressKey, value);
           }
           return null;
         },
@@ -341,7 +356,15 @@ public final class Repairer {
     status.runs++;
     status.lastDurationMs = end - status.startedMillis;
     status.peer = null;
-    if (run.succeeded()) {
+    if (run.succeeded() && stream) {
+      status.lastCompletedMillis = end;
+      status.streamedEpoch = status.epoch;
+      log.info(
+          "streamed for epoch {} in {} ms: {} keys received",
+          status.epoch,
+          status.lastDurationMs,
+          status.keysReceived);
+    } else if (run.succeeded()) {
       status.lastCompletedMillis = end;
       worker.executeBlocking(
           () -> {
@@ -358,9 +381,10 @@ public final class Repairer {
     } else {
       status.failedRuns++;
       status.lastError = run.cause().getMessage();
-      log.warn("repair did not reach every peer: {}", status.lastError);
+      log.warn(
+          "{} did not reach every peer: {}", stream ? "streaming" : "repair", status.lastError);
     }
-    if (settings.intervalMs() > 0 && !stopped) {
+    if (settings.intervalMs() > 0 && !stopped && !stream) {
       schedule(run.succeeded() ? settings.intervalMs() : Math.min(RETRY_MS, settings.intervalMs()));
     }
   }

@@ -3,30 +3,57 @@ package dev.dht.node.repair;
 import dev.dht.node.cluster.Topology;
 
 /**
- * The keys two replicas should both hold: those whose {@code from} replicas (rendezvous placement,
- * the cluster's default replication) include both. Rendezvous hashing has no token ranges, so the
- * pair's shared key space is this predicate, and repair compares only keys in it. Pure.
+ * The keys one replica (the puller) takes from another (the source) in a repair or a stream.
+ * Rendezvous hashing has no token ranges, so a pair's key space is a predicate over the key's
+ * replicas (the cluster's default replication {@code from}), evaluated alike on both sides:
+ *
+ * <ul>
+ *   <li>repair: both are among the key's replicas in the current ring;
+ *   <li>stream (a membership transition): the puller is a replica in the next ring, the source one
+ *       in the current ring: what the puller will own, from those who own it now.
+ * </ul>
+ *
+ * Pure.
  */
-public record SharedKeys(Topology topology, int self, int peer, int from) {
-  /** The keys {@code self} shares with {@code peerUrl}; fails if the peer is not a member. */
-  public static SharedKeys of(Topology topology, String peerUrl, int from) {
-    int peer = topology.members().indexOf(Topology.normalize(peerUrl));
-    if (peer < 0 || peer == topology.selfIndex()) {
-      throw new IllegalArgumentException(peerUrl + " is not another member of this cluster");
-    }
+public record SharedKeys(Topology topology, int puller, int source, int from, boolean stream) {
+  /** The keys this node pulls from {@code peerUrl}. */
+  public static SharedKeys pulledFrom(Topology topology, String peerUrl, int from, boolean stream) {
+    return of(topology, topology.selfIndex(), member(topology, peerUrl), from, stream);
+  }
+
+  /** The keys {@code askerUrl} pulls from this node. */
+  public static SharedKeys pulledBy(Topology topology, String askerUrl, int from, boolean stream) {
+    return of(topology, member(topology, askerUrl), topology.selfIndex(), from, stream);
+  }
+
+  private static SharedKeys of(
+      Topology topology, int puller, int source, int from, boolean stream) {
     if (from < 2 || from > topology.size()) {
       throw new IllegalArgumentException("from must be in 2.." + topology.size() + ": " + from);
     }
-    return new SharedKeys(topology, topology.selfIndex(), peer, from);
+    return new SharedKeys(topology, puller, source, from, stream);
+  }
+
+  private static int member(Topology topology, String url) {
+    int member = topology.members().indexOf(Topology.normalize(url));
+    if (member < 0 || member == topology.selfIndex()) {
+      throw new IllegalArgumentException(url + " is not another member of this cluster");
+    }
+    return member;
   }
 
   public boolean contains(byte[] key) {
-    boolean hasSelf = false;
-    boolean hasPeer = false;
-    for (int replica : topology.replicas(key, from)) {
-      hasSelf |= replica == self;
-      hasPeer |= replica == peer;
+    return includes(
+            stream ? topology.nextReplicas(key, from) : topology.replicas(key, from), puller)
+        && includes(topology.replicas(key, from), source);
+  }
+
+  private static boolean includes(int[] replicas, int member) {
+    for (int replica : replicas) {
+      if (replica == member) {
+        return true;
+      }
     }
-    return hasSelf && hasPeer;
+    return false;
   }
 }

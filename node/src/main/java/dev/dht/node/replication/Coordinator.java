@@ -67,16 +67,21 @@ public final class Coordinator {
 
   /** The newest version among {@code ack} replicas; null when none has the key. */
   public Future<Record> read(Topology topology, byte[] key, Replication r) {
-    return fanOut(topology, key, ReplicaOp.read(key), r);
+    int[] replicas = topology.replicas(key, r.from());
+    return fanOut(topology, new Topology.WriteSet(replicas, null), ReplicaOp.read(key), r);
   }
 
-  /** Stores {@code record} (stamped once, by the caller) on the key's replicas. */
+  /**
+   * Stores {@code record} (stamped once, by the caller) on the key's replicas; in a membership
+   * transition, on both rings' replicas, with {@code ack} answers needed from each.
+   */
   public Future<Record> write(Topology topology, byte[] key, Record record, Replication r) {
-    return fanOut(topology, key, ReplicaOp.write(key, record), r);
+    return fanOut(topology, topology.writeReplicas(key, r.from()), ReplicaOp.write(key, record), r);
   }
 
-  private Future<Record> fanOut(Topology topology, byte[] key, ReplicaOp op, Replication r) {
-    Call call = new Call(topology, topology.replicas(key, r.from()), op, r);
+  private Future<Record> fanOut(
+      Topology topology, Topology.WriteSet targets, ReplicaOp op, Replication r) {
+    Call call = new Call(topology, targets.replicas(), targets.groups(), op, r);
     for (int i = 0; i < call.replicas.length; i++) {
       call.send(i);
     }
@@ -105,6 +110,7 @@ public final class Coordinator {
   private final class Call {
     final Topology topology;
     final int[] replicas;
+    final int[] groups; // the rings each replica is in (null: a read, the current ring)
     final Replication replication;
     final Promise<Record> result = Promise.promise();
     final DelayedActions.Scheduled deadline;
@@ -118,12 +124,13 @@ public final class Coordinator {
     int repairsPending;
     int holders; // reads: replicas known to hold the answer
 
-    Call(Topology topology, int[] replicas, ReplicaOp op, Replication replication) {
+    Call(Topology topology, int[] replicas, int[] groups, ReplicaOp op, Replication replication) {
       this.topology = topology;
       this.replicas = replicas;
+      this.groups = groups;
       this.op = op;
       this.replication = replication;
-      this.quorum = new Quorum(replication.ack(), replication.from());
+      this.quorum = newQuorum();
       this.deadline = deadlines.schedule(this::expire);
       this.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(requestTimeoutMs);
       this.records = op.isWrite() ? null : new Record[replicas.length];
@@ -158,6 +165,16 @@ public final class Coordinator {
           .andThen(done -> metrics.hop(done.succeeded(), System.nanoTime() - start));
     }
 
+    private Quorum newQuorum() {
+      return topology.inTransition() && op.isWrite()
+          ? Quorum.joint(replication.ack(), replication.from())
+          : new Quorum(replication.ack(), replication.from());
+    }
+
+    private int groupsOf(int i) {
+      return groups == null ? Topology.WriteSet.CURRENT : groups[i];
+    }
+
     private void answered(int i, AsyncResult<Record> done) {
       if (done.succeeded() && done.result() != null) {
         clock.observe(done.result().timestamp());
@@ -174,7 +191,9 @@ public final class Coordinator {
         return;
       }
       Quorum.Outcome outcome =
-          done.failed() ? quorum.failure() : quorum.success(op.isWrite() ? null : done.result());
+          done.failed()
+              ? quorum.failure(groupsOf(i))
+              : quorum.success(op.isWrite() ? null : done.result(), groupsOf(i));
       if (op.isWrite()) {
         if (outcome == Quorum.Outcome.REACHED) {
           finish(null);
@@ -211,7 +230,7 @@ public final class Coordinator {
       }
       metrics.writeStampedAgain();
       op = ReplicaOp.write(op.key(), op.record().withTimestamp(timestamp));
-      quorum = new Quorum(replication.ack(), replication.from());
+      quorum = newQuorum();
       for (int i = 0; i < replicas.length; i++) {
         send(i);
       }

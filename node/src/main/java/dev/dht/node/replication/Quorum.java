@@ -16,15 +16,30 @@ public final class Quorum {
   }
 
   private final int ack;
-  private final int from;
-  private int successes;
-  private int failures;
+  private final int[] sizes;
+  private final int[] successes;
+  private final int[] failures;
   private Record newest;
   private Outcome outcome = Outcome.PENDING;
 
   public Quorum(int ack, int from) {
+    this(ack, new int[] {from});
+  }
+
+  private Quorum(int ack, int[] sizes) {
     this.ack = ack;
-    this.from = from;
+    this.sizes = sizes;
+    this.successes = new int[sizes.length];
+    this.failures = new int[sizes.length];
+  }
+
+  /**
+   * A joint quorum over two groups of {@code from} replicas each (group bits 1 and 2; a replica may
+   * be in both): reached once {@code ack} replicas of each group succeeded, failed once either
+   * group cannot reach {@code ack}.
+   */
+  public static Quorum joint(int ack, int from) {
+    return new Quorum(ack, new int[] {from, from});
   }
 
   /**
@@ -33,7 +48,12 @@ public final class Quorum {
    * was already decided, so the decision is reported once).
    */
   public Outcome success(Record record) {
-    successes++;
+    return success(record, 1);
+  }
+
+  /** A successful answer of a replica in the groups of bit mask {@code groups}. */
+  public Outcome success(Record record, int groups) {
+    count(successes, groups);
     if (record != null && record.newerThan(newest)) {
       newest = record;
     }
@@ -41,8 +61,20 @@ public final class Quorum {
   }
 
   public Outcome failure() {
-    failures++;
+    return failure(1);
+  }
+
+  public Outcome failure(int groups) {
+    count(failures, groups);
     return decide();
+  }
+
+  private void count(int[] counts, int groups) {
+    for (int g = 0; g < counts.length; g++) {
+      if ((groups & (1 << g)) != 0) {
+        counts[g]++;
+      }
+    }
   }
 
   /** The newest version among the successful answers so far; null when none had one. */
@@ -67,10 +99,16 @@ public final class Quorum {
     if (decided()) {
       return Outcome.PENDING;
     }
-    if (successes >= ack) {
+    boolean reached = true;
+    for (int g = 0; g < sizes.length; g++) {
+      if (failures[g] > sizes[g] - ack) {
+        outcome = Outcome.FAILED;
+        return outcome;
+      }
+      reached &= successes[g] >= ack;
+    }
+    if (reached) {
       outcome = Outcome.REACHED;
-    } else if (failures > from - ack) {
-      outcome = Outcome.FAILED;
     }
     return outcome;
   }

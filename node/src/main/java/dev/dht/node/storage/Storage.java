@@ -241,6 +241,15 @@ public final class Storage implements AutoCloseable {
    * before the purge horizon; returns how many were deleted.
    */
   public int purge(List<byte[]> keys, List<Record> tombstones) {
+    return removeIf(keys, tombstones, true);
+  }
+
+  /** Deletes each key whose stored version is still the given one; returns how many. */
+  public int removeIfUnchanged(List<byte[]> keys, List<Record> records) {
+    return removeIf(keys, records, false);
+  }
+
+  private int removeIf(List<byte[]> keys, List<Record> records, boolean onlyOldTombstones) {
     lifecycle.readLock().lock();
     try {
       ensureOpen();
@@ -251,9 +260,9 @@ public final class Storage implements AutoCloseable {
           for (int i = 0; i < keys.size(); i++) {
             Record current = stored(keys.get(i));
             if (current != null
-                && current.tombstone()
-                && current.timestamp() == tombstones.get(i).timestamp()
-                && current.timestamp() < horizon) {
+                && current.timestamp() == records.get(i).timestamp()
+                && current.tombstone() == records.get(i).tombstone()
+                && (!onlyOldTombstones || (current.tombstone() && current.timestamp() < horizon))) {
               batch.delete(data, keys.get(i));
               purged++;
             }

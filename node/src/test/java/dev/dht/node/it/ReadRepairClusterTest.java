@@ -24,7 +24,8 @@ class ReadRepairClusterTest {
 
   @BeforeAll
   static void start() {
-    cluster = LocalCluster.start(root, 3);
+    // read repair alone: no hints, no scheduled repair
+    cluster = LocalCluster.start(root, 3, "--hint-window-s", "0", "--repair-interval-s", "0");
   }
 
   @AfterAll

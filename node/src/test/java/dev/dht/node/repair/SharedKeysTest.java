@@ -16,8 +16,8 @@ class SharedKeysTest {
   void twoReplicasShareExactlyTheKeysWhoseReplicasIncludeBoth() {
     Topology a = Topology.of(MEMBERS, "http://a:1");
     Topology c = Topology.of(MEMBERS, "http://c:1");
-    SharedKeys fromA = SharedKeys.of(a, "http://c:1", 3);
-    SharedKeys fromC = SharedKeys.of(c, "http://a:1", 3);
+    SharedKeys fromA = SharedKeys.pulledFrom(a, "http://c:1", 3, false);
+    SharedKeys fromC = SharedKeys.pulledBy(c, "http://a:1", 3, false);
     int shared = 0;
     for (int i = 0; i < 5000; i++) {
       byte[] key = ("k" + i).getBytes(StandardCharsets.UTF_8);
@@ -35,13 +35,13 @@ class SharedKeysTest {
   @Test
   void onlyAnotherMemberAndAReplicationOfTwoOrMoreMakeSense() {
     Topology a = Topology.of(MEMBERS, "http://a:1");
-    assertThatThrownBy(() -> SharedKeys.of(a, "http://a:1", 3))
+    assertThatThrownBy(() -> SharedKeys.pulledFrom(a, "http://a:1", 3, false))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> SharedKeys.of(a, "http://z:1", 3))
+    assertThatThrownBy(() -> SharedKeys.pulledFrom(a, "http://z:1", 3, false))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> SharedKeys.of(a, "http://b:1", 1))
+    assertThatThrownBy(() -> SharedKeys.pulledFrom(a, "http://b:1", 1, false))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> SharedKeys.of(a, "http://b:1", 6))
+    assertThatThrownBy(() -> SharedKeys.pulledFrom(a, "http://b:1", 6, false))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

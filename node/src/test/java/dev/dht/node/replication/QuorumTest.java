@@ -74,4 +74,22 @@ class QuorumTest {
     answers.forEach(quorum::success);
     assertThat(quorum.newest().timestamp()).isEqualTo(Collections.max(timestamps));
   }
+
+  @Test
+  void aJointQuorumNeedsAckFromEachRing() {
+    Quorum joint = Quorum.joint(2, 3);
+    assertThat(joint.success(null, 1)).isEqualTo(Quorum.Outcome.PENDING);
+    assertThat(joint.success(null, 1))
+        .as("two of the current ring only")
+        .isEqualTo(Quorum.Outcome.PENDING);
+    assertThat(joint.success(null, 3)).as("one in both rings").isEqualTo(Quorum.Outcome.PENDING);
+    assertThat(joint.success(null, 2)).isEqualTo(Quorum.Outcome.REACHED);
+
+    Quorum failing = Quorum.joint(2, 3);
+    failing.success(null, 3);
+    failing.failure(2);
+    assertThat(failing.failure(2))
+        .as("the next ring cannot reach 2")
+        .isEqualTo(Quorum.Outcome.FAILED);
+  }
 }

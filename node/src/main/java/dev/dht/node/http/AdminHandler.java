@@ -1,0 +1,105 @@
+package dev.dht.node.http;
+
+import dev.dht.node.cluster.ClusterState;
+import dev.dht.node.cluster.Topology;
+import dev.dht.node.repair.Maintenance;
+import dev.dht.node.replication.InternalApi;
+import io.vertx.core.Future;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+
+/**
+ * {@code /v0/admin/...}: what a node is doing, and the upkeep an operator starts.
+ *
+ * <ul>
+ *   <li>{@code GET status}: membership epoch and member states, repair, streaming and cleanup
+ *       progress, settings (JSON);
+ *   <li>{@code GET repair}: the repair status alone;
+ *   <li>{@code POST repair | stream | cleanup}: starts one now ({@code 202}; {@code 409} if one
+ *       runs, or cleanup during a transition). POSTs need the cluster secret header, as internal
+ *       requests do.
+ * </ul>
+ */
+final class AdminHandler {
+  static final String PREFIX = "/v0/admin/";
+
+  private final ClusterState cluster;
+  private final Maintenance maintenance;
+  private final byte[] secret;
+
+  AdminHandler(ClusterState cluster, Maintenance maintenance, String secret) {
+    this.cluster = cluster;
+    this.maintenance = maintenance;
+    this.secret = secret == null ? null : secret.getBytes(StandardCharsets.UTF_8);
+  }
+
+  void handle(HttpServerRequest request) {
+    String what = request.path().substring(PREFIX.length());
+    if (request.method() == HttpMethod.GET) {
+      switch (what) {
+        case "status" -> json(request, status());
+        case "repair" -> json(request, maintenance.repairer().status().toJson());
+        default -> Responses.text(request, 404, "no admin resource " + what);
+      }
+      return;
+    }
+    if (request.method() != HttpMethod.POST) {
+      request.response().putHeader(HttpHeaders.ALLOW, "GET, POST");
+      Responses.text(request, 405, "method " + request.method() + " is not allowed here");
+      return;
+    }
+    String presented = request.getHeader(InternalApi.SECRET_HEADER);
+    if (secret != null
+        && (presented == null
+            || !MessageDigest.isEqual(secret, presented.getBytes(StandardCharsets.UTF_8)))) {
+      Responses.text(request, 403, "admin actions need the cluster secret header");
+      return;
+    }
+    Future<Boolean> started =
+        switch (what) {
+          case "repair" -> maintenance.repairer().runNow();
+          case "stream" -> maintenance.streamer().runNow();
+          case "cleanup" -> Future.succeededFuture(maintenance.cleanup().start());
+          default -> null;
+        };
+    if (started == null) {
+      Responses.text(request, 404, "no admin action " + what);
+      return;
+    }
+    started.onSuccess(ok ->
+        Responses.text(
+            request, ok ? 202 : 409, ok ? what + " started" : what + " cannot start now"));
+  }
+
+  private JsonObject status() {
+    Topology topology = cluster.topology();
+    JsonArray members = new JsonArray();
+    for (int m = 0; m < topology.members().size(); m++) {
+      members.add(
+          new JsonObject()
+              .put("url", topology.member(m))
+              .put("state", topology.state(m).name().toLowerCase()));
+    }
+    return new JsonObject()
+        .put("self", topology.self())
+        .put("epoch", topology.epoch())
+        .put("inTransition", topology.inTransition())
+        .put("readFrom", topology.readsNext() ? "next" : "current")
+        .put("members", members)
+        .put("defaultAck", cluster.defaults().ack())
+        .put("defaultFrom", cluster.defaults().from())
+        .put("repair", maintenance.repairer().status().toJson())
+        .put("stream", maintenance.streamer().status().toJson())
+        .put("cleanup", maintenance.cleanup().toJson())
+        .put("settings", maintenance.settings());
+  }
+
+  private static void json(HttpServerRequest request, JsonObject body) {
+    request.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(body.encode());
+  }
+}

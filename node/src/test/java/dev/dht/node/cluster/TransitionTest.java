@@ -1,0 +1,98 @@
+package dev.dht.node.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dht.node.ConfigFiles;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/** Placement during a membership transition: joint writes, and the read ring of each step. */
+class TransitionTest {
+  private static final String A = "http://a:1";
+  private static final String B = "http://b:1";
+  private static final String C = "http://c:1";
+  private static final String D = "http://d:1";
+  private static final String E = "http://e:1";
+
+  private static Topology growing(boolean readNext) {
+    Map<String, Topology.State> states = new LinkedHashMap<>();
+    for (String url : new String[] {A, B, C}) {
+      states.put(url, Topology.State.NORMAL);
+    }
+    states.put(D, Topology.State.JOINING);
+    states.put(E, Topology.State.JOINING);
+    return Topology.of(2, states, readNext, A);
+  }
+
+  private static byte[] key(int i) {
+    return ("key-" + i).getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void writesGoToBothRingsAndEachReplicaKnowsItsRings() {
+    Topology t = growing(false);
+    Topology before = Topology.of(java.util.List.of(A, B, C), A);
+    Topology after = Topology.of(java.util.List.of(A, B, C, D, E), A);
+    assertThat(t.inTransition()).isTrue();
+    assertThat(t.size()).isEqualTo(3);
+    for (int i = 0; i < 500; i++) {
+      Topology.WriteSet set = t.writeReplicas(key(i), 3);
+      int[] now = before.replicas(key(i), 3);
+      int[] later = after.replicas(key(i), 3);
+      assertThat(t.replicas(key(i), 3)).as("reads use the current ring").containsExactly(now);
+      assertThat(t.nextReplicas(key(i), 3)).containsExactly(later);
+      for (int r = 0; r < set.replicas().length; r++) {
+        int member = set.replicas()[r];
+        boolean inNow = IntStream.of(now).anyMatch(m -> m == member);
+        boolean inLater = IntStream.of(later).anyMatch(m -> m == member);
+        assertThat(set.groups()[r])
+            .isEqualTo(
+                (inNow ? Topology.WriteSet.CURRENT : 0) | (inLater ? Topology.WriteSet.NEXT : 0));
+      }
+      assertThat(set.replicas()).doesNotHaveDuplicates();
+      assertThat(set.replicas().length)
+          .isEqualTo(
+              (int) IntStream.concat(IntStream.of(now), IntStream.of(later)).distinct().count());
+    }
+    assertThat(growing(true).replicas(key(7), 3)).containsExactly(after.replicas(key(7), 3));
+  }
+
+  @Test
+  void withoutATransitionAWriteGoesToTheReadReplicas() {
+    Topology t = Topology.of(java.util.List.of(A, B, C, D), B);
+    Topology.WriteSet set = t.writeReplicas(key(1), 3);
+    assertThat(set.replicas()).containsExactly(t.replicas(key(1), 3));
+    assertThat(Arrays.stream(set.groups()).allMatch(g -> g == Topology.WriteSet.CURRENT)).isTrue();
+  }
+
+  @Test
+  void theMembershipFileCarriesEpochReadRingAndStates() {
+    Topology t =
+        ConfigFiles.topology(
+            "# scaling\nepoch 7\nread-from next\nhttp://a:1\nhttp://b:1\nhttp://c:1 leaving\n",
+            "http://b:1");
+    assertThat(t.epoch()).isEqualTo(7);
+    assertThat(t.readsNext()).isTrue();
+    assertThat(t.state(2)).isEqualTo(Topology.State.LEAVING);
+    assertThat(t.size()).isEqualTo(2);
+    assertThat(ConfigFiles.members("epoch 7\nread-from next\nhttp://a:1 joining\n"))
+        .containsExactly("http://a:1");
+    assertThatThrownBy(() -> ConfigFiles.topology("epoch 1\nhttp://a:1 gone\n", "http://a:1"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void aNodeNotYetListedWaitsAsJoining() {
+    Topology t = ConfigFiles.topology("epoch 3\nhttp://a:1\nhttp://b:1\n", "http://z:1");
+    assertThat(t.state(t.selfIndex())).isEqualTo(Topology.State.JOINING);
+    assertThat(t.replicas(key(1), 2)).as("it owns nothing yet").doesNotContain(t.selfIndex());
+    assertThatThrownBy(() -> ConfigFiles.topology("http://a:1\n", "http://z:1"))
+        .as("a plain member list without self is a configuration error")
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+}
