@@ -14,7 +14,7 @@ MVN := mvn -B -ntp
 NODE_JAR := node/target/dht-node.jar
 SOURCES := $(shell find pom.xml */pom.xml */src/main -type f 2>/dev/null)
 
-.PHONY: build run test fmt bench soak heal-bench clean check-java prereqs chart-test images e2e
+.PHONY: build run test fmt bench soak heal-bench scale-bench clean check-java prereqs chart-test images e2e
 
 check-java:
 	@[ -n "$(JAVA_HOME)" ] || { echo "Temurin/JDK 25 not found: set JAVA_HOME to a JDK 25" >&2; exit 1; }
@@ -51,6 +51,10 @@ soak: build
 ## heal-bench: repair throughput (a wiped node, 1M keys of 100 B) and hint replay rate (~4 min)
 heal-bench: build
 	scripts/heal-bench.sh
+
+## scale-bench: grow 3 -> 5 local nodes and back with KEYS keys (default 100k); phase durations
+scale-bench: build
+	scripts/scale-bench.sh
 
 clean:
 	$(MVN) -q clean
