@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # suite.sh: the end-to-end suite against whatever cluster KUBECONFIG points at (e2e/run.sh picks it
-# and loads the images). Seven steps in a fresh namespace, each timed and bounded; a failing step
+# and loads the images). Eight steps in a fresh namespace, each timed and bounded; a failing step
 # prints the operator's log and `kubectl describe` of the objects involved, later steps are skipped,
 # and the last line is always "N passed, M failed[, K skipped]".
 #
@@ -12,8 +12,11 @@
 #   5 failover   a node pod deleted during a 40 s write loop at ack=2/from=3: writes keep going, the
 #                pod returns, every acknowledged key reads back at ack=2/from=3
 #   6 updates    spec.threads rolls the pods; spec.replication.defaultAck changes the ConfigMap and
-#                restarts nothing; a scale-down is refused by the CRD's CEL rule
-#   7 uninstall  helm uninstall removes the operator; deleting the cluster (no operator needed)
+#                restarts nothing
+#   7 scale      5000 keys at 2/3; with a writer and a reader running at 2/3, kubectl scale to 5 and
+#                back to 3: no read fails, at most 3 writes fail, every acknowledged key reads back
+#                at 3/3 and has exactly 3 copies over the nodes; each change's steps and durations
+#   8 uninstall  helm uninstall removes the operator; deleting the cluster (no operator needed)
 #                removes everything but the PersistentVolumeClaims
 #
 # Environment: NODE_IMAGE, OPERATOR_IMAGE (required; `make e2e` reads target/images.env),
@@ -380,20 +383,84 @@ step_updates() {
   [ "$(jp "sts/$CLUSTER" '{.spec.template.metadata.annotations.dht\.dev/config-hash}')" = "$hash_before" ] || die "config hash changed"
   [ "$(jp "sts/$CLUSTER" '{.metadata.generation}')" = "$gen_before" ] || die "the StatefulSet spec changed"
   log "same 3 pods (uids), same restart counts, same StatefulSet generation $gen_before 20 s later"
+}
 
-  # (c) scale-down refused by the CRD's CEL transition rule, through the spec and the scale subresource
-  local out
-  if out="$(k patch "dht/$CLUSTER" --type merge -p '{"spec":{"replicas":2}}' 2>&1)"; then die "scale-down 3 -> 2 was accepted"; fi
-  grep -q 'replicas cannot be decreased' <<<"$out" || die "scale-down refused, but not by the CEL rule: $out"
-  log "kubectl patch replicas 2 refused: $(grep -o 'replicas cannot be decreased[^"]*' <<<"$out" | head -n1)"
-  if out="$(k scale "dht/$CLUSTER" --replicas=2 2>&1)"; then die "kubectl scale --replicas=2 was accepted"; fi
-  grep -q 'replicas cannot be decreased' <<<"$out" || die "kubectl scale refused, but not by the CEL rule: $out"
-  log "kubectl scale --replicas=2 refused by the same rule"
-  [ "$(jp "dht/$CLUSTER" '{.spec.replicas}')" = 3 ] || die "spec.replicas changed"
+step_scale() {
+  k delete pod writer reader --ignore-not-found --wait=true --timeout=30s >/dev/null 2>&1
+  # 5000 keys at 2/3, 8 at a time
+  in_pod client 300 > "$WORK/prefill.log" 2>&1 <<SH
+i=1
+while [ \$i -le 5000 ]; do
+  for j in 0 1 2 3 4 5 6 7; do
+    n=\$((i + j))
+    [ \$n -le 5000 ] && curl -s -o /dev/null -w "%{http_code} sc-\$n\n" --max-time 5 -X PUT --data-binary v-\$n "http://$CLUSTER:8080/v0/entity?id=sc-\$n&ack=2&from=3" &
+  done
+  wait
+  i=\$((i + 8))
+done
+SH
+  [ "$(grep -c '^201 sc-' "$WORK/prefill.log")" = 5000 ] || die "prefill: $(grep -vc '^201 ' "$WORK/prefill.log") of 5000 PUTs not acknowledged"
+  log "5000 keys written at 2/3"
+  # a writer (~15 PUT/s of new keys) and a reader (GETs over the 5000 keys) at 2/3 until told to stop
+  client_pod writer "i=0; while [ ! -f /tmp/stop ]; do i=\$((i + 1))
+  c=\$(curl -s -o /dev/null -w '%{http_code}' --max-time 3 -X PUT --data-binary w-\$i \"http://$CLUSTER:8080/v0/entity?id=wr-\$i&ack=2&from=3\")
+  echo \"\$(date +%s) \$c wr-\$i\"; sleep 0.05; done; echo DONE \$i"
+  client_pod reader "n=0; i=0; while [ ! -f /tmp/stop ]; do i=\$((i % 5000 + 1)); n=\$((n + 1))
+  c=\$(curl -s -o /tmp/b -w '%{http_code}' --max-time 3 \"http://$CLUSTER:8080/v0/entity?id=sc-\$i&ack=2&from=3\")
+  if [ \"\$c\" != 200 ] || [ \"\$(cat /tmp/b)\" != v-\$i ]; then echo \"\$(date +%s) BAD \$c sc-\$i\"; fi; done; echo DONE \$n"
+  until_ok 120 "writer and reader running" \
+    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' logs writer 2>/dev/null | grep -c ' 201 ')\" -ge 20 ] &&
+           [ \"\$(timeout 20 kubectl -n '$NS' get pod reader -o jsonpath='{.status.phase}')\" = Running ]"
+  settled() { # settled N: the membership is stable with N members and the cluster Ready
+    [ "$(jp "dht/$CLUSTER" '{.status.membership.step}/{.status.membership.members}')" = "STABLE/$1" ] &&
+      [ "$(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="Ready")].status}')" = True ]
+  }
+  local t
+  for n in 5 3; do
+    t=$SECONDS
+    k scale "dht/$CLUSTER" --replicas=$n >/dev/null || die "kubectl scale --replicas=$n failed"
+    until_ok 900 "scaled to $n: membership stable with $n members, Ready" settled $n
+    log "scale to $n took $((SECONDS - t))s; its steps:"
+    k get events --field-selector reason=Scaling --sort-by=.lastTimestamp \
+      -o jsonpath='{range .items[*]}{.lastTimestamp} {.message}{"\n"}{end}' | tail -n 12 | sed 's/^/    /'
+  done
+  [ "$(jp "sts/$CLUSTER" '{.spec.replicas}')" = 3 ] || die "the StatefulSet was not shrunk to 3"
+  for p in writer reader; do k exec "$p" -- touch /tmp/stop || die "cannot stop $p"; done
+  for p in writer reader; do
+    timeout 60 kubectl -n "$NS" wait "pod/$p" --for=jsonpath='{.status.phase}'=Succeeded --timeout=50s >/dev/null || die "$p did not finish"
+    k logs "$p" > "$WORK/$p.log" || die "no $p log"
+  done
+  k delete pod writer reader --wait=false >/dev/null 2>&1
+  local reads bad writes acked
+  reads="$(sed -n 's/^DONE //p' "$WORK/reader.log")"; bad="$(grep -c ' BAD ' "$WORK/reader.log")"
+  writes="$(grep -c ' wr-' "$WORK/writer.log")"; acked="$(grep -c ' 201 wr-' "$WORK/writer.log")"
+  log "reader: $reads reads of the 5000 keys, $bad not 200 with the value; writer: $writes PUTs, $acked acknowledged"
+  grep ' BAD ' "$WORK/reader.log" | head -n 10 | sed 's/^/    /'
+  [ "$bad" = 0 ] || die "$bad reads of acknowledged keys were not 200 with their value"
+  [ $((writes - acked)) -le "$MAX_FAILED_WRITES" ] || die "$((writes - acked)) writes failed"
+  # every acknowledged key reads back at 3/3, and has exactly 3 copies over the 3 nodes
+  { echo "bad=0"
+    echo 'i=1; while [ $i -le 5000 ]; do [ "$(curl -s --max-time 5 "http://'"$CLUSTER"':8080/v0/entity?id=sc-$i&ack=3&from=3")" = v-$i ] || { bad=$((bad+1)); echo "MISSING sc-$i"; }; i=$((i+1)); done'
+    awk '$2 == 201 {k=$3; sub("wr-", "", k); print "[ \"$(curl -s --max-time 5 \"http://'"$CLUSTER"':8080/v0/entity?id=wr-" k "&ack=3&from=3\")\" = w-" k " ] || { bad=$((bad+1)); echo MISSING wr-" k "; }"}' "$WORK/writer.log"
+    echo 'echo "read back at 3/3, $bad missing"; [ $bad = 0 ]'
+  } > "$WORK/readback.sh"
+  in_pod client 600 < "$WORK/readback.sh" > "$WORK/readback.log" 2>&1 || { head -n 20 "$WORK/readback.log" | sed 's/^/    /'; die "acknowledged keys missing at 3/3"; }
+  tail -n 1 "$WORK/readback.log" | sed 's/^/  /'
+  : > "$WORK/copies"
+  for i in 0 1 2; do
+    in_pod client 120 <<<"curl -s --max-time 100 'http://$CLUSTER-$i.$CLUSTER-peers:8080/v0/entities?start=sc-'" |
+      grep -ao '[sw]r*c*-[0-9]*' >> "$WORK/copies" || die "range read of $CLUSTER-$i failed"
+  done
+  local expected copies
+  expected=$(( 3 * (5000 + acked) ))
+  copies="$( { seq 1 5000 | sed 's/^/sc-/'; awk '$2 == 201 {print $3}' "$WORK/writer.log"; } | sort > "$WORK/acked"
+             grep -E '^(sc|wr)-[0-9]+$' "$WORK/copies" | sort | join - "$WORK/acked" | wc -l)"
+  log "copies of the $((5000 + acked)) acknowledged keys over the 3 nodes: $copies (expected $expected)"
+  [ "$copies" = "$expected" ] || die "copies $copies, expected $expected"
 }
 
 step_uninstall() {
-  k delete pod client writer --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1
+  k delete pod client writer reader --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1
   local pvcs_before; pvcs_before="$(jp pvc '{range .items[*]}{.metadata.name} {end}')"
   timeout 200 helm uninstall "$RELEASE" --namespace "$NS" --wait --timeout 180s >/dev/null || die "helm uninstall failed"
   [ -z "$(timeout 30 helm list -n "$NS" -q)" ] || die "release still listed"
@@ -451,7 +518,8 @@ STEPS=(
   "api|PUT/GET/DELETE via the client Service, ack/from, range read from one node|step_api|240"
   "loadtest|DhtLoadTest ~30 s at 300 req/s: Succeeded, results, verdict, report|step_loadtest|480"
   "failover|delete a node pod during a write loop at ack=2/from=3|step_failover|720"
-  "updates|threads -> rolling restart; defaultAck -> no restart; scale-down refused|step_updates|900"
+  "updates|threads -> rolling restart; defaultAck -> no restart|step_updates|900"
+  "scale|3 -> 5 -> 3 under a writer and a reader at 2/3: nothing lost, exactly 3 copies|step_scale|1800"
   "uninstall|helm uninstall: everything gone but the PVCs|step_uninstall|480"
 )
 passed=0 failed=0 skipped=0 results=()

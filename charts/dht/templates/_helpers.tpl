@@ -78,7 +78,7 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
   verbs: ["get", "list", "watch", "create", "update", "patch", "delete"]
 - apiGroups: [""]
   resources: ["pods"]
-  verbs: ["get", "list", "watch"]
+  verbs: ["get", "list", "watch", "patch"]
 - apiGroups: [""]
   resources: ["pods/log"]
   verbs: ["get"]

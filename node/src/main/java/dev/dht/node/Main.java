@@ -229,6 +229,16 @@ public final class Main implements Callable<Integer> {
     System.exit(commandLine().execute(args));
   }
 
+  /**
+   * The configuration the flags {@code args} give, as a node process would resolve it (for nodes
+   * started in another program's JVM, e.g. tests). A flag given twice keeps its last value.
+   */
+  public static NodeConfig config(String... args) throws IOException {
+    Main main = new Main();
+    new CommandLine(main).setOverwrittenOptionsAllowed(true).parseArgs(args);
+    return main.config();
+  }
+
   /** The CLI; a configuration error prints its reason (no stack trace) and exits with 2. */
   static CommandLine commandLine() {
     return new CommandLine(new Main())

@@ -1,7 +1,6 @@
 package dev.dht.node;
 
 import java.io.IOException;
-import picocli.CommandLine;
 
 /**
  * Test bridge to the CLI: builds a {@link NodeConfig} from the same flags a node process takes, so
@@ -12,8 +11,6 @@ public final class NodeFlags {
   private NodeFlags() {}
 
   public static NodeConfig parse(String... args) throws IOException {
-    Main main = new Main();
-    new CommandLine(main).setOverwrittenOptionsAllowed(true).parseArgs(args);
-    return main.config();
+    return Main.config(args);
   }
 }

@@ -31,6 +31,10 @@ final class ClusterEvents {
     if (Conditions.isTrue(before, DEGRADED) && !Conditions.isTrue(after, DEGRADED)) {
       events.add(new Transition("Normal", "Recovered", "no longer degraded"));
     }
+    String scaling = scalingMessage(after);
+    if (scaling != null && !scaling.equals(scalingMessage(before))) {
+      events.add(new Transition("Normal", "Scaling", scaling));
+    }
     boolean wasPaused = isPaused(before);
     boolean isPaused = isPaused(after);
     if (!wasPaused && isPaused) {
@@ -39,6 +43,14 @@ final class ClusterEvents {
       events.add(new Transition("Normal", "ReconciliationResumed", "reconciliation resumed"));
     }
     return events;
+  }
+
+  /** The Progressing message while a change of size is under way; null otherwise. */
+  private static String scalingMessage(List<Condition> conditions) {
+    return Conditions.find(conditions, PROGRESSING)
+        .filter(c -> "Scaling".equals(c.getReason()))
+        .map(Condition::getMessage)
+        .orElse(null);
   }
 
   private static boolean isPaused(List<Condition> conditions) {

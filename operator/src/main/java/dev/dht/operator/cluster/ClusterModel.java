@@ -2,6 +2,7 @@ package dev.dht.operator.cluster;
 
 import static java.util.Objects.requireNonNullElse;
 
+import dev.dht.operator.scaling.Membership;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +37,8 @@ public record ClusterModel(
     String storageClassName,
     ResourceRequirements resources,
     List<String> jvmOptions,
-    Scheduling scheduling) {
+    Scheduling scheduling,
+    Membership membership) {
 
   /** Key under which the reconciler hands the model to the dependents. */
   public static final String CONTEXT_KEY = ClusterModel.class.getName();
@@ -69,8 +71,19 @@ public record ClusterModel(
     var limits = requireNonNullElse(spec.getLimits(), new DhtClusterSpec.Limits());
     var storage = requireNonNullElse(spec.getStorage(), new DhtClusterSpec.Storage());
     int replicas = requireNonNullElse(spec.getReplicas(), 3);
-    int from = requireNonNullElse(replication.getDefaultFrom(), replicas);
-    int ack = requireNonNullElse(replication.getDefaultAck(), from / 2 + 1);
+    // Unset defaults are pinned to the values the cluster started with (recorded in the status),
+    // so that a scale never changes the consistency of every default request.
+    var pinned = requireNonNullElse(cluster.getStatus(), new DhtClusterStatus());
+    int from =
+        requireNonNullElse(
+            replication.getDefaultFrom(),
+            requireNonNullElse(pinned.getPinnedDefaultFrom(), replicas));
+    int ack =
+        replication.getDefaultAck() != null
+            ? replication.getDefaultAck()
+            : replication.getDefaultFrom() == null && pinned.getPinnedDefaultAck() != null
+                ? pinned.getPinnedDefaultAck()
+                : from / 2 + 1;
     var jvm = new ArrayList<>(BASE_JVM_OPTIONS);
     jvm.addAll(requireNonNullElse(spec.getJvmOptions(), List.of()));
     return new ClusterModel(
@@ -90,7 +103,49 @@ public record ClusterModel(
         storage.getStorageClassName(),
         spec.getResources(),
         List.copyOf(jvm),
-        spec.getScheduling());
+        spec.getScheduling(),
+        membership(cluster.getStatus(), replicas));
+  }
+
+  /**
+   * The membership the nodes were last given (the status), or, for a new cluster, {@code replicas}
+   * members at epoch 1.
+   */
+  private static Membership membership(DhtClusterStatus status, int replicas) {
+    if (status != null && status.getMembership() != null) {
+      return status.getMembership();
+    }
+    boolean running =
+        status != null && status.getMembers() != null && !status.getMembers().isEmpty();
+    return Membership.stable(1, running ? status.getMembers().size() : replicas);
+  }
+
+  /** The same cluster with another membership (a step of a change decided this reconcile). */
+  public ClusterModel withMembership(Membership next) {
+    return new ClusterModel(
+        name,
+        namespace,
+        generation,
+        replicas,
+        image,
+        defaultAck,
+        defaultFrom,
+        eventLoops,
+        storageWorkers,
+        maxInflight,
+        requestTimeoutMs,
+        maxValueBytes,
+        storageSize,
+        storageClassName,
+        resources,
+        jvmOptions,
+        scheduling,
+        next);
+  }
+
+  /** Pods the StatefulSet runs: the members, and the joining or leaving ones during a change. */
+  public int pods() {
+    return membership.pods();
   }
 
   public String statefulSetName() {
@@ -143,11 +198,20 @@ public record ClusterModel(
     return podName + "." + peerServiceName() + "." + namespace + ".svc";
   }
 
-  /** URL of every node, by ordinal: what the nodes read from the members file. */
+  /** URL of every node listed in the members file, by ordinal. */
   public List<String> members() {
-    return IntStream.range(0, replicas)
-        .mapToObj(i -> "http://" + peerHost(name + "-" + i) + ":" + PORT)
+    return urls(membership.nodes());
+  }
+
+  /** The URLs of the nodes of ordinals {@code 0..count-1}. */
+  public List<String> urls(int count) {
+    return IntStream.range(0, count)
+        .mapToObj(i -> "http://" + peerHost(podName(i)) + ":" + PORT)
         .toList();
+  }
+
+  public String podName(int ordinal) {
+    return name + "-" + ordinal;
   }
 
   /** The node's own URL, expanded by the kubelet from the POD_NAME variable. */
@@ -155,8 +219,9 @@ public record ClusterModel(
     return "http://" + peerHost("$(POD_NAME)") + ":" + PORT;
   }
 
+  /** The versioned members file (epoch, read ring, member states) of the current step. */
   public String membersFile() {
-    return String.join("\n", members()) + "\n";
+    return membership.file(urls(Math.max(membership.getMembers(), membership.getTarget())));
   }
 
   public String settingsFile() {

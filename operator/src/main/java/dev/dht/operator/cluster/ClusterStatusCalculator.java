@@ -5,6 +5,7 @@ import static dev.dht.operator.Conditions.PROGRESSING;
 import static dev.dht.operator.Conditions.READY;
 
 import dev.dht.operator.Conditions;
+import dev.dht.operator.scaling.Membership;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import java.time.Instant;
@@ -36,7 +37,19 @@ final class ClusterStatusCalculator {
       Optional<StatefulSet> statefulSet,
       boolean paused,
       Exception failure,
-      Instant now) {}
+      Instant now,
+      String scaling) {
+    /** Without a change of size under way. */
+    Observation(
+        DhtCluster cluster,
+        ClusterModel model,
+        Optional<StatefulSet> statefulSet,
+        boolean paused,
+        Exception failure,
+        Instant now) {
+      this(cluster, model, statefulSet, paused, failure, now, null);
+    }
+  }
 
   static DhtClusterStatus compute(Observation in) {
     var model = in.model();
@@ -61,9 +74,14 @@ final class ClusterStatusCalculator {
     status.setReadyReplicas(rollout.ready());
     status.setSelector(model.selector());
     status.setMembers(keepApplied ? previous.get().getMembers() : model.members());
+    status.setMembership(keepApplied ? previous.get().getMembership() : model.membership());
     status.setConfigHash(keepApplied ? previous.get().getConfigHash() : model.configHash());
     status.setDefaultAck(keepApplied ? previous.get().getDefaultAck() : model.defaultAck());
     status.setDefaultFrom(keepApplied ? previous.get().getDefaultFrom() : model.defaultFrom());
+    status.setPinnedDefaultFrom(
+        previous.map(DhtClusterStatus::getPinnedDefaultFrom).orElse(model.defaultFrom()));
+    status.setPinnedDefaultAck(
+        previous.map(DhtClusterStatus::getPinnedDefaultAck).orElse(model.defaultAck()));
 
     Condition ready;
     if (!rollout.exists()) {
@@ -88,6 +106,24 @@ final class ClusterStatusCalculator {
                   + "=true; owned resources are left unchanged");
     } else if (!rollout.exists()) {
       progressing = cond(in, before, PROGRESSING, true, "Creating", "creating the nodes");
+    } else if (model.membership().getStep() != Membership.Step.STABLE) {
+      var m = model.membership();
+      progressing =
+          cond(
+              in,
+              before,
+              PROGRESSING,
+              true,
+              "Scaling",
+              m.getMembers()
+                  + " -> "
+                  + m.getTarget()
+                  + " members: "
+                  + m.getStep().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
+                  + " (epoch "
+                  + m.getEpoch()
+                  + ")"
+                  + (in.scaling() == null ? "" : "; " + in.scaling()));
     } else if (!rollout.rolledOut()) {
       progressing =
           cond(
@@ -111,6 +147,8 @@ final class ClusterStatusCalculator {
     Condition degraded;
     if (in.failure() != null) {
       degraded = cond(in, before, DEGRADED, true, "ReconcileFailed", describe(in.failure()));
+    } else if (in.scaling() != null && in.scaling().startsWith("refused")) {
+      degraded = cond(in, before, DEGRADED, true, "ScaleRefused", in.scaling());
     } else if (rollout.exists() && rollout.rolledOut() && !rollout.allReady() && wasReady) {
       degraded = cond(in, before, DEGRADED, true, "ReplicasNotReady", readyText);
     } else {
@@ -156,13 +194,13 @@ final class ClusterStatusCalculator {
 
     static Rollout of(ClusterModel model, Optional<StatefulSet> observed, boolean paused) {
       if (observed.isEmpty()) {
-        return new Rollout(false, model.replicas(), 0, 0, 0, false);
+        return new Rollout(false, model.pods(), 0, 0, 0, false);
       }
       var sts = observed.get();
       var spec = sts.getSpec();
       var st = sts.getStatus();
       int specReplicas = orZero(spec.getReplicas());
-      int desired = paused ? specReplicas : model.replicas();
+      int desired = paused ? specReplicas : model.pods();
       int current = st == null ? 0 : orZero(st.getReplicas());
       int ready = st == null ? 0 : orZero(st.getReadyReplicas());
       int updated = st == null ? 0 : orZero(st.getUpdatedReplicas());
@@ -179,7 +217,7 @@ final class ClusterStatusCalculator {
               .map(a -> a.get(ClusterModel.CONFIG_HASH_ANNOTATION))
               .orElse(null);
       boolean matchesModel =
-          paused || specReplicas == model.replicas() && model.configHash().equals(appliedHash);
+          paused || specReplicas == model.pods() && model.configHash().equals(appliedHash);
       boolean rolledOut =
           observedLatest && revisionsSettled && updated >= specReplicas && matchesModel;
       return new Rollout(true, desired, current, ready, updated, rolledOut);

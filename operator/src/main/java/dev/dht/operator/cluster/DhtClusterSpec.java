@@ -30,11 +30,9 @@ public class DhtClusterSpec {
   @SpecReplicas
   @Default("3")
   @Min(1)
-  @ValidationRule(
-      value = "self >= oldSelf",
-      message =
-          "replicas cannot be decreased: scale-down needs data movement, which is not supported yet")
-  @JsonPropertyDescription("Number of nodes; can grow, never shrink (no data movement yet).")
+  @JsonPropertyDescription(
+      "Number of nodes. A change grows or shrinks the cluster step by step, moving the data"
+          + " (status.membership shows the step); never below the default from.")
   private Integer replicas = 3;
 
   @JsonPropertyDescription("Node image; default: the operator's configured node image.")

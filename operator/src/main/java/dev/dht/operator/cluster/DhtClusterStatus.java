@@ -2,6 +2,7 @@ package dev.dht.operator.cluster;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.dht.operator.scaling.Membership;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.model.annotation.LabelSelector;
 import io.fabric8.kubernetes.model.annotation.StatusReplicas;
@@ -36,7 +37,43 @@ public class DhtClusterStatus {
   @JsonPropertyDescription("Effective default from.")
   private Integer defaultFrom;
 
+  @JsonPropertyDescription(
+      "Default from the cluster started with; used while spec.replication.defaultFrom is unset,"
+          + " so that scaling never changes the consistency of default requests.")
+  private Integer pinnedDefaultFrom;
+
+  @JsonPropertyDescription("Default ack the cluster started with (see pinnedDefaultFrom).")
+  private Integer pinnedDefaultAck;
+
+  @JsonPropertyDescription(
+      "The membership published to the nodes, and the step of a change of size in progress.")
+  private Membership membership;
+
   private List<Condition> conditions = new ArrayList<>();
+
+  public Membership getMembership() {
+    return membership;
+  }
+
+  public void setMembership(Membership membership) {
+    this.membership = membership;
+  }
+
+  public Integer getPinnedDefaultFrom() {
+    return pinnedDefaultFrom;
+  }
+
+  public void setPinnedDefaultFrom(Integer pinnedDefaultFrom) {
+    this.pinnedDefaultFrom = pinnedDefaultFrom;
+  }
+
+  public Integer getPinnedDefaultAck() {
+    return pinnedDefaultAck;
+  }
+
+  public void setPinnedDefaultAck(Integer pinnedDefaultAck) {
+    this.pinnedDefaultAck = pinnedDefaultAck;
+  }
 
   public Long getObservedGeneration() {
     return observedGeneration;

@@ -63,7 +63,7 @@ public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
     return new StatefulSetBuilder()
         .withMetadata(ClusterDependent.metadata(model, model.statefulSetName()))
         .withNewSpec()
-        .withReplicas(model.replicas())
+        .withReplicas(model.pods())
         .withServiceName(model.peerServiceName())
         .withPodManagementPolicy("Parallel")
         .withNewSelector()
@@ -142,6 +142,8 @@ public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
         .build();
   }
 
+  static final int SHUTDOWN_DELAY_MS = 5000;
+
   /** The node's flags (API §7); the kubelet expands $(POD_NAME) from the env below. */
   static List<String> args(ClusterModel model) {
     return List.of(
@@ -155,7 +157,10 @@ public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
         "--storage-threads=" + model.storageWorkers(),
         "--max-inflight=" + model.maxInflight(),
         "--request-timeout-ms=" + model.requestTimeoutMs(),
-        "--max-value-bytes=" + model.maxValueBytes());
+        "--max-value-bytes=" + model.maxValueBytes(),
+        // on SIGTERM, not Ready at once but serving for 5 s more, while the Services drop the pod
+        // (scale-down, rollouts, drains): clients then never meet a pod that is already gone
+        "--shutdown-delay-ms=" + SHUTDOWN_DELAY_MS);
   }
 
   static List<EnvVar> env(ClusterModel model) {

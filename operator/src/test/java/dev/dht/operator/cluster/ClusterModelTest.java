@@ -25,6 +25,20 @@ class ClusterModelTest {
   }
 
   @Test
+  void unsetDefaultsKeepTheValuesTheClusterStartedWithWhateverTheReplicas() {
+    var cluster = cluster(5);
+    var status = new DhtClusterStatus();
+    status.setPinnedDefaultFrom(3);
+    status.setPinnedDefaultAck(2);
+    cluster.setStatus(status);
+    assertThat(model(cluster).settingsFile()).isEqualTo("default-ack=2\ndefault-from=3\n");
+    cluster.getSpec().getReplication().setDefaultFrom(5);
+    assertThat(model(cluster).settingsFile())
+        .as("an explicit from wins, with its majority")
+        .isEqualTo("default-ack=3\ndefault-from=5\n");
+  }
+
+  @Test
   void defaultAckFollowsAnExplicitFrom() {
     var cluster = cluster(5);
     cluster.getSpec().getReplication().setDefaultFrom(3);
@@ -40,7 +54,8 @@ class ClusterModelTest {
             "http://demo-0.demo-peers.prod.svc:8080",
             "http://demo-1.demo-peers.prod.svc:8080",
             "http://demo-2.demo-peers.prod.svc:8080");
-    assertThat(model.membersFile()).isEqualTo(String.join("\n", model.members()) + "\n");
+    assertThat(model.membersFile())
+        .isEqualTo("epoch 1\n" + String.join("\n", model.members()) + "\n");
     assertThat(model.selfUrlTemplate()).isEqualTo("http://$(POD_NAME).demo-peers.prod.svc:8080");
     assertThat(model.selector())
         .isEqualTo("app.kubernetes.io/name=dht,app.kubernetes.io/instance=demo");

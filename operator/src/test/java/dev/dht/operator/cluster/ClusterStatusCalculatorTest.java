@@ -5,6 +5,7 @@ import static dev.dht.operator.cluster.Clusters.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.operator.Conditions;
+import dev.dht.operator.scaling.Membership;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
@@ -131,16 +132,45 @@ class ClusterStatusCalculatorTest {
   }
 
   @Test
-  void scaleUpIsProgressUntilTheNewNodesAreReady() {
+  void aChangeOfSizeIsProgressAndSaysWhatItWaitsFor() {
     compute(Optional.of(sts(3, 3, true, true)), false, T0);
-    var sts = sts(3, 3, true, true); // still 3 replicas in the StatefulSet
     cluster.getMetadata().setGeneration(2L);
     cluster.getSpec().setReplicas(5);
-    var status = compute(Optional.of(sts), false, T1);
+    var starting = model(cluster).withMembership(new Membership(1, 3, 5, Membership.Step.STARTING));
+    var status =
+        ClusterStatusCalculator.compute(
+            new ClusterStatusCalculator.Observation(
+                cluster,
+                starting,
+                Optional.of(sts(3, 3, true, true)), // the StatefulSet still has 3 replicas
+                false,
+                null,
+                T1,
+                "waiting for the new pod demo-3 to be Ready"));
     assertCondition(status, "Ready", "False", "ReplicasNotReady");
-    assertCondition(status, "Progressing", "True", "RollingOut");
+    assertCondition(status, "Progressing", "True", "Scaling");
+    assertThat(condition(status, "Progressing").getMessage())
+        .isEqualTo(
+            "3 -> 5 members: starting (epoch 1); waiting for the new pod demo-3 to be Ready");
     assertCondition(status, "Degraded", "False", "AsExpected");
-    assertThat(status.getMembers()).hasSize(5);
+    assertThat(status.getMembers()).as("the new pods are not members yet").hasSize(3);
+    assertThat(status.getMembership()).isEqualTo(starting.membership());
+  }
+
+  @Test
+  void aScaleBelowTheDefaultFromIsRefusedAndSaysSo() {
+    compute(Optional.of(sts(3, 3, true, true)), false, T0);
+    var status =
+        ClusterStatusCalculator.compute(
+            new ClusterStatusCalculator.Observation(
+                cluster,
+                model(cluster),
+                Optional.of(sts(3, 3, true, true)),
+                false,
+                null,
+                T1,
+                "refused: 2 replicas is fewer than the default from (3); lower defaultFrom first"));
+    assertCondition(status, "Degraded", "True", "ScaleRefused");
   }
 
   @Test

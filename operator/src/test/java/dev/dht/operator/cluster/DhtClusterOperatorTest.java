@@ -5,6 +5,7 @@ import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.dht.operator.Conditions;
 import dev.dht.operator.TestCrds;
+import dev.dht.operator.scaling.Membership;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -97,7 +98,7 @@ class DhtClusterOperatorTest {
     assertThat(peers.getSpec().getPublishNotReadyAddresses()).isTrue();
     assertThat(get(ConfigMap.class, "alpha-config").getData().get("members"))
         .isEqualTo(
-            "http://alpha-0.alpha-peers.%1$s.svc:8080\nhttp://alpha-1.alpha-peers.%1$s.svc:8080\n"
+            "epoch 1\nhttp://alpha-0.alpha-peers.%1$s.svc:8080\nhttp://alpha-1.alpha-peers.%1$s.svc:8080\n"
                     .formatted(ns)
                 + "http://alpha-2.alpha-peers.%s.svc:8080\n".formatted(ns));
     assertThat(get(Secret.class, "alpha-secret").getData().get("secret")).isNotBlank();
@@ -123,9 +124,26 @@ class DhtClusterOperatorTest {
     // scale up through the scale subresource, as kubectl scale or an autoscaler would
     client.resources(DhtCluster.class).inNamespace(ns).withName("beta").scale(4);
     awaitUntil(() -> get(StatefulSet.class, "beta").getSpec().getReplicas() == 4);
-    awaitUntil(
-        () -> get(ConfigMap.class, "beta-config").getData().get("members").lines().count() == 4);
+    // no kubelet here: the new pod never becomes Ready, so the plan waits and says so, and the
+    // new node is not announced to the others
+    var scaling =
+        awaitStatus(
+            "beta",
+            s ->
+                Conditions.find(s.getConditions(), Conditions.PROGRESSING)
+                    .map(c ->
+                        "Scaling".equals(c.getReason())
+                            && c.getMessage()
+                                .contains("waiting for the new pod beta-3 to be Ready"))
+                    .orElse(false));
+    assertThat(scaling.getMembership().getStep()).isEqualTo(Membership.Step.STARTING);
+    assertThat(get(ConfigMap.class, "beta-config").getData().get("members"))
+        .startsWith("epoch 1\n")
+        .doesNotContain("beta-3");
     assertThat(configHashOf(get(StatefulSet.class, "beta"))).isEqualTo(configHashOf(before));
+    assertThat(get(ConfigMap.class, "beta-config").getData().get("settings.properties"))
+        .as("unset defaults keep the values the cluster started with")
+        .isEqualTo("default-ack=2\ndefault-from=3\n");
 
     edit("beta", c -> c.getSpec().getThreads().setEventLoops(4));
     awaitUntil(() -> !configHashOf(get(StatefulSet.class, "beta")).equals(configHashOf(before)));
@@ -133,7 +151,7 @@ class DhtClusterOperatorTest {
     assertThat(after.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs())
         .contains("--event-loops=4");
     var status = awaitStatus("beta", s -> configHashOf(after).equals(s.getConfigHash()));
-    assertThat(status.getMembers()).hasSize(4);
+    assertThat(status.getMembers()).hasSize(3);
     assertThat(get(Secret.class, "beta-secret").getData().get("secret"))
         .as("the cluster secret survives reconciles")
         .isEqualTo(secret);

@@ -88,15 +88,16 @@ class DhtClusterValidationTest {
   }
 
   @Test
-  void replicasCanGrowButNeverShrink() {
-    create("scale", "{replicas: 3}");
+  void replicasCanGrowAndShrinkButNotBelowAnExplicitDefaultFrom() {
+    create("scale", "{replicas: 3, replication: {defaultFrom: 3}}");
     var clusters = client.resources(DhtCluster.class).inNamespace(ns).withName("scale");
-    clusters.edit(c -> withReplicas(c, 4));
+    clusters.edit(c -> withReplicas(c, 5));
+    assertThat(read("scale").getSpec().getReplicas()).isEqualTo(5);
+    clusters.scale(4); // the scale subresource, as kubectl scale does
     assertThat(read("scale").getSpec().getReplicas()).isEqualTo(4);
 
-    String message = "replicas cannot be decreased: scale-down needs data movement";
+    String message = "replication.defaultFrom must not exceed replicas";
     assertRefused(() -> clusters.edit(c -> withReplicas(c, 2)), message);
-    assertRefused(() -> clusters.scale(1), message); // the scale subresource is guarded too
     assertThat(read("scale").getSpec().getReplicas()).isEqualTo(4);
   }
 

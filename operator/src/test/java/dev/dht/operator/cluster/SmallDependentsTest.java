@@ -46,7 +46,7 @@ class SmallDependentsTest {
     assertThat(configMap.getData())
         .containsEntry(
             "members",
-            "http://demo-0.demo-peers.ns.svc:8080\nhttp://demo-1.demo-peers.ns.svc:8080\n")
+            "epoch 1\nhttp://demo-0.demo-peers.ns.svc:8080\nhttp://demo-1.demo-peers.ns.svc:8080\n")
         .containsEntry("settings.properties", "default-ack=2\ndefault-from=2\n");
   }
 

@@ -75,7 +75,8 @@ class StatefulSetDependentTest {
             "--storage-threads=5",
             "--max-inflight=10",
             "--request-timeout-ms=20",
-            "--max-value-bytes=30");
+            "--max-value-bytes=30",
+            "--shutdown-delay-ms=5000");
     assertThat(node.getEnv().getFirst().getName()).isEqualTo("POD_NAME");
     assertThat(node.getEnv().getFirst().getValueFrom().getFieldRef().getFieldPath())
         .isEqualTo("metadata.name");

@@ -1,0 +1,81 @@
+package dev.dht.operator.scaling;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.function.UnaryOperator;
+
+/**
+ * The operator's client of the nodes' admin endpoints ({@code /v0/admin/status}, {@code POST
+ * /v0/admin/stream|cleanup} with the cluster secret). Blocking, with short timeouts: it runs on a
+ * reconciler thread. {@code address} maps a node's URL to the address to call (the identity in a
+ * cluster; tests map pod DNS names to local ports).
+ */
+public final class NodeAdmin {
+  private static final Duration TIMEOUT = Duration.ofSeconds(2);
+  private static final String SECRET_HEADER = "X-Dht-Cluster-Secret";
+
+  private final HttpClient http =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT).build();
+  private final ObjectMapper json = new ObjectMapper();
+  private final UnaryOperator<String> address;
+
+  public NodeAdmin(UnaryOperator<String> address) {
+    this.address = address;
+  }
+
+  /** What the node at {@code url} reports; unreachable if it does not answer in time. */
+  public NodeView view(int ordinal, String url, boolean podReady) {
+    try {
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(URI.create(address.apply(url) + "/v0/admin/status"))
+                  .timeout(TIMEOUT)
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        return NodeView.unreachable(ordinal, podReady);
+      }
+      JsonNode status = json.readTree(response.body());
+      JsonNode stream = status.path("stream");
+      JsonNode cleanup = status.path("cleanup");
+      return new NodeView(
+          ordinal,
+          podReady,
+          status.path("epoch").asLong(-1),
+          stream.path("completedEpoch").asLong(-1),
+          "running".equals(stream.path("state").asText()),
+          cleanup.path("completedEpoch").asLong(-1),
+          "running".equals(cleanup.path("state").asText()));
+    } catch (IOException e) {
+      return NodeView.unreachable(ordinal, podReady);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return NodeView.unreachable(ordinal, podReady);
+    }
+  }
+
+  /** Asks the node at {@code url} to start {@code action}; true if it started (202). */
+  public boolean start(String url, String action, String secret) {
+    try {
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(URI.create(address.apply(url) + "/v0/admin/" + action))
+              .timeout(TIMEOUT)
+              .POST(HttpRequest.BodyPublishers.noBody());
+      if (secret != null) {
+        request.header(SECRET_HEADER, secret);
+      }
+      return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 202;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+}
