@@ -425,6 +425,8 @@ SH
       -o jsonpath='{range .items[*]}{.lastTimestamp} {.message}{"\n"}{end}' | tail -n 12 | sed 's/^/    /'
   done
   [ "$(jp "sts/$CLUSTER" '{.spec.replicas}')" = 3 ] || die "the StatefulSet was not shrunk to 3"
+  until_ok 60 "the claims of demo-3 and demo-4 kept, labelled dht.dev/detached" \
+    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get pvc -l dht.dev/detached=true -o jsonpath='{.items[*].metadata.name}')\" = 'data-$CLUSTER-3 data-$CLUSTER-4' ]"
   for p in writer reader; do k exec "$p" -- touch /tmp/stop || die "cannot stop $p"; done
   for p in writer reader; do
     timeout 60 kubectl -n "$NS" wait "pod/$p" --for=jsonpath='{.status.phase}'=Succeeded --timeout=50s >/dev/null || die "$p did not finish"

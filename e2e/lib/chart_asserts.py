@@ -50,8 +50,9 @@ EXPECTED = {
     ("", "secrets"): ALL,
     ("policy", "poddisruptionbudgets"): ALL,
     ("batch", "jobs"): ALL,
-    ("", "pods"): ["get", "list", "watch"],
+    ("", "pods"): ["get", "list", "watch", "patch"],
     ("", "pods/log"): ["get"],
+    ("", "persistentvolumeclaims"): ["get", "list", "patch", "delete"],
     ("", "events"): ["create", "patch"],
 }
 EXPECTED = {k: sorted(v) for k, v in EXPECTED.items()}

@@ -83,6 +83,9 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
   resources: ["pods/log"]
   verbs: ["get"]
 - apiGroups: [""]
+  resources: ["persistentvolumeclaims"]
+  verbs: ["get", "list", "patch", "delete"]
+- apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "patch"]
 {{- end -}}

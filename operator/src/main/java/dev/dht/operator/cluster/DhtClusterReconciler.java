@@ -23,6 +23,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Reconciles a {@link DhtCluster}: resolve the model, take the next step of a change of size if one
@@ -56,6 +58,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   /** Annotated on the pods when their membership file changes: the kubelet then refreshes it. */
   static final String EPOCH_ANNOTATION = "dht.dev/membership-epoch";
 
+  /** On the data claims of members removed by a scale-down (kept by default). */
+  static final String DETACHED_LABEL = "dht.dev/detached";
+
   private final String defaultImage;
   private final NodeAdmin nodes;
 
@@ -83,6 +88,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       workflow.reconcileManagedWorkflow();
       if (decision != null) {
         act(context, model, decision);
+      }
+      if (model.membership().getStep() == Membership.Step.STABLE) {
+        detachClaims(context, cluster, model);
       }
     }
     var control = UpdateControl.patchStatus(report(cluster, context, model, null, scaling));
@@ -161,6 +169,41 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     var urls = model.urls(model.pods());
     decision.stream().forEach(i -> nodes.start(urls.get(i), "stream", secret));
     decision.cleanup().forEach(i -> nodes.start(urls.get(i), "cleanup", secret));
+  }
+
+  /**
+   * The data claims of ordinals beyond the members (left by a scale-down) are labelled detached, or
+   * deleted if the spec says so; a claim a member uses again loses the label.
+   */
+  private static void detachClaims(
+      Context<DhtCluster> context, DhtCluster cluster, ClusterModel model) {
+    var claims = context.getClient().persistentVolumeClaims().inNamespace(model.namespace());
+    Pattern name = Pattern.compile(Pattern.quote("data-" + model.name() + "-") + "(\\d+)");
+    boolean delete =
+        cluster.getSpec() != null
+            && cluster.getSpec().getDetachedClaims() == DhtClusterSpec.DetachedClaims.Delete;
+    for (var claim : claims.withLabels(model.selectorLabels()).list().getItems()) {
+      Matcher m = name.matcher(claim.getMetadata().getName());
+      if (!m.matches()) {
+        continue;
+      }
+      boolean detached = Integer.parseInt(m.group(1)) >= model.pods();
+      var labels = claim.getMetadata().getLabels();
+      boolean labelled = labels != null && "true".equals(labels.get(DETACHED_LABEL));
+      var resource = claims.withName(claim.getMetadata().getName());
+      if (detached && delete) {
+        resource.delete();
+      } else if (detached != labelled) {
+        resource.edit(c -> {
+          if (detached) {
+            c.getMetadata().getLabels().put(DETACHED_LABEL, "true");
+          } else {
+            c.getMetadata().getLabels().remove(DETACHED_LABEL);
+          }
+          return c;
+        });
+      }
+    }
   }
 
   /** The cluster secret the nodes expect in the admin header. */

@@ -61,6 +61,30 @@ public class DhtClusterSpec {
 
   private Scheduling scheduling;
 
+  /** What happens to the volume claims of members a scale-down removed. */
+  public enum DetachedClaims {
+    /**
+     * Kept, labelled dht.dev/detached=true; a later scale-up reuses them (streaming updates them).
+     */
+    Keep,
+    /** Deleted once the scale-down is done. */
+    Delete
+  }
+
+  @Default("Keep")
+  @JsonPropertyDescription(
+      "The PersistentVolumeClaims of members removed by a scale-down: Keep (labelled"
+          + " dht.dev/detached=true; a later scale-up reuses them) or Delete.")
+  private DetachedClaims detachedClaims = DetachedClaims.Keep;
+
+  public DetachedClaims getDetachedClaims() {
+    return detachedClaims;
+  }
+
+  public void setDetachedClaims(DetachedClaims detachedClaims) {
+    this.detachedClaims = detachedClaims;
+  }
+
   public Integer getReplicas() {
     return replicas;
   }

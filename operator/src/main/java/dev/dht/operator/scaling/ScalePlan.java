@@ -22,11 +22,7 @@ public final class ScalePlan {
    * What to do now: the membership to publish, nodes to ask, and why it waits (null: it does not).
    */
   public record Decision(
-      Membership next, List<Integer> stream, List<Integer> cleanup, String waiting) {
-    boolean changed(Membership before) {
-      return !next.equals(before);
-    }
-  }
+      Membership next, List<Integer> stream, List<Integer> cleanup, String waiting) {}
 
   private ScalePlan() {}
 

@@ -190,6 +190,15 @@ class ScalingOperatorTest {
     assertThat(done.getDefaultFrom()).as("the default from stayed").isEqualTo(3);
     assertThat(client.v1().events().inNamespace(ns).list().getItems())
         .anyMatch(e -> "Scaling".equals(e.getReason()));
+    Awaitility.await("the claims of the removed members are kept, labelled detached")
+        .atMost(TIMEOUT)
+        .until(() ->
+            client.persistentVolumeClaims().inNamespace(ns).list().getItems().stream()
+                .filter(c -> "true".equals(c.getMetadata().getLabels().get("dht.dev/detached")))
+                .map(c -> c.getMetadata().getName())
+                .sorted()
+                .toList()
+                .equals(java.util.List.of("data-scale-3", "data-scale-4")));
   }
 
   private static int put(int node, String key, long version, int ack) {
