@@ -61,7 +61,7 @@ public final class Repairer {
   private final String secret;
   private final Settings settings;
   private final boolean stream;
-  private final byte[] progressKey;
+  private byte[] progressKey; // of the current run
   private final RepairStatus status = new RepairStatus();
   private Context context;
   private HttpClient http;
@@ -77,7 +77,6 @@ public final class Repairer {
       Settings settings,
       boolean stream) {
     this.stream = stream;
-    this.progressKey = bytes(stream ? "stream-progress" : "repair-progress");
     this.vertx = vertx;
     this.cluster = cluster;
     this.storage = storage;
@@ -136,6 +135,8 @@ public final class Repairer {
     status.bucketsDiffering = 0;
     Topology topology = cluster.topology();
     status.epoch = topology.epoch();
+    // a stream resumes only within its epoch: another epoch's keys to pull are other keys
+    progressKey = bytes(stream ? "stream-progress@" + topology.epoch() : "repair-progress");
     int from = Replication.resolve(null, null, cluster.defaults(), topology.size()).from();
     List<String> peers = new ArrayList<>();
     for (int m = 0; m < topology.members().size(); m++) {

@@ -2,6 +2,7 @@ package dev.dht.operator.cluster;
 
 import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.scaling.NodeAdmin;
+import dev.dht.operator.scaling.NodeProgress;
 import dev.dht.operator.scaling.NodeView;
 import dev.dht.operator.scaling.ScalePlan;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -77,8 +78,21 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   public UpdateControl<DhtCluster> reconcile(DhtCluster cluster, Context<DhtCluster> context) {
     var model = ClusterModel.of(cluster, defaultImage);
     String scaling = null;
+    List<NodeProgress> progress = List.of();
     if (!cluster.isPaused()) {
-      var decision = plan(context, model);
+      Map<Integer, NodeView> views = observe(context, model);
+      var decision =
+          views == null
+              ? null
+              : ScalePlan.next(
+                  model.membership(), model.replicas(), model.defaultFrom(), views, model::podName);
+      if (views != null) {
+        var names = model;
+        progress =
+            views.values().stream()
+                .map(v -> NodeProgress.of(names.podName(v.ordinal()), v))
+                .toList();
+      }
       if (decision != null) {
         model = model.withMembership(decision.next());
         scaling = decision.waiting();
@@ -93,7 +107,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         detachClaims(context, cluster, model);
       }
     }
-    var control = UpdateControl.patchStatus(report(cluster, context, model, null, scaling));
+    var status = report(cluster, context, model, null, scaling);
+    status.getStatus().setNodes(progress);
+    var control = UpdateControl.patchStatus(status);
     var membership = model.membership();
     boolean underWay =
         membership.getStep() != Membership.Step.STABLE
@@ -103,10 +119,10 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   }
 
   /**
-   * The next step of a change of size, from what the pods and their nodes report; null when there
-   * is none to make (no change, or the StatefulSet does not exist yet).
+   * What the pods and their nodes report, by ordinal, while a change of size is to be made or under
+   * way; null when there is none (or the StatefulSet does not exist yet).
    */
-  private ScalePlan.Decision plan(Context<DhtCluster> context, ClusterModel model) {
+  private Map<Integer, NodeView> observe(Context<DhtCluster> context, ClusterModel model) {
     var now = model.membership();
     if (now.getStep() == Membership.Step.STABLE && now.getMembers() == model.replicas()) {
       return null;
@@ -116,7 +132,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     }
     int count = Math.max(now.pods(), model.replicas());
     var urls = model.urls(count);
-    Map<Integer, NodeView> views = new HashMap<>();
+    Map<Integer, NodeView> views = new java.util.TreeMap<>();
     for (int i = 0; i < count; i++) {
       Pod pod =
           context
@@ -128,7 +144,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       views.put(
           i, pod == null ? NodeView.unreachable(i, false) : nodes.view(i, urls.get(i), ready(pod)));
     }
-    return ScalePlan.next(now, model.replicas(), model.defaultFrom(), views, model::podName);
+    return views;
   }
 
   private static boolean ready(Pod pod) {

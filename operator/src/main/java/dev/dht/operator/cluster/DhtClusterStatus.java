@@ -3,6 +3,7 @@ package dev.dht.operator.cluster;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.operator.scaling.Membership;
+import dev.dht.operator.scaling.NodeProgress;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.model.annotation.LabelSelector;
 import io.fabric8.kubernetes.model.annotation.StatusReplicas;
@@ -48,6 +49,19 @@ public class DhtClusterStatus {
   @JsonPropertyDescription(
       "The membership published to the nodes, and the step of a change of size in progress.")
   private Membership membership;
+
+  @JsonPropertyDescription(
+      "During a change of size: each node's readiness, membership epoch, and last stream and"
+          + " cleanup, as last observed.")
+  private List<NodeProgress> nodes = new ArrayList<>();
+
+  public List<NodeProgress> getNodes() {
+    return nodes;
+  }
+
+  public void setNodes(List<NodeProgress> nodes) {
+    this.nodes = nodes;
+  }
 
   private List<Condition> conditions = new ArrayList<>();
 

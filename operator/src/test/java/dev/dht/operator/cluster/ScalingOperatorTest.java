@@ -8,6 +8,7 @@ import dev.dht.operator.Conditions;
 import dev.dht.operator.TestCrds;
 import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.scaling.NodeAdmin;
+import dev.dht.operator.scaling.NodeProgress;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
@@ -164,10 +165,15 @@ class ScalingOperatorTest {
             && s.getMembership().getTarget() == 5
             && s.getMembership().getStep().compareTo(Membership.Step.JOINING) >= 0);
     clusters.scale(4); // a change during a change: it waits for the first one
-    awaitStatus(s ->
-        Conditions.find(s.getConditions(), Conditions.PROGRESSING)
-            .map(c -> c.getMessage().contains("the change to 4 replicas waits"))
-            .orElse(false));
+    var waiting =
+        awaitStatus(s ->
+            Conditions.find(s.getConditions(), Conditions.PROGRESSING)
+                .map(c -> c.getMessage().contains("the change to 4 replicas waits"))
+                .orElse(false));
+    assertThat(waiting.getNodes())
+        .as("each node's progress is in the status")
+        .extracting(NodeProgress::getName)
+        .containsExactly("scale-0", "scale-1", "scale-2", "scale-3", "scale-4");
     awaitStatus(s ->
         s.getMembership().getStep() == Membership.Step.STABLE
             && s.getMembership().getMembers() == 4);
