@@ -3,15 +3,12 @@ package dev.dht.node.http;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.Topology;
 import dev.dht.node.repair.Maintenance;
-import dev.dht.node.replication.InternalApi;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 
 /**
  * {@code /v0/admin/...}: what a node is doing, and the upkeep an operator starts.
@@ -30,12 +27,12 @@ final class AdminHandler {
 
   private final ClusterState cluster;
   private final Maintenance maintenance;
-  private final byte[] secret;
+  private final ClusterSecret secret;
 
   AdminHandler(ClusterState cluster, Maintenance maintenance, String secret) {
     this.cluster = cluster;
     this.maintenance = maintenance;
-    this.secret = secret == null ? null : secret.getBytes(StandardCharsets.UTF_8);
+    this.secret = new ClusterSecret(secret);
   }
 
   void handle(HttpServerRequest request) {
@@ -53,10 +50,7 @@ final class AdminHandler {
       Responses.text(request, 405, "method " + request.method() + " is not allowed here");
       return;
     }
-    String presented = request.getHeader(InternalApi.SECRET_HEADER);
-    if (secret != null
-        && (presented == null
-            || !MessageDigest.isEqual(secret, presented.getBytes(StandardCharsets.UTF_8)))) {
+    if (!secret.admits(request)) {
       Responses.text(request, 403, "admin actions need the cluster secret header");
       return;
     }

@@ -13,8 +13,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -34,7 +32,7 @@ final class InternalHandler {
   private final Admission admission;
   private final Limits limits;
   private final NodeMetrics metrics;
-  private final byte[] secret;
+  private final ClusterSecret secret;
   private final long requestTimeoutMs;
   private final RepairHandler repairs;
 
@@ -53,12 +51,12 @@ final class InternalHandler {
     this.admission = admission;
     this.limits = limits;
     this.metrics = metrics;
-    this.secret = secret == null ? null : secret.getBytes(StandardCharsets.UTF_8);
+    this.secret = new ClusterSecret(secret);
     this.requestTimeoutMs = requestTimeoutMs;
   }
 
   void handle(HttpServerRequest request, RequestBody body) {
-    if (!authorized(request.getHeader(InternalApi.SECRET_HEADER))) {
+    if (!secret.admits(request)) {
       Responses.text(request, 403, "internal API: missing or wrong cluster secret");
       return;
     }
@@ -162,12 +160,6 @@ final class InternalHandler {
             + " ms: check the coordinator's clock (NTP)";
     log.warn("refused: {}", reason);
     return new IllegalStateException(reason);
-  }
-
-  private boolean authorized(String presented) {
-    return secret == null
-        || (presented != null
-            && MessageDigest.isEqual(secret, presented.getBytes(StandardCharsets.UTF_8)));
   }
 
   /** A batch this replica will not run, with the status and reason of the answer. */

@@ -7,7 +7,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -53,81 +53,36 @@ final class RangeHandler {
     local
         .pool()
         .executeBlocking(() -> local.storage().range(start, end), false)
-        .onSuccess(cursor -> new Stream(request.response(), cursor).begin())
+        .onSuccess(cursor ->
+            ChunkedStream.start(
+                request.response(), local.pool(), entries(cursor), admission::release))
         .onFailure(e -> {
           admission.release();
           Failures.answer(request, e);
         });
   }
 
-  /** One range response in flight: pulls the next batch when the previous one was written. */
-  private final class Stream {
-    private final HttpServerResponse response;
-    private final RangeCursor cursor;
-    private boolean finished;
-
-    Stream(HttpServerResponse response, RangeCursor cursor) {
-      this.response = response;
-      this.cursor = cursor;
-    }
-
-    void begin() {
-      response.setChunked(true).setStatusCode(200);
-      response.putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream");
-      response.closeHandler(v -> finish());
-      pull();
-    }
-
-    private void pull() {
-      local
-          .pool()
-          .executeBlocking(() -> cursor.next(BATCH_ENTRIES, BATCH_BYTES), false)
-          .onComplete(batch -> {
-            if (finished) {
-              return;
-            }
-            if (batch.failed()) {
-              response.reset(); // headers are out; a broken stream is the honest answer
-              finish();
-            } else if (batch.result().isEmpty()) {
-              response.end();
-              finish();
-            } else {
-              write(batch.result());
-            }
-          });
-    }
-
-    private void write(List<RangeCursor.Entry> entries) {
-      for (RangeCursor.Entry entry : entries) {
-        int valueLength = entry.value().length - Record.HEADER_BYTES;
-        Buffer chunk = Buffer.buffer(entry.key().length + 1 + valueLength);
-        chunk.appendBytes(entry.key()).appendByte((byte) '\n');
-        chunk.appendBytes(entry.value(), Record.HEADER_BYTES, valueLength);
-        response.write(chunk);
+  /** The range as chunks: one per entry, {@code key \n value}. */
+  private static ChunkedStream.Source entries(RangeCursor cursor) {
+    return new ChunkedStream.Source() {
+      @Override
+      public List<Buffer> next() {
+        List<RangeCursor.Entry> entries = cursor.next(BATCH_ENTRIES, BATCH_BYTES);
+        List<Buffer> chunks = new ArrayList<>(entries.size());
+        for (RangeCursor.Entry entry : entries) {
+          int valueLength = entry.value().length - Record.HEADER_BYTES;
+          Buffer chunk = Buffer.buffer(entry.key().length + 1 + valueLength);
+          chunk.appendBytes(entry.key()).appendByte((byte) '\n');
+          chunk.appendBytes(entry.value(), Record.HEADER_BYTES, valueLength);
+          chunks.add(chunk);
+        }
+        return chunks;
       }
-      if (response.writeQueueFull()) {
-        response.drainHandler(v -> pull());
-      } else {
-        pull();
-      }
-    }
 
-    /** Releases the cursor (on the storage pool, after any batch still being read) once. */
-    private void finish() {
-      if (finished) {
-        return;
+      @Override
+      public void close() {
+        cursor.close();
       }
-      finished = true;
-      admission.release();
-      local
-          .pool()
-          .executeBlocking(
-              () -> {
-                cursor.close();
-                return null;
-              },
-              false);
-    }
+    };
   }
 }

@@ -8,15 +8,14 @@ import dev.dht.node.repair.SharedKeys;
 import dev.dht.node.storage.Storage;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
 import java.util.BitSet;
+import java.util.List;
 
 /**
  * The answering side of {@link RepairApi}: digests and entries of the keys this replica shares with
- * the asking peer. Scans run on the background worker; entries are streamed only as fast as the
- * peer reads them (it paces itself), so memory stays bounded whatever the data size.
+ * the asking peer. Scans run on the background worker; entries are streamed ({@link ChunkedStream})
+ * only as fast as the peer reads them (it paces itself), so memory stays bounded.
  */
 final class RepairHandler {
   private final ClusterState cluster;
@@ -74,7 +73,7 @@ final class RepairHandler {
           return worker.executeBlocking(
               () -> new RepairScans.EntryScan(storage, keys, buckets, from), false);
         })
-        .onSuccess(scan -> new Stream(request.response(), scan, release).pull())
+        .onSuccess(scan -> ChunkedStream.start(request.response(), worker, frames(scan), release))
         .onFailure(e -> {
           release.run();
           if (e instanceof IllegalArgumentException) {
@@ -85,62 +84,19 @@ final class RepairHandler {
         });
   }
 
-  /** One entries response: the next frame is scanned once the previous one was written. */
-  private final class Stream {
-    private final HttpServerResponse response;
-    private final RepairScans.EntryScan scan;
-    private final Runnable release;
-    private boolean finished;
-
-    Stream(HttpServerResponse response, RepairScans.EntryScan scan, Runnable release) {
-      this.response = response;
-      this.scan = scan;
-      this.release = release;
-      response.setChunked(true).setStatusCode(200);
-      response.putHeader(HttpHeaders.CONTENT_TYPE, "application/octet-stream");
-      response.closeHandler(v -> finish());
-    }
-
-    void pull() {
-      worker
-          .executeBlocking(() -> scan.nextFrame(RepairApi.FRAME_BYTES), false)
-          .onComplete(frame -> {
-            if (finished) {
-              return;
-            }
-            if (frame.failed()) {
-              response.reset(); // the peer sees a broken transfer, and resumes it later
-              finish();
-            } else if (frame.result() == null) {
-              response.end();
-              finish();
-            } else {
-              write(frame.result());
-            }
-          });
-    }
-
-    private void write(Buffer frame) {
-      response.write(frame);
-      if (response.writeQueueFull()) {
-        response.drainHandler(v -> pull());
-      } else {
-        pull();
+  /** The scan as chunks: one frame each. */
+  private static ChunkedStream.Source frames(RepairScans.EntryScan scan) {
+    return new ChunkedStream.Source() {
+      @Override
+      public List<Buffer> next() {
+        Buffer frame = scan.nextFrame(RepairApi.FRAME_BYTES);
+        return frame == null ? List.of() : List.of(frame);
       }
-    }
 
-    private void finish() {
-      if (finished) {
-        return;
+      @Override
+      public void close() {
+        scan.close();
       }
-      finished = true;
-      release.run();
-      worker.executeBlocking(
-          () -> {
-            scan.close();
-            return null;
-          },
-          false);
-    }
+    };
   }
 }
