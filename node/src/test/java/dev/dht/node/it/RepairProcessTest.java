@@ -21,7 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Five node processes at from=3. One loses its data directory and comes back empty: one repair run
  * later it holds every key it owns, with the values its peers hold, counted through its own range
- * reads (its replica alone). Scheduled repair is off, so only the run asked for can do it.
+ * reads (its replica alone). Scheduled repair and hints are off, so only the run asked for can do
+ * it (a hint of a write that timed out on the loaded box would otherwise refill one key first).
  */
 class RepairProcessTest {
   private static final int KEYS = 2000;
@@ -38,6 +39,8 @@ class RepairProcessTest {
             "--default-from",
             "3",
             "--repair-interval-s",
+            "0",
+            "--hint-window-s",
             "0");
     try {
       List<String> members = nodes.stream().map(n -> "http://127.0.0.1:" + n.port()).toList();
