@@ -215,6 +215,9 @@ public final class HintStore {
   }
 
   private void delete(List<Hint> hints) {
+    if (hints.isEmpty()) {
+      return; // a replay that reached nothing: no write
+    }
     storage.deleteHints(hints.stream().map(Hint::encodedKey).toList());
     long bytes = 0;
     for (Hint h : hints) {

@@ -226,7 +226,7 @@ public final class Repairer {
                   Buffer.buffer(RepairApi.bitmap(differing)))
               .compose(response -> receive(peer, response));
         })
-        .compose(v -> saveProgress(null));
+        .compose(v -> clearProgress());
   }
 
   private Future<HttpClientResponse> call(
@@ -329,14 +329,11 @@ public final class Repairer {
         false);
   }
 
-  private Future<Void> saveProgress(byte[] value) {
+  /** A peer is done: the next run starts from its first key again. */
+  private Future<Void> clearProgress() {
     return worker.executeBlocking(
         () -> {
-          if (value == null) {
-            storage.deleteMeta(progressKey);
-          } else {
-            storage.putMeta(progressKey, value);
-          }
+          storage.deleteMeta(progressKey);
           return null;
         },
         false);
