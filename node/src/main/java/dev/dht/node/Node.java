@@ -132,6 +132,8 @@ public final class Node implements AutoCloseable {
             repairer,
             streamer,
             new Cleanup(cluster, storage, backgroundWorker),
+            hints,
+            storage,
             NodeSettings.json(config));
     HttpVerticle.Shared shared =
         new HttpVerticle.Shared(

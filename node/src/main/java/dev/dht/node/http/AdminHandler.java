@@ -15,7 +15,7 @@ import io.vertx.core.json.JsonObject;
  *
  * <ul>
  *   <li>{@code GET status}: membership epoch and member states, repair, streaming and cleanup
- *       progress, settings (JSON);
+ *       progress, hints held for others, estimated keys and SST bytes, settings (JSON);
  *   <li>{@code GET repair}: the repair status alone;
  *   <li>{@code POST repair | stream | cleanup}: starts one now ({@code 202}; {@code 409} if one
  *       runs, or cleanup during a transition). POSTs need the cluster secret header, as internal
@@ -72,6 +72,7 @@ final class AdminHandler {
 
   private JsonObject status() {
     Topology topology = cluster.topology();
+    var storage = maintenance.storage();
     JsonArray members = new JsonArray();
     for (int m = 0; m < topology.members().size(); m++) {
       members.add(
@@ -90,7 +91,27 @@ final class AdminHandler {
         .put("repair", maintenance.repairer().status().toJson())
         .put("stream", maintenance.streamer().status().toJson())
         .put("cleanup", maintenance.cleanup().toJson())
+        .put("hints", hints())
+        .put(
+            "storage",
+            new JsonObject()
+                .put("estimatedKeys", storage.longProperty("rocksdb.estimate-num-keys"))
+                .put("sstBytes", storage.longProperty("rocksdb.total-sst-files-size")))
         .put("settings", maintenance.settings());
+  }
+
+  /** The hints this node holds for others: how many in all, for each target, and their bytes. */
+  private JsonObject hints() {
+    JsonObject byTarget = new JsonObject();
+    long total = 0;
+    for (var target : maintenance.hints().pendingByTarget().entrySet()) {
+      byTarget.put(target.getKey(), target.getValue());
+      total += target.getValue();
+    }
+    return new JsonObject()
+        .put("pending", total)
+        .put("pendingByTarget", byTarget)
+        .put("bytes", maintenance.hints().storedBytes());
   }
 
   private static void json(HttpServerRequest request, JsonObject body) {

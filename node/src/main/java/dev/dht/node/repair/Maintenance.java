@@ -1,10 +1,18 @@
 package dev.dht.node.repair;
 
+import dev.dht.node.hints.HintStore;
+import dev.dht.node.storage.Storage;
 import io.vertx.core.json.JsonObject;
 
 /**
  * A node's background upkeep as its admin endpoint sees it: anti-entropy repair, streaming for a
- * membership transition, cleanup after one, and the settings the node runs with.
+ * membership transition, cleanup after one, the hints it holds for others, its storage, and the
+ * settings the node runs with.
  */
 public record Maintenance(
-    Repairer repairer, Repairer streamer, Cleanup cleanup, JsonObject settings) {}
+    Repairer repairer,
+    Repairer streamer,
+    Cleanup cleanup,
+    HintStore hints,
+    Storage storage,
+    JsonObject settings) {}

@@ -25,8 +25,12 @@ final class ClusterEvents {
     if (!Conditions.isTrue(before, READY) && Conditions.isTrue(after, READY)) {
       events.add(new Transition("Normal", "ClusterReady", message(after, READY)));
     }
-    if (!Conditions.isTrue(before, DEGRADED) && Conditions.isTrue(after, DEGRADED)) {
-      events.add(new Transition("Warning", "Degraded", message(after, DEGRADED)));
+    if (Conditions.isTrue(after, DEGRADED)
+        && !(Conditions.isTrue(before, DEGRADED)
+            && reason(before, DEGRADED).equals(reason(after, DEGRADED)))) {
+      events.add(
+          new Transition(
+              "Warning", reason(after, DEGRADED), "degraded: " + message(after, DEGRADED)));
     }
     if (Conditions.isTrue(before, DEGRADED) && !Conditions.isTrue(after, DEGRADED)) {
       events.add(new Transition("Normal", "Recovered", "no longer degraded"));
@@ -35,8 +39,16 @@ final class ClusterEvents {
     if (scaling != null && !scaling.equals(scalingMessage(before))) {
       events.add(new Transition("Normal", "Scaling", scaling));
     }
-    boolean wasPaused = isPaused(before);
-    boolean isPaused = isPaused(after);
+    String applied = ClusterStatusCalculator.CONFIG_APPLIED;
+    if (!Conditions.isTrue(before, applied) && Conditions.isTrue(after, applied)) {
+      events.add(new Transition("Normal", applied, message(after, applied)));
+    }
+    String restart = ClusterStatusCalculator.RESTART_REQUIRED;
+    if (!Conditions.isTrue(before, restart) && Conditions.isTrue(after, restart)) {
+      events.add(new Transition("Warning", restart, message(after, restart)));
+    }
+    boolean wasPaused = Conditions.isTrue(before, ClusterStatusCalculator.PAUSED);
+    boolean isPaused = Conditions.isTrue(after, ClusterStatusCalculator.PAUSED);
     if (!wasPaused && isPaused) {
       events.add(new Transition("Normal", "ReconciliationPaused", message(after, PROGRESSING)));
     } else if (wasPaused && !isPaused) {
@@ -53,10 +65,8 @@ final class ClusterEvents {
         .orElse(null);
   }
 
-  private static boolean isPaused(List<Condition> conditions) {
-    return Conditions.find(conditions, PROGRESSING)
-        .map(c -> "Paused".equals(c.getReason()))
-        .orElse(false);
+  private static String reason(List<Condition> conditions, String type) {
+    return Conditions.find(conditions, type).map(Condition::getReason).orElse("");
   }
 
   private static String message(List<Condition> conditions, String type) {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNullElse;
 import dev.dht.operator.scaling.Membership;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -38,7 +39,8 @@ public record ClusterModel(
     ResourceRequirements resources,
     List<String> jvmOptions,
     Scheduling scheduling,
-    Membership membership) {
+    Membership membership,
+    OperatorDefaults defaults) {
 
   /** Key under which the reconciler hands the model to the dependents. */
   public static final String CONTEXT_KEY = ClusterModel.class.getName();
@@ -64,7 +66,13 @@ public record ClusterModel(
           "-XX:MaxRAMPercentage=50",
           "-XX:+ExitOnOutOfMemoryError");
 
+  /** The model with this operator's defaults, {@code defaultImage} as its default node image. */
   public static ClusterModel of(DhtCluster cluster, String defaultImage) {
+    return of(cluster, OperatorDefaults.current(defaultImage));
+  }
+
+  /** The model with the given operator defaults (those the cluster's nodes may get). */
+  public static ClusterModel of(DhtCluster cluster, OperatorDefaults defaults) {
     var spec = requireNonNullElse(cluster.getSpec(), new DhtClusterSpec());
     var replication = requireNonNullElse(spec.getReplication(), new DhtClusterSpec.Replication());
     var threads = requireNonNullElse(spec.getThreads(), new DhtClusterSpec.Threads());
@@ -84,14 +92,16 @@ public record ClusterModel(
             : replication.getDefaultFrom() == null && pinned.getPinnedDefaultAck() != null
                 ? pinned.getPinnedDefaultAck()
                 : from / 2 + 1;
-    var jvm = new ArrayList<>(BASE_JVM_OPTIONS);
+    var jvm = new ArrayList<>(defaults.getJvmOptions());
     jvm.addAll(requireNonNullElse(spec.getJvmOptions(), List.of()));
     return new ClusterModel(
         cluster.getMetadata().getName(),
         cluster.getMetadata().getNamespace(),
         requireNonNullElse(cluster.getMetadata().getGeneration(), 0L),
         replicas,
-        spec.getImage() == null || spec.getImage().isBlank() ? defaultImage : spec.getImage(),
+        spec.getImage() == null || spec.getImage().isBlank()
+            ? defaults.getImage()
+            : spec.getImage(),
         ack,
         from,
         requireNonNullElse(threads.getEventLoops(), 2),
@@ -104,7 +114,8 @@ public record ClusterModel(
         spec.getResources(),
         List.copyOf(jvm),
         spec.getScheduling(),
-        membership(cluster.getStatus(), replicas));
+        membership(cluster.getStatus(), replicas),
+        defaults);
   }
 
   /**
@@ -140,7 +151,8 @@ public record ClusterModel(
         resources,
         jvmOptions,
         scheduling,
-        next);
+        next,
+        defaults);
   }
 
   /** Pods the StatefulSet runs: the members, and the joining or leaving ones during a change. */
@@ -233,11 +245,13 @@ public record ClusterModel(
   }
 
   /**
-   * Hash of everything that needs a node restart to take effect. Members and default ack/from are
-   * left out on purpose: the nodes re-read them from the ConfigMap.
+   * Hash of everything that needs a node restart to take effect: the pods annotated with another
+   * hash are restarted by the roller. Members and default ack/from are left out on purpose: the
+   * nodes re-read them from the ConfigMap.
    */
   public String configHash() {
     var canonical = new StringBuilder();
+    canonical.append("template=").append(defaults.getTemplateVersion()).append('\n');
     canonical.append("image=").append(image).append('\n');
     canonical.append("eventLoops=").append(eventLoops).append('\n');
     canonical.append("storageWorkers=").append(storageWorkers).append('\n');
@@ -248,6 +262,9 @@ public record ClusterModel(
     if (resources != null) {
       canonical.append("limits=").append(canonical(resources.getLimits())).append('\n');
       canonical.append("requests=").append(canonical(resources.getRequests())).append('\n');
+    }
+    if (scheduling != null) {
+      canonical.append("scheduling=").append(Serialization.asJson(scheduling)).append('\n');
     }
     return sha256(canonical.toString()).substring(0, 16);
   }

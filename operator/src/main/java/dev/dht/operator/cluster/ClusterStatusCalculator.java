@@ -5,32 +5,51 @@ import static dev.dht.operator.Conditions.PROGRESSING;
 import static dev.dht.operator.Conditions.READY;
 
 import dev.dht.operator.Conditions;
+import dev.dht.operator.rolling.PodState;
+import dev.dht.operator.rolling.RollPlan;
 import dev.dht.operator.scaling.Membership;
+import dev.dht.operator.scaling.NodeView;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Turns what was observed (the StatefulSet, the previous status, pause, a failure) into the status
- * to write. Pure, so each rule is unit-tested.
+ * Turns what was observed (the StatefulSet, the pods and what their nodes report, the previous
+ * status, pause, a failure, the decisions of this reconciliation) into the status to write. Pure,
+ * so each rule is unit-tested.
  *
  * <ul>
+ *   <li>observedGeneration: the generation whose spec was applied; not advanced while paused or
+ *       when applying failed.
  *   <li>Ready: every desired replica passes its readiness probe.
- *   <li>Progressing: a rollout (create, scale, restart on a new config hash) has not finished, or
- *       the pods of the current generation have not yet all been ready once.
- *   <li>Degraded: reconciliation failed, or replicas stopped being ready after this generation had
- *       been ready with no rollout to explain it.
+ *   <li>Progressing: creating, scaling, or restarting pods created with other settings.
+ *   <li>ConfigApplied: every node runs the current settings: its pod's config hash, the published
+ *       membership epoch, the default ack/from.
+ *   <li>Paused: the pause annotation is set; owned objects are left as they are.
+ *   <li>RestartRequired: the operator's defaults changed and wait for permission to restart.
+ *   <li>Degraded: reconciliation failed, the Secret is missing, a scale or restart is refused, or
+ *       replicas stopped being ready after the cluster had been ready with nothing to explain it.
  * </ul>
+ *
+ * <p>Ack, From, members and config hash show what the nodes run, not what the spec asks.
  */
 final class ClusterStatusCalculator {
   static final int MAX_MESSAGE = 1024;
+  static final String CONFIG_APPLIED = "ConfigApplied";
+  static final String PAUSED = "Paused";
+  static final String RESTART_REQUIRED = "RestartRequired";
 
   private ClusterStatusCalculator() {}
 
-  /** What was observed; {@code failure} is null unless reconciliation threw. */
+  /**
+   * What was observed; {@code failure} is null unless reconciliation threw; {@code roll} is null
+   * when none was decided (paused, or scaling); {@code operatorDefaults} are the operator's own.
+   */
   record Observation(
       DhtCluster cluster,
       ClusterModel model,
@@ -38,8 +57,13 @@ final class ClusterStatusCalculator {
       boolean paused,
       Exception failure,
       Instant now,
-      String scaling) {
-    /** Without a change of size under way. */
+      String scaling,
+      Seen seen,
+      RollPlan.Decision roll,
+      OperatorDefaults operatorDefaults,
+      boolean secretMissing) {
+
+    /** Without pods seen, a change of size or a roll under way. */
     Observation(
         DhtCluster cluster,
         ClusterModel model,
@@ -49,39 +73,70 @@ final class ClusterStatusCalculator {
         Instant now) {
       this(cluster, model, statefulSet, paused, failure, now, null);
     }
+
+    /** Without pods seen or a roll under way. */
+    Observation(
+        DhtCluster cluster,
+        ClusterModel model,
+        Optional<StatefulSet> statefulSet,
+        boolean paused,
+        Exception failure,
+        Instant now,
+        String scaling) {
+      this(
+          cluster,
+          model,
+          statefulSet,
+          paused,
+          failure,
+          now,
+          scaling,
+          Seen.NOTHING,
+          null,
+          model.defaults(),
+          false);
+    }
   }
 
   static DhtClusterStatus compute(Observation in) {
     var model = in.model();
     var previous = Optional.ofNullable(in.cluster().getStatus());
     List<Condition> before = previous.map(DhtClusterStatus::getConditions).orElse(List.of());
-    long generation = model.generation();
-    var rollout = Rollout.of(model, in.statefulSet(), in.paused());
-
-    boolean wasReady =
-        sameGeneration(before, READY, generation) && Conditions.isTrue(before, READY)
-            || sameGeneration(before, DEGRADED, generation)
-                && Conditions.isTrue(before, DEGRADED)
-                && Conditions.find(before, DEGRADED)
-                    .map(c -> "ReplicasNotReady".equals(c.getReason()))
-                    .orElse(false);
+    var rollout = Rollout.of(model, in.statefulSet(), in.paused(), in.seen());
+    boolean keepApplied = in.paused() && previous.isPresent();
     String readyText = rollout.ready() + "/" + rollout.desired() + " replicas ready";
 
     var status = new DhtClusterStatus();
-    boolean keepApplied = in.paused() && previous.isPresent();
-    status.setObservedGeneration(generation);
+    Long applied = model.generation();
+    status.setObservedGeneration(
+        in.paused() || in.failure() != null
+            ? previous.map(DhtClusterStatus::getObservedGeneration).orElse(null)
+            : applied);
     status.setReplicas(rollout.current());
     status.setReadyReplicas(rollout.ready());
     status.setSelector(model.selector());
-    status.setMembers(keepApplied ? previous.get().getMembers() : model.members());
     status.setMembership(keepApplied ? previous.get().getMembership() : model.membership());
-    status.setConfigHash(keepApplied ? previous.get().getConfigHash() : model.configHash());
-    status.setDefaultAck(keepApplied ? previous.get().getDefaultAck() : model.defaultAck());
-    status.setDefaultFrom(keepApplied ? previous.get().getDefaultFrom() : model.defaultFrom());
+    status.setOperatorDefaults(
+        keepApplied ? previous.get().getOperatorDefaults() : model.defaults());
     status.setPinnedDefaultFrom(
         previous.map(DhtClusterStatus::getPinnedDefaultFrom).orElse(model.defaultFrom()));
     status.setPinnedDefaultAck(
         previous.map(DhtClusterStatus::getPinnedDefaultAck).orElse(model.defaultAck()));
+    running(in, previous, status);
+    status.setNodes(
+        in.seen().pods().stream()
+            .map(p ->
+                ObservedNode.of(
+                    p, in.seen().images().get(p.ordinal()), in.seen().node(p.ordinal())))
+            .toList());
+    status.setRoll(keepApplied ? previous.get().getRoll() : roll(in, previous));
+
+    boolean wasReady =
+        Conditions.isTrue(before, READY)
+            || Conditions.find(before, DEGRADED)
+                .filter(c -> Conditions.TRUE.equals(c.getStatus()))
+                .map(c -> "ReplicasNotReady".equals(c.getReason()))
+                .orElse(false);
 
     Condition ready;
     if (!rollout.exists()) {
@@ -92,6 +147,8 @@ final class ClusterStatusCalculator {
       ready = cond(in, before, READY, false, "ReplicasNotReady", readyText);
     }
 
+    boolean refused = in.roll() instanceof RollPlan.Refuse;
+    boolean rolling = status.getRoll() != null && !in.paused();
     Condition progressing;
     if (in.paused()) {
       progressing =
@@ -119,11 +176,16 @@ final class ClusterStatusCalculator {
                   + " -> "
                   + m.getTarget()
                   + " members: "
-                  + m.getStep().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
+                  + m.getStep().name().toLowerCase(Locale.ROOT).replace('_', ' ')
                   + " (epoch "
                   + m.getEpoch()
                   + ")"
                   + (in.scaling() == null ? "" : "; " + in.scaling()));
+    } else if (refused) {
+      progressing =
+          cond(in, before, PROGRESSING, false, "RestartRefused", status.getRoll().getMessage());
+    } else if (rolling) {
+      progressing = cond(in, before, PROGRESSING, true, "RollingRestart", rollText(in, status));
     } else if (!rollout.rolledOut()) {
       progressing =
           cond(
@@ -147,22 +209,240 @@ final class ClusterStatusCalculator {
     Condition degraded;
     if (in.failure() != null) {
       degraded = cond(in, before, DEGRADED, true, "ReconcileFailed", describe(in.failure()));
+    } else if (in.secretMissing()) {
+      degraded =
+          cond(
+              in,
+              before,
+              DEGRADED,
+              true,
+              "SecretMissing",
+              "the Secret "
+                  + model.secretName()
+                  + " is missing; it is not generated again, since nodes that restart with another"
+                  + " secret would be refused by their peers: restore it (README: cluster secret)");
     } else if (in.scaling() != null && in.scaling().startsWith("refused")) {
       degraded = cond(in, before, DEGRADED, true, "ScaleRefused", in.scaling());
-    } else if (rollout.exists() && rollout.rolledOut() && !rollout.allReady() && wasReady) {
+    } else if (refused) {
+      degraded = cond(in, before, DEGRADED, true, "RestartRefused", status.getRoll().getMessage());
+    } else if (unexplainedNotReady(in, rollout, status, wasReady)) {
       degraded = cond(in, before, DEGRADED, true, "ReplicasNotReady", readyText);
     } else {
       degraded = cond(in, before, DEGRADED, false, "AsExpected", "no problem observed");
     }
 
-    status.setConditions(List.of(ready, progressing, degraded));
+    var conditions = new ArrayList<Condition>();
+    conditions.add(ready);
+    conditions.add(progressing);
+    conditions.add(degraded);
+    conditions.add(configApplied(in, before, rollout));
+    conditions.add(
+        in.paused()
+            ? cond(
+                in,
+                before,
+                PAUSED,
+                true,
+                "ReconciliationPaused",
+                "annotation " + DhtCluster.PAUSE_ANNOTATION + "=true")
+            : cond(in, before, PAUSED, false, "Reconciling", "reconciliation runs"));
+    conditions.add(restartRequired(in, before));
+    status.setConditions(List.copyOf(conditions));
     return status;
   }
 
-  private static boolean sameGeneration(List<Condition> conditions, String type, long generation) {
-    return Conditions.find(conditions, type)
-        .map(c -> Objects.equals(c.getObservedGeneration(), generation))
-        .orElse(false);
+  /** Ack, from, members and config hash as the nodes run them; kept from before while unknown. */
+  private static void running(
+      Observation in, Optional<DhtClusterStatus> previous, DhtClusterStatus status) {
+    var model = in.model();
+    List<NodeView> answered =
+        in.seen().nodes().values().stream().filter(NodeView::answered).toList();
+    status.setDefaultAck(
+        agreed(answered.stream().map(v -> v.report().defaultAck()).toList())
+            .orElse(previous.map(DhtClusterStatus::getDefaultAck).orElse(null)));
+    status.setDefaultFrom(
+        agreed(answered.stream().map(v -> v.report().defaultFrom()).toList())
+            .orElse(previous.map(DhtClusterStatus::getDefaultFrom).orElse(null)));
+    boolean publishedReached =
+        !answered.isEmpty()
+            && answered.stream().allMatch(v -> v.epoch() == model.membership().getEpoch());
+    if (publishedReached) {
+      status.setMembers(model.members());
+      status.setMemberCount(model.membership().nodes());
+    } else {
+      status.setMembers(previous.map(DhtClusterStatus::getMembers).orElse(List.of()));
+      status.setMemberCount(previous.map(DhtClusterStatus::getMemberCount).orElse(null));
+    }
+    List<String> hashes =
+        in.seen().pods().stream().filter(PodState::exists).map(PodState::configHash).toList();
+    if (hashes.isEmpty()) {
+      status.setConfigHash(previous.map(DhtClusterStatus::getConfigHash).orElse(null));
+    } else {
+      status.setConfigHash(agreed(hashes).orElse(null));
+    }
+  }
+
+  /** The value every element has; empty for none or several (or an unknown one). */
+  private static <T> Optional<T> agreed(List<T> values) {
+    if (values.isEmpty() || values.stream().distinct().count() != 1) {
+      return Optional.empty();
+    }
+    T value = values.getFirst();
+    return value == null || Objects.equals(value, -1) ? Optional.empty() : Optional.of(value);
+  }
+
+  /** The roll's state: what is outdated, the pod restarted last until it is back, and why. */
+  private static RollStatus roll(Observation in, Optional<DhtClusterStatus> previous) {
+    String restarting = null;
+    if (in.roll() instanceof RollPlan.Restart r && r.pod().up()) {
+      restarting = r.pod().name();
+    } else {
+      String earlier =
+          previous.map(DhtClusterStatus::getRoll).map(RollStatus::getRestarting).orElse(null);
+      // back in full: Ready, and no node holds hints or streams for it (or anyone) any more
+      boolean stillBack =
+          earlier != null
+              && (in.seen().pods().stream()
+                      .filter(p -> p.name().equals(earlier))
+                      .anyMatch(p -> !p.up())
+                  || in.seen().pods().stream()
+                      .anyMatch(p -> p.exists() && !in.seen().node(p.ordinal()).caughtUp()));
+      restarting = stillBack ? earlier : null;
+    }
+    List<String> outdated = in.roll() == null ? List.of() : in.roll().outdated();
+    if (outdated.isEmpty() && restarting == null) {
+      return null;
+    }
+    String message =
+        switch (in.roll()) {
+          case RollPlan.Restart r -> "restarting " + r.pod().name() + ": " + r.reason();
+          case RollPlan.Wait w -> w.why();
+          case RollPlan.Refuse f -> f.why();
+          case RollPlan.Done d -> "waiting for " + restarting + " to be Ready and caught up";
+          case null -> "waiting for " + restarting + " to be Ready and caught up";
+        };
+    return new RollStatus(outdated, restarting, message);
+  }
+
+  private static String rollText(Observation in, DhtClusterStatus status) {
+    int outdated = status.getRoll().getOutdated().size();
+    int pods = in.model().pods();
+    return (pods - outdated)
+        + "/"
+        + pods
+        + " pods run the current settings; "
+        + status.getRoll().getMessage();
+  }
+
+  /**
+   * Replicas are not ready although the cluster was, no change of size explains it, and it is not
+   * (only) the pod the roller restarted.
+   */
+  private static boolean unexplainedNotReady(
+      Observation in, Rollout rollout, DhtClusterStatus status, boolean wasReady) {
+    var membership = in.model().membership();
+    if (!rollout.exists()
+        || rollout.allReady()
+        || !wasReady
+        || membership.getStep() != Membership.Step.STABLE
+        || membership.getMembers() != in.model().replicas()) {
+      return false;
+    }
+    String restarting = status.getRoll() == null ? null : status.getRoll().getRestarting();
+    if (restarting == null) {
+      return true;
+    }
+    if (!in.seen().any()) {
+      return rollout.desired() - rollout.ready() > 1;
+    }
+    return in.seen().pods().stream()
+        .filter(p -> p.ordinal() < rollout.desired())
+        .anyMatch(p -> !p.up() && !p.name().equals(restarting));
+  }
+
+  /** Whether every node runs the current settings, and which do not. */
+  private static Condition configApplied(Observation in, List<Condition> before, Rollout rollout) {
+    var model = in.model();
+    if (!rollout.exists()) {
+      return cond(in, before, CONFIG_APPLIED, false, "Creating", "no node runs yet");
+    }
+    if (!in.seen().any()) {
+      return Conditions.next(
+          before,
+          CONFIG_APPLIED,
+          Conditions.UNKNOWN,
+          "NotObserved",
+          "the nodes were not observed",
+          model.generation(),
+          in.now());
+    }
+    var behind = new ArrayList<String>();
+    for (int i = 0; i < model.pods(); i++) {
+      String name = model.podName(i);
+      var pod = in.seen().pod(i);
+      NodeView node = in.seen().node(i);
+      if (pod.isEmpty() || !pod.get().exists()) {
+        behind.add(name + ": no pod");
+      } else if (!model.configHash().equals(pod.get().configHash())) {
+        behind.add(name + ": config " + pod.get().configHash());
+      } else if (!node.answered()) {
+        behind.add(name + ": not answering");
+      } else if (node.epoch() != model.membership().getEpoch()) {
+        behind.add(name + ": membership epoch " + node.epoch());
+      } else if (node.report().defaultAck() != model.defaultAck()
+          || node.report().defaultFrom() != model.defaultFrom()) {
+        behind.add(
+            name + ": ack/from " + node.report().defaultAck() + "/" + node.report().defaultFrom());
+      }
+    }
+    if (behind.isEmpty()) {
+      return cond(
+          in,
+          before,
+          CONFIG_APPLIED,
+          true,
+          "Applied",
+          "all "
+              + model.pods()
+              + " nodes run config "
+              + model.configHash()
+              + ", membership epoch "
+              + model.membership().getEpoch()
+              + ", ack/from "
+              + model.defaultAck()
+              + "/"
+              + model.defaultFrom());
+    }
+    String waiting =
+        (model.pods() - behind.size())
+            + "/"
+            + model.pods()
+            + " nodes run the current settings; "
+            + String.join("; ", behind.subList(0, Math.min(5, behind.size())))
+            + (behind.size() > 5 ? "; ..." : "");
+    return cond(in, before, CONFIG_APPLIED, false, in.paused() ? "Paused" : "Applying", waiting);
+  }
+
+  private static Condition restartRequired(Observation in, List<Condition> before) {
+    var given = in.model().defaults();
+    var current = in.operatorDefaults();
+    if (current == null || current.equals(given)) {
+      return cond(
+          in, before, RESTART_REQUIRED, false, "UpToDate", "the nodes get the operator's defaults");
+    }
+    return cond(
+        in,
+        before,
+        RESTART_REQUIRED,
+        true,
+        "OperatorDefaultsChanged",
+        "the operator's defaults changed ("
+            + given.differences(current)
+            + "); the nodes keep theirs until a restart is allowed: kubectl annotate dhtcluster "
+            + in.model().name()
+            + " "
+            + UpgradeGate.ALLOW_ANNOTATION
+            + "=once (or set spec.operatorUpgrades: Automatic)");
   }
 
   private static Condition cond(
@@ -193,6 +473,16 @@ final class ClusterStatusCalculator {
     }
 
     static Rollout of(ClusterModel model, Optional<StatefulSet> observed, boolean paused) {
+      return of(model, observed, paused, Seen.NOTHING);
+    }
+
+    /**
+     * Rolled out: the controller saw the latest StatefulSet, it asks for the model's pods with the
+     * model's config hash, and every pod seen was created with that hash (the pods are restarted by
+     * the roller, so the StatefulSet's revisions may differ for template changes that need none).
+     */
+    static Rollout of(
+        ClusterModel model, Optional<StatefulSet> observed, boolean paused, Seen seen) {
       if (observed.isEmpty()) {
         return new Rollout(false, model.pods(), 0, 0, 0, false);
       }
@@ -203,23 +493,24 @@ final class ClusterStatusCalculator {
       int desired = paused ? specReplicas : model.pods();
       int current = st == null ? 0 : orZero(st.getReplicas());
       int ready = st == null ? 0 : orZero(st.getReadyReplicas());
-      int updated = st == null ? 0 : orZero(st.getUpdatedReplicas());
-      boolean observedLatest =
-          st != null
-              && st.getObservedGeneration() != null
-              && st.getObservedGeneration() >= sts.getMetadata().getGeneration();
-      boolean revisionsSettled =
-          st != null
-              && (st.getUpdateRevision() == null
-                  || st.getUpdateRevision().equals(st.getCurrentRevision()));
       String appliedHash =
           Optional.ofNullable(spec.getTemplate().getMetadata().getAnnotations())
               .map(a -> a.get(ClusterModel.CONFIG_HASH_ANNOTATION))
               .orElse(null);
+      int updated =
+          seen.any()
+              ? (int)
+                  seen.pods().stream()
+                      .filter(p -> p.exists() && Objects.equals(p.configHash(), appliedHash))
+                      .count()
+              : st == null ? 0 : orZero(st.getUpdatedReplicas());
+      boolean observedLatest =
+          st != null
+              && st.getObservedGeneration() != null
+              && st.getObservedGeneration() >= sts.getMetadata().getGeneration();
       boolean matchesModel =
           paused || specReplicas == model.pods() && model.configHash().equals(appliedHash);
-      boolean rolledOut =
-          observedLatest && revisionsSettled && updated >= specReplicas && matchesModel;
+      boolean rolledOut = observedLatest && updated >= specReplicas && matchesModel;
       return new Rollout(true, desired, current, ready, updated, rolledOut);
     }
 

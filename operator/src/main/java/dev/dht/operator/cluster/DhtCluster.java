@@ -15,11 +15,16 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @ShortNames("dht")
 @AdditionalPrinterColumn(name = "Replicas", jsonPath = ".spec.replicas", type = Type.INTEGER)
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.readyReplicas", type = Type.INTEGER)
+@AdditionalPrinterColumn(name = "Members", jsonPath = ".status.memberCount", type = Type.INTEGER)
 @AdditionalPrinterColumn(name = "Ack", jsonPath = ".status.defaultAck", type = Type.INTEGER)
 @AdditionalPrinterColumn(name = "From", jsonPath = ".status.defaultFrom", type = Type.INTEGER)
 @AdditionalPrinterColumn(
     name = "Status",
     jsonPath = ".status.conditions[?(@.type==\"Ready\")].reason",
+    type = Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Applied",
+    jsonPath = ".status.conditions[?(@.type==\"ConfigApplied\")].status",
     type = Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = Type.DATE)
 public class DhtCluster extends CustomResource<DhtClusterSpec, DhtClusterStatus>

@@ -1,9 +1,11 @@
 package dev.dht.operator.cluster;
 
+import dev.dht.operator.Conditions;
+import dev.dht.operator.Events;
+import dev.dht.operator.rolling.PodState;
+import dev.dht.operator.rolling.RollPlan;
 import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.scaling.NodeAdmin;
-import dev.dht.operator.scaling.NodeProgress;
-import dev.dht.operator.scaling.NodeView;
 import dev.dht.operator.scaling.ScalePlan;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -19,10 +21,12 @@ import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,13 +52,16 @@ import java.util.regex.Pattern;
       @Dependent(
           name = "nodes",
           type = StatefulSetDependent.class,
-          dependsOn = {"config", "secret", "peers"})
+          dependsOn = {"config", "peers"})
     })
 public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   public static final String NAME = "dhtcluster";
 
-  /** How often a change of size in progress is looked at again. */
-  private static final Duration SCALING_PERIOD = Duration.ofSeconds(2);
+  /** How often a change of size or a roll in progress is looked at again. */
+  private static final Duration BUSY_PERIOD = Duration.ofSeconds(2);
+
+  /** How often the nodes are observed otherwise (status.nodes, ConfigApplied). */
+  private static final Duration WATCH_PERIOD = Duration.ofSeconds(30);
 
   /** Annotated on the pods when their membership file changes: the kubelet then refreshes it. */
   static final String EPOCH_ANNOTATION = "dht.dev/membership-epoch";
@@ -76,23 +83,26 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
 
   @Override
   public UpdateControl<DhtCluster> reconcile(DhtCluster cluster, Context<DhtCluster> context) {
-    var model = ClusterModel.of(cluster, defaultImage);
+    var current = OperatorDefaults.current(defaultImage);
+    var model = ClusterModel.of(cluster, UpgradeGate.accepted(cluster, current));
     String scaling = null;
-    List<NodeProgress> progress = List.of();
+    RollPlan.Decision roll = null;
+    Seen seen = observe(context, model);
+    boolean secretMissing = false;
     if (!cluster.isPaused()) {
-      Map<Integer, NodeView> views = observe(context, model);
-      var decision =
-          views == null
-              ? null
-              : ScalePlan.next(
-                  model.membership(), model.replicas(), model.defaultFrom(), views, model::podName);
-      if (views != null) {
-        var names = model;
-        progress =
-            views.values().stream()
-                .map(v -> NodeProgress.of(names.podName(v.ordinal()), v))
-                .toList();
+      secretMissing = !SecretDependent.createIfNew(cluster, context, model);
+      if (UpgradeGate.allowedOnce(cluster)) {
+        consumeAllowance(context, cluster);
       }
+      var decision =
+          scalingUnderWay(model) && seen.any()
+              ? ScalePlan.next(
+                  model.membership(),
+                  model.replicas(),
+                  model.defaultFrom(),
+                  seen.nodes(),
+                  model::podName)
+              : null;
       if (decision != null) {
         model = model.withMembership(decision.next());
         scaling = decision.waiting();
@@ -103,55 +113,143 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       if (decision != null) {
         act(context, model, decision);
       }
+      if (seen.any()) {
+        roll =
+            RollPlan.next(
+                new RollPlan.Input(
+                    seen.pods(),
+                    seen.nodes(),
+                    model.configHash(),
+                    model.defaultAck(),
+                    model.defaultFrom(),
+                    scalingUnderWay(model)));
+        if (roll instanceof RollPlan.Restart restart) {
+          restart(context, cluster, model, restart);
+        }
+      }
       if (model.membership().getStep() == Membership.Step.STABLE) {
         detachClaims(context, cluster, model);
       }
     }
-    var status = report(cluster, context, model, null, scaling);
-    status.getStatus().setNodes(progress);
+    var status =
+        report(
+            cluster,
+            context,
+            new ClusterStatusCalculator.Observation(
+                cluster,
+                model,
+                context.getSecondaryResource(StatefulSet.class),
+                cluster.isPaused(),
+                null,
+                Instant.now(),
+                scaling,
+                seen,
+                roll,
+                current,
+                secretMissing));
     var control = UpdateControl.patchStatus(status);
-    var membership = model.membership();
-    boolean underWay =
-        membership.getStep() != Membership.Step.STABLE
-            || membership.getMembers() != model.replicas();
     boolean refused = scaling != null && scaling.startsWith("refused");
-    return underWay && !refused ? control.rescheduleAfter(SCALING_PERIOD) : control;
+    boolean busy =
+        scalingUnderWay(model) && !refused
+            || roll != null && !(roll instanceof RollPlan.Done || roll instanceof RollPlan.Refuse)
+            || status.getStatus().getRoll() != null
+            || !Conditions.isTrue(
+                status.getStatus().getConditions(), ClusterStatusCalculator.CONFIG_APPLIED);
+    return control.rescheduleAfter(busy ? BUSY_PERIOD : WATCH_PERIOD);
+  }
+
+  private static boolean scalingUnderWay(ClusterModel model) {
+    var membership = model.membership();
+    return membership.getStep() != Membership.Step.STABLE
+        || membership.getMembers() != model.replicas();
   }
 
   /**
-   * What the pods and their nodes report, by ordinal, while a change of size is to be made or under
-   * way; null when there is none (or the StatefulSet does not exist yet).
+   * The pods of ordinals below the larger of the pods to run and the replicas asked for, and what
+   * their nodes report (asked in parallel); nothing before the StatefulSet exists.
    */
-  private Map<Integer, NodeView> observe(Context<DhtCluster> context, ClusterModel model) {
-    var now = model.membership();
-    if (now.getStep() == Membership.Step.STABLE && now.getMembers() == model.replicas()) {
-      return null;
-    }
+  private Seen observe(Context<DhtCluster> context, ClusterModel model) {
     if (context.getSecondaryResource(StatefulSet.class).isEmpty()) {
-      return null;
+      return Seen.NOTHING;
     }
-    int count = Math.max(now.pods(), model.replicas());
+    int count = Math.max(model.pods(), model.replicas());
+    Map<String, Pod> byName = new HashMap<>();
+    for (Pod pod :
+        context
+            .getClient()
+            .pods()
+            .inNamespace(model.namespace())
+            .withLabels(model.selectorLabels())
+            .list()
+            .getItems()) {
+      byName.put(pod.getMetadata().getName(), pod);
+    }
     var urls = model.urls(count);
-    Map<Integer, NodeView> views = new java.util.TreeMap<>();
+    List<PodState> pods = new ArrayList<>();
+    Map<Integer, String> ask = new TreeMap<>();
+    Map<Integer, Boolean> ready = new TreeMap<>();
+    Map<Integer, String> images = new TreeMap<>();
     for (int i = 0; i < count; i++) {
-      Pod pod =
-          context
-              .getClient()
-              .pods()
-              .inNamespace(model.namespace())
-              .withName(model.podName(i))
-              .get();
-      views.put(
-          i, pod == null ? NodeView.unreachable(i, false) : nodes.view(i, urls.get(i), ready(pod)));
+      Pod pod = byName.get(model.podName(i));
+      if (pod == null) {
+        pods.add(PodState.missing(i, model.podName(i)));
+        ask.put(i, null);
+        continue;
+      }
+      pods.add(Pods.state(i, pod));
+      ask.put(i, urls.get(i));
+      ready.put(i, Pods.ready(pod));
+      String image = Pods.image(pod);
+      if (image != null) {
+        images.put(i, image);
+      }
     }
-    return views;
+    return new Seen(pods, nodes.views(ask, ready), images);
   }
 
-  private static boolean ready(Pod pod) {
-    return pod.getStatus() != null
-        && pod.getStatus().getConditions() != null
-        && pod.getStatus().getConditions().stream()
-            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+  /** Takes the one-time permission to restart for new operator defaults (removes it). */
+  private static void consumeAllowance(Context<DhtCluster> context, DhtCluster cluster) {
+    try {
+      context
+          .getClient()
+          .resource(cluster)
+          .edit(c -> {
+            c.getMetadata().getAnnotations().remove(UpgradeGate.ALLOW_ANNOTATION);
+            return c;
+          });
+    } catch (RuntimeException e) {
+      // taken again on the next reconciliation; the defaults are accepted in the status meanwhile
+    }
+  }
+
+  /** Deletes the pod (the StatefulSet recreates it from the current template), and says so. */
+  private static void restart(
+      Context<DhtCluster> context,
+      DhtCluster cluster,
+      ClusterModel model,
+      RollPlan.Restart restart) {
+    context
+        .getClient()
+        .pods()
+        .inNamespace(model.namespace())
+        .withName(restart.pod().name())
+        .delete();
+    Events.emit(
+        context.getClient(),
+        cluster,
+        List.of(
+            new Events.Transition(
+                Events.NORMAL,
+                "RollingRestart",
+                "restarting pod "
+                    + restart.pod().name()
+                    + " for config "
+                    + model.configHash()
+                    + " (it runs "
+                    + restart.pod().configHash()
+                    + "): "
+                    + restart.reason())),
+        Instant.now());
   }
 
   /**
@@ -243,36 +341,37 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   @Override
   public ErrorStatusUpdateControl<DhtCluster> updateErrorStatus(
       DhtCluster cluster, Context<DhtCluster> context, Exception failure) {
-    var model = ClusterModel.of(cluster, defaultImage);
-    return ErrorStatusUpdateControl.patchStatus(report(cluster, context, model, failure, null));
+    var current = OperatorDefaults.current(defaultImage);
+    var model = ClusterModel.of(cluster, UpgradeGate.accepted(cluster, current));
+    return ErrorStatusUpdateControl.patchStatus(
+        report(
+            cluster,
+            context,
+            new ClusterStatusCalculator.Observation(
+                cluster,
+                model,
+                context.getSecondaryResource(StatefulSet.class),
+                cluster.isPaused(),
+                failure,
+                Instant.now(),
+                null,
+                Seen.NOTHING,
+                null,
+                current,
+                false)));
   }
 
   /** Computes the status, records events for its transitions, returns the status-only patch. */
-  private DhtCluster report(
-      DhtCluster cluster,
-      Context<DhtCluster> context,
-      ClusterModel model,
-      Exception failure,
-      String scaling) {
-    var now = Instant.now();
-    var observation =
-        new ClusterStatusCalculator.Observation(
-            cluster,
-            model,
-            context.getSecondaryResource(StatefulSet.class),
-            cluster.isPaused(),
-            failure,
-            now,
-            scaling);
-    var status = ClusterStatusCalculator.compute(observation);
+  private static DhtCluster report(
+      DhtCluster cluster, Context<DhtCluster> context, ClusterStatusCalculator.Observation in) {
+    var status = ClusterStatusCalculator.compute(in);
     ClusterEvents.emit(
         context.getClient(),
         cluster,
         ClusterEvents.between(
             cluster.getStatus() == null ? List.of() : cluster.getStatus().getConditions(),
             status.getConditions()),
-        now);
-
+        in.now());
     var patch = new DhtCluster();
     patch.setMetadata(
         new ObjectMetaBuilder()

@@ -77,6 +77,32 @@ public class DhtClusterSpec {
           + " dht.dev/detached=true; a later scale-up reuses them) or Delete.")
   private DetachedClaims detachedClaims = DetachedClaims.Keep;
 
+  /** Whether a change of the operator's own defaults restarts the nodes by itself. */
+  public enum OperatorUpgrades {
+    /**
+     * The nodes keep the defaults they run (image, base JVM options, pod template) until the
+     * cluster is annotated dht.dev/allow-restart=once; condition RestartRequired says so.
+     */
+    Manual,
+    /** The operator's new defaults are rolled out at once (one node at a time). */
+    Automatic
+  }
+
+  @Default("Manual")
+  @JsonPropertyDescription(
+      "When the operator's own defaults change (a new operator version: default node image, base"
+          + " JVM options, pod template): Manual (default) keeps the nodes as they are until the"
+          + " cluster is annotated dht.dev/allow-restart=once, Automatic rolls them at once.")
+  private OperatorUpgrades operatorUpgrades = OperatorUpgrades.Manual;
+
+  public OperatorUpgrades getOperatorUpgrades() {
+    return operatorUpgrades;
+  }
+
+  public void setOperatorUpgrades(OperatorUpgrades operatorUpgrades) {
+    this.operatorUpgrades = operatorUpgrades;
+  }
+
   public DetachedClaims getDetachedClaims() {
     return detachedClaims;
   }

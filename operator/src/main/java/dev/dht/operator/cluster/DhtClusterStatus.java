@@ -3,7 +3,6 @@ package dev.dht.operator.cluster;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.operator.scaling.Membership;
-import dev.dht.operator.scaling.NodeProgress;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.model.annotation.LabelSelector;
 import io.fabric8.kubernetes.model.annotation.StatusReplicas;
@@ -26,17 +25,31 @@ public class DhtClusterStatus {
   @JsonPropertyDescription("Label selector of the node pods (scale subresource).")
   private String selector;
 
-  @JsonPropertyDescription("Node URLs, as written into the members file.")
+  @JsonPropertyDescription(
+      "Node URLs of the membership every node runs (the last one they all reached).")
   private List<String> members = new ArrayList<>();
 
-  @JsonPropertyDescription("Hash of the settings that need a restart; a pod template annotation.")
+  @JsonPropertyDescription("How many members the nodes run with (see members).")
+  private Integer memberCount;
+
+  @JsonPropertyDescription(
+      "Hash of the restart-needing settings every node pod runs with; unset while they differ.")
   private String configHash;
 
-  @JsonPropertyDescription("Effective default ack.")
+  @JsonPropertyDescription("Default ack every answering node serves; kept while they differ.")
   private Integer defaultAck;
 
-  @JsonPropertyDescription("Effective default from.")
+  @JsonPropertyDescription("Default from every answering node serves; kept while they differ.")
   private Integer defaultFrom;
+
+  @JsonPropertyDescription(
+      "The operator defaults (default image, base JVM options, pod template) the nodes are given;"
+          + " a newer operator's defaults wait for dht.dev/allow-restart=once unless"
+          + " spec.operatorUpgrades is Automatic.")
+  private OperatorDefaults operatorDefaults;
+
+  @JsonPropertyDescription("The rolling restart of pods created with other settings, if any.")
+  private RollStatus roll;
 
   @JsonPropertyDescription(
       "Default from the cluster started with; used while spec.replication.defaultFrom is unset,"
@@ -51,15 +64,39 @@ public class DhtClusterStatus {
   private Membership membership;
 
   @JsonPropertyDescription(
-      "During a change of size: each node's readiness, membership epoch, and last stream and"
-          + " cleanup, as last observed.")
-  private List<NodeProgress> nodes = new ArrayList<>();
+      "Each node as last observed: pod readiness, config hash and image, and what the node"
+          + " reports (membership epoch, defaults, hints, keys, SST bytes, stream and cleanup).")
+  private List<ObservedNode> nodes = new ArrayList<>();
 
-  public List<NodeProgress> getNodes() {
+  public Integer getMemberCount() {
+    return memberCount;
+  }
+
+  public void setMemberCount(Integer memberCount) {
+    this.memberCount = memberCount;
+  }
+
+  public OperatorDefaults getOperatorDefaults() {
+    return operatorDefaults;
+  }
+
+  public void setOperatorDefaults(OperatorDefaults operatorDefaults) {
+    this.operatorDefaults = operatorDefaults;
+  }
+
+  public RollStatus getRoll() {
+    return roll;
+  }
+
+  public void setRoll(RollStatus roll) {
+    this.roll = roll;
+  }
+
+  public List<ObservedNode> getNodes() {
     return nodes;
   }
 
-  public void setNodes(List<NodeProgress> nodes) {
+  public void setNodes(List<ObservedNode> nodes) {
     this.nodes = nodes;
   }
 

@@ -1,24 +1,35 @@
 package dev.dht.operator.cluster;
 
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.SecondaryToPrimaryMapper;
+import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * The shared secret that authenticates node-to-node requests. Generated once: desired() carries the
- * existing value over, and JOSDK creates with SSA only if absent, so a cache miss cannot silently
- * replace it with a fresh random value.
+ * The shared secret that authenticates node-to-node requests. Read-only in the workflow (it gives
+ * the reconciler its informer): the reconciler creates it once, for a new cluster ({@link
+ * #createIfNew}), and it is never updated nor regenerated: a missing Secret of a running cluster is
+ * reported (Degraded, SecretMissing), since nodes restarted with a new value would be refused by
+ * their peers. Its rotation is the user's ({@code also-accepted} key, README).
  */
 @KubernetesDependent(informer = @Informer(labelSelector = ClusterModel.MANAGED_BY_SELECTOR))
-public class SecretDependent extends ClusterDependent<Secret> {
+public class SecretDependent extends KubernetesDependentResource<Secret, DhtCluster> {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -26,15 +37,61 @@ public class SecretDependent extends ClusterDependent<Secret> {
     super(Secret.class);
   }
 
-  @Override
-  protected Secret desired(DhtCluster primary, Context<DhtCluster> context) {
-    return build(
-        model(context), getSecondaryResource(primary, context), SecretDependent::newSecret);
+  /**
+   * Whether the cluster's Secret exists; creates it first for a new cluster. The informer's cache
+   * may lag behind a Secret created a moment ago: an absent one is looked up before it is called
+   * missing.
+   */
+  static boolean createIfNew(DhtCluster cluster, Context<DhtCluster> context, ClusterModel model) {
+    if (context.getSecondaryResource(Secret.class).isPresent()) {
+      return true;
+    }
+    var secrets = context.getClient().secrets().inNamespace(model.namespace());
+    if (secrets.withName(model.secretName()).get() != null) {
+      return true;
+    }
+    if (!isNew(cluster)) {
+      return false;
+    }
+    var secret = build(model, Optional.empty(), SecretDependent::newSecret);
+    secret.getMetadata().setOwnerReferences(List.of(ownerOf(cluster)));
+    try {
+      secrets.resource(secret).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+    }
+    return true;
+  }
+
+  private static OwnerReference ownerOf(DhtCluster cluster) {
+    return new OwnerReferenceBuilder()
+        .withApiVersion(cluster.getApiVersion())
+        .withKind(cluster.getKind())
+        .withName(cluster.getMetadata().getName())
+        .withUid(cluster.getMetadata().getUid())
+        .withController(true)
+        .withBlockOwnerDeletion(true)
+        .build();
   }
 
   @Override
-  String nameFor(ClusterModel model) {
-    return model.secretName();
+  protected ResourceID targetSecondaryResourceID(DhtCluster primary, Context<DhtCluster> context) {
+    return new ResourceID(
+        ClusterModel.of(primary, "").secretName(), primary.getMetadata().getNamespace());
+  }
+
+  /** A read-only dependent maps its events itself: to the cluster that owns the Secret. */
+  @Override
+  protected Optional<SecondaryToPrimaryMapper<Secret>> getSecondaryToPrimaryMapper(
+      EventSourceContext<DhtCluster> context) {
+    return Optional.of(Mappers.fromOwnerReferences(DhtCluster.class));
+  }
+
+  /** A cluster that has not written its first status yet: nothing runs with any secret. */
+  static boolean isNew(DhtCluster cluster) {
+    return cluster.getStatus() == null || cluster.getStatus().getMembership() == null;
   }
 
   /** The Secret, keeping the current value when there is one, else a new one from generator. */

@@ -28,8 +28,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The nodes. Pods start in parallel (members find each other through the peer Service), keep their
- * volume across restarts, and restart only when the config hash annotation changes.
+ * The nodes. Pods start in parallel (members find each other through the peer Service) and keep
+ * their volume across restarts. Update strategy OnDelete: the StatefulSet controller never restarts
+ * a pod for a new template; the operator's roller does, for pods of another config hash.
  */
 @KubernetesDependent(informer = @Informer(labelSelector = ClusterModel.MANAGED_BY_SELECTOR))
 public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
@@ -69,8 +70,10 @@ public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
         .withNewSelector()
         .withMatchLabels(model.selectorLabels())
         .endSelector()
+        // The operator restarts outdated pods itself (rolling package): one at a time, only when
+        // every other node is Ready and caught up and a quorum survives one more down.
         .withNewUpdateStrategy()
-        .withType("RollingUpdate")
+        .withType("OnDelete")
         .endUpdateStrategy()
         // Data outlives the cluster object and scale changes: deleting it must be a human decision.
         .withNewPersistentVolumeClaimRetentionPolicy()

@@ -8,6 +8,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.function.UnaryOperator;
 
 /**
@@ -20,6 +25,9 @@ public final class NodeAdmin {
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
   private static final String SECRET_HEADER = "X-Dht-Cluster-Secret";
 
+  /** Blocking calls of at most 2 s each; virtual threads, so that many nodes cost nothing. */
+  private static final Executor POOL = Executors.newVirtualThreadPerTaskExecutor();
+
   private final HttpClient http =
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT).build();
   private final ObjectMapper json = new ObjectMapper();
@@ -27,6 +35,25 @@ public final class NodeAdmin {
 
   public NodeAdmin(UnaryOperator<String> address) {
     this.address = address;
+  }
+
+  /**
+   * What the nodes report, asked all at once (one admin call each, in parallel): by ordinal, the
+   * URL to ask (null: no pod, so unreachable) and whether its pod is Ready.
+   */
+  public Map<Integer, NodeView> views(Map<Integer, String> urls, Map<Integer, Boolean> podReady) {
+    Map<Integer, CompletableFuture<NodeView>> asked = new TreeMap<>();
+    urls.forEach((ordinal, url) -> {
+      boolean ready = podReady.getOrDefault(ordinal, false);
+      asked.put(
+          ordinal,
+          url == null
+              ? CompletableFuture.completedFuture(NodeView.unreachable(ordinal, ready))
+              : CompletableFuture.supplyAsync(() -> view(ordinal, url, ready), POOL));
+    });
+    Map<Integer, NodeView> views = new TreeMap<>();
+    asked.forEach((ordinal, view) -> views.put(ordinal, view.join()));
+    return views;
   }
 
   /** What the node at {@code url} reports; unreachable if it does not answer in time. */
@@ -51,7 +78,13 @@ public final class NodeAdmin {
           stream.path("completedEpoch").asLong(-1),
           "running".equals(stream.path("state").asText()),
           cleanup.path("completedEpoch").asLong(-1),
-          "running".equals(cleanup.path("state").asText()));
+          "running".equals(cleanup.path("state").asText()),
+          new NodeView.Report(
+              status.path("hints").path("pending").asLong(0),
+              status.path("defaultAck").asInt(-1),
+              status.path("defaultFrom").asInt(-1),
+              status.path("storage").path("estimatedKeys").asLong(-1),
+              status.path("storage").path("sstBytes").asLong(-1)));
     } catch (IOException e) {
       return NodeView.unreachable(ordinal, podReady);
     } catch (InterruptedException e) {

@@ -3,7 +3,8 @@ package dev.dht.operator.scaling;
 /**
  * One node as the operator observed it: whether its pod is Ready, and (if its admin endpoint
  * answered) the membership epoch it runs with and the epochs its last stream and cleanup completed
- * for, and whether one runs. {@code epoch} is -1 when the node did not answer.
+ * for, whether one runs, and what else it reports ({@link Report}). {@code epoch} is -1 when the
+ * node did not answer.
  */
 public record NodeView(
     int ordinal,
@@ -12,12 +13,39 @@ public record NodeView(
     long streamedEpoch,
     boolean streaming,
     long cleanedEpoch,
-    boolean cleaning) {
+    boolean cleaning,
+    Report report) {
+
+  /**
+   * What else a node reports: the hints it holds for others, the default ack/from it serves, and
+   * its estimated key count and SST bytes (-1 where unknown).
+   */
+  public record Report(
+      long pendingHints, int defaultAck, int defaultFrom, long estimatedKeys, long sstBytes) {
+    public static final Report NONE = new Report(0, -1, -1, -1, -1);
+  }
+
+  public NodeView(
+      int ordinal,
+      boolean podReady,
+      long epoch,
+      long streamedEpoch,
+      boolean streaming,
+      long cleanedEpoch,
+      boolean cleaning) {
+    this(ordinal, podReady, epoch, streamedEpoch, streaming, cleanedEpoch, cleaning, Report.NONE);
+  }
+
   public static NodeView unreachable(int ordinal, boolean podReady) {
     return new NodeView(ordinal, podReady, -1, -1, false, -1, false);
   }
 
   public boolean answered() {
     return epoch >= 0;
+  }
+
+  /** Whether it answered and has nothing left to hand over: no hints held, no stream running. */
+  public boolean caughtUp() {
+    return answered() && report.pendingHints() == 0 && !streaming && !cleaning;
   }
 }

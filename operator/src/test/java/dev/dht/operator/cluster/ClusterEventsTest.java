@@ -23,7 +23,11 @@ class ClusterEventsTest {
     return List.of(
         c("Ready", ready ? "True" : "False", ready ? "AllReplicasReady" : "ReplicasNotReady"),
         c("Progressing", "Paused".equals(progressing) ? "False" : "True", progressing),
-        c("Degraded", degraded ? "True" : "False", degraded ? "ReplicasNotReady" : "AsExpected"));
+        c("Degraded", degraded ? "True" : "False", degraded ? "ReplicasNotReady" : "AsExpected"),
+        c(
+            "Paused",
+            "Paused".equals(progressing) ? "True" : "False",
+            "Paused".equals(progressing) ? "ReconciliationPaused" : "Reconciling"));
   }
 
   @Test
@@ -36,10 +40,33 @@ class ClusterEventsTest {
   void degradationIsAWarningAndRecoveryIsNoted() {
     var degraded = state(false, "RolloutComplete", true);
     assertThat(ClusterEvents.between(state(true, "RolloutComplete", false), degraded))
-        .containsExactly(new Transition("Warning", "Degraded", "ReplicasNotReady message"));
+        .containsExactly(
+            new Transition("Warning", "ReplicasNotReady", "degraded: ReplicasNotReady message"));
     assertThat(ClusterEvents.between(degraded, state(true, "RolloutComplete", false)))
         .extracting(Transition::reason)
         .containsExactly("ClusterReady", "Recovered");
+  }
+
+  @Test
+  void anotherCauseOfDegradationIsAnotherEvent() {
+    var notReady = state(false, "RolloutComplete", true);
+    var secret = new java.util.ArrayList<>(notReady);
+    secret.set(2, c("Degraded", "True", "SecretMissing"));
+    assertThat(ClusterEvents.between(notReady, secret))
+        .containsExactly(
+            new Transition("Warning", "SecretMissing", "degraded: SecretMissing message"));
+    assertThat(ClusterEvents.between(secret, secret)).isEmpty();
+  }
+
+  @Test
+  void configAppliedAndRestartRequiredAreEvents() {
+    var running = new java.util.ArrayList<>(state(true, "RolloutComplete", false));
+    var after = new java.util.ArrayList<>(running);
+    after.add(c("ConfigApplied", "True", "Applied"));
+    after.add(c("RestartRequired", "True", "OperatorDefaultsChanged"));
+    assertThat(ClusterEvents.between(running, after))
+        .extracting(Transition::reason)
+        .containsExactly("ConfigApplied", "RestartRequired");
   }
 
   @Test

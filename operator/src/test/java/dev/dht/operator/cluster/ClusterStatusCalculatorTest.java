@@ -5,13 +5,19 @@ import static dev.dht.operator.cluster.Clusters.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.operator.Conditions;
+import dev.dht.operator.rolling.PodState;
+import dev.dht.operator.rolling.RollPlan;
 import dev.dht.operator.scaling.Membership;
+import dev.dht.operator.scaling.NodeView;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -75,12 +81,18 @@ class ClusterStatusCalculatorTest {
     assertCondition(status, "Ready", "False", "Creating");
     assertCondition(status, "Progressing", "True", "Creating");
     assertCondition(status, "Degraded", "False", "AsExpected");
+    assertCondition(status, "ConfigApplied", "False", "Creating");
+    assertCondition(status, "Paused", "False", "Reconciling");
+    assertCondition(status, "RestartRequired", "False", "UpToDate");
     assertThat(status.getObservedGeneration()).isEqualTo(1L);
-    assertThat(status.getMembers()).hasSize(3);
-    assertThat(status.getConfigHash()).isEqualTo(model(cluster).configHash());
     assertThat(status.getSelector()).contains("app.kubernetes.io/instance=demo");
-    assertThat(status.getDefaultAck()).isEqualTo(2);
-    assertThat(status.getDefaultFrom()).isEqualTo(3);
+    assertThat(status.getMembership().getMembers()).isEqualTo(3);
+    assertThat(status.getOperatorDefaults()).isEqualTo(model(cluster).defaults());
+    // nothing runs yet, so nothing is reported as running
+    assertThat(status.getMembers()).isEmpty();
+    assertThat(status.getConfigHash()).isNull();
+    assertThat(status.getDefaultAck()).isNull();
+    assertThat(status.getDefaultFrom()).isNull();
   }
 
   @Test
@@ -114,14 +126,218 @@ class ClusterStatusCalculatorTest {
   }
 
   @Test
-  void aRollingUpdateIsProgressing() {
+  void aRollingRestartIsProgressingAndSaysWhatItDoes() {
+    var old = model(cluster);
     compute(Optional.of(sts(3, 3, true, true)), false, T0);
     cluster.getMetadata().setGeneration(2L);
     cluster.getSpec().getThreads().setEventLoops(7); // new config hash
-    var status = compute(Optional.of(sts(2, 1, false, true)), false, T1);
-    assertCondition(status, "Progressing", "True", "RollingOut");
+    var model = model(cluster);
+    var seen = seen(model, 3, old.configHash(), true, 2, 3);
+    var restart =
+        new RollPlan.Restart(
+            List.of("demo-0", "demo-1", "demo-2"),
+            seen.pods().get(2),
+            "created with other settings");
+    var status = observe(model, Optional.of(sts(3, 3, true, true)), seen, restart, T1);
+    assertCondition(status, "Progressing", "True", "RollingRestart");
+    assertThat(condition(status, "Progressing").getMessage())
+        .isEqualTo(
+            "0/3 pods run the current settings; restarting demo-2: created with other settings");
+    assertThat(status.getRoll().getRestarting()).isEqualTo("demo-2");
+    assertCondition(status, "ConfigApplied", "False", "Applying");
+    assertThat(status.getConfigHash()).as("what the pods run").isEqualTo(old.configHash());
+
+    // the restarted pod is not Ready yet: that is the roll, not a degradation
+    var back = seen(model, 3, old.configHash(), true, 2, 3);
+    var pods = new ArrayList<>(back.pods());
+    pods.set(2, new PodState(2, "demo-2", true, false, false, model.configHash()));
+    back = new Seen(pods, back.nodes(), Map.of());
+    var waiting = new RollPlan.Wait(List.of("demo-0", "demo-1"), "waiting for demo-2 to be Ready");
+    status = observe(model, Optional.of(sts(2, 1, false, true)), back, waiting, T1);
+    assertCondition(status, "Progressing", "True", "RollingRestart");
     assertCondition(status, "Degraded", "False", "AsExpected");
-    assertThat(condition(status, "Progressing").getMessage()).contains("1/3 replicas updated");
+    assertThat(status.getRoll().getRestarting()).isEqualTo("demo-2");
+    assertThat(status.getConfigHash()).as("the pods differ").isNull();
+  }
+
+  @Test
+  void aRestartThatWouldBreakTheQuorumIsRefusedAndSaysSo() {
+    compute(Optional.of(sts(3, 3, true, true)), false, T0);
+    var model = model(cluster);
+    var seen = seen(model, 3, "other", true, 3, 3);
+    var refuse = new RollPlan.Refuse(List.of("demo-0"), "restarting any node would ...");
+    var status = observe(model, Optional.of(sts(3, 3, true, true)), seen, refuse, T1);
+    assertCondition(status, "Degraded", "True", "RestartRefused");
+    assertCondition(status, "Progressing", "False", "RestartRefused");
+  }
+
+  @Test
+  void theStatusShowsWhatTheNodesRunAndWhenASettingReachedThemAll() {
+    compute(Optional.of(sts(3, 3, true, true)), false, T0);
+    cluster.getMetadata().setGeneration(2L);
+    var replication = new DhtClusterSpec.Replication();
+    replication.setDefaultAck(1);
+    cluster.getSpec().setReplication(replication);
+    var model = model(cluster);
+    var status =
+        observe(
+            model,
+            Optional.of(sts(3, 3, true, true)),
+            seen(model, 3, model.configHash(), true, 2, 3),
+            new RollPlan.Done(List.of()),
+            T1);
+    assertThat(status.getDefaultAck()).as("the nodes still serve 2").isEqualTo(2);
+    assertCondition(status, "ConfigApplied", "False", "Applying");
+    assertThat(condition(status, "ConfigApplied").getMessage())
+        .isEqualTo(
+            "0/3 nodes run the current settings; demo-0: ack/from 2/3; demo-1: ack/from 2/3;"
+                + " demo-2: ack/from 2/3");
+    assertThat(status.getNodes()).hasSize(3);
+    assertThat(status.getNodes().getFirst().getDefaultAck()).isEqualTo(2);
+
+    status =
+        observe(
+            model,
+            Optional.of(sts(3, 3, true, true)),
+            seen(model, 3, model.configHash(), true, 1, 3),
+            new RollPlan.Done(List.of()),
+            T1);
+    assertThat(status.getDefaultAck()).isEqualTo(1);
+    assertThat(status.getMembers()).hasSize(3);
+    assertThat(status.getMemberCount()).isEqualTo(3);
+    assertThat(status.getConfigHash()).isEqualTo(model.configHash());
+    assertCondition(status, "ConfigApplied", "True", "Applied");
+    assertThat(status.getObservedGeneration()).isEqualTo(2L);
+  }
+
+  @Test
+  void newOperatorDefaultsWaitForPermissionAndSaySo() {
+    var running = OperatorDefaults.current("local/dht-node:1");
+    cluster.setStatus(new DhtClusterStatus());
+    cluster.getStatus().setOperatorDefaults(running);
+    cluster.getStatus().setMembership(Membership.stable(1, 3));
+    var newer = OperatorDefaults.current("local/dht-node:2");
+    var model = ClusterModel.of(cluster, UpgradeGate.accepted(cluster, newer));
+    assertThat(model.image()).as("the nodes keep their image").isEqualTo("local/dht-node:1");
+    var status =
+        ClusterStatusCalculator.compute(
+            new ClusterStatusCalculator.Observation(
+                cluster,
+                model,
+                Optional.of(sts(3, 3, true, true)),
+                false,
+                null,
+                T1,
+                null,
+                seen(model, 3, model.configHash(), true, 2, 3),
+                new RollPlan.Done(List.of()),
+                newer,
+                false));
+    assertCondition(status, "RestartRequired", "True", "OperatorDefaultsChanged");
+    assertThat(condition(status, "RestartRequired").getMessage())
+        .contains("image local/dht-node:1 -> local/dht-node:2", "dht.dev/allow-restart=once");
+    assertThat(status.getOperatorDefaults()).isEqualTo(running);
+
+    cluster.getMetadata().setAnnotations(Map.of(UpgradeGate.ALLOW_ANNOTATION, "once"));
+    var allowed = ClusterModel.of(cluster, UpgradeGate.accepted(cluster, newer));
+    assertThat(allowed.image()).isEqualTo("local/dht-node:2");
+    assertThat(allowed.configHash()).isNotEqualTo(model.configHash());
+    cluster.getMetadata().setAnnotations(Map.of());
+    cluster.getSpec().setOperatorUpgrades(DhtClusterSpec.OperatorUpgrades.Automatic);
+    assertThat(ClusterModel.of(cluster, UpgradeGate.accepted(cluster, newer)).image())
+        .isEqualTo("local/dht-node:2");
+  }
+
+  @Test
+  void aMissingSecretIsDegradedAndSaysWhy() {
+    compute(Optional.of(sts(3, 3, true, true)), false, T0);
+    var model = model(cluster);
+    var status =
+        ClusterStatusCalculator.compute(
+            new ClusterStatusCalculator.Observation(
+                cluster,
+                model,
+                Optional.of(sts(3, 3, true, true)),
+                false,
+                null,
+                T1,
+                null,
+                Seen.NOTHING,
+                null,
+                model.defaults(),
+                true));
+    assertCondition(status, "Degraded", "True", "SecretMissing");
+    assertThat(condition(status, "Degraded").getMessage()).contains("demo-secret", "restore");
+  }
+
+  @Test
+  void anEditWhileDegradedKeepsItDegraded() {
+    compute(Optional.of(sts(3, 3, true, true)), false, T0);
+    compute(Optional.of(sts(2, 3, true, true)), false, T1);
+    cluster.getMetadata().setGeneration(2L);
+    cluster.getSpec().getLimits().setMaxInflight(100);
+    var model = model(cluster);
+    var pods = new ArrayList<PodState>();
+    pods.add(new PodState(0, "demo-0", true, false, false, "older"));
+    pods.add(new PodState(1, "demo-1", true, true, false, "older"));
+    pods.add(new PodState(2, "demo-2", true, true, false, "older"));
+    var seen = new Seen(pods, Map.of(), Map.of());
+    var status =
+        observe(
+            model,
+            Optional.of(sts(2, 3, true, true)),
+            seen,
+            new RollPlan.Restart(
+                List.of("demo-0", "demo-1", "demo-2"), pods.getFirst(), "not Ready"),
+            T1);
+    assertCondition(status, "Degraded", "True", "ReplicasNotReady");
+    assertThat(ClusterEvents.between(List.of(), status.getConditions()))
+        .extracting(ClusterEvents.Transition::reason)
+        .doesNotContain("Recovered");
+  }
+
+  @Test
+  void aFailedApplyDoesNotAdvanceTheObservedGeneration() {
+    compute(Optional.of(sts(3, 3, true, true)), false, T0);
+    cluster.getMetadata().setGeneration(2L);
+    var status = compute(Optional.of(sts(3, 3, true, true)), false, new RuntimeException("x"), T1);
+    assertThat(status.getObservedGeneration()).isEqualTo(1L);
+  }
+
+  private DhtClusterStatus observe(
+      ClusterModel model,
+      Optional<StatefulSet> sts,
+      Seen seen,
+      RollPlan.Decision roll,
+      Instant now) {
+    var status =
+        ClusterStatusCalculator.compute(
+            new ClusterStatusCalculator.Observation(
+                cluster, model, sts, false, null, now, null, seen, roll, model.defaults(), false));
+    cluster.setStatus(status);
+    return status;
+  }
+
+  /** n pods of the given hash and readiness whose nodes run the model's epoch and ack/from. */
+  private static Seen seen(
+      ClusterModel model, int n, String hash, boolean ready, int ack, int from) {
+    var pods = new ArrayList<PodState>();
+    Map<Integer, NodeView> nodes = new TreeMap<>();
+    for (int i = 0; i < n; i++) {
+      pods.add(new PodState(i, "demo-" + i, true, ready, false, hash));
+      nodes.put(
+          i,
+          new NodeView(
+              i,
+              ready,
+              model.membership().getEpoch(),
+              -1,
+              false,
+              -1,
+              false,
+              new NodeView.Report(0, ack, from, 100, 1000)));
+    }
+    return new Seen(pods, nodes, Map.of());
   }
 
   @Test
@@ -153,7 +369,6 @@ class ClusterStatusCalculatorTest {
         .isEqualTo(
             "3 -> 5 members: starting (epoch 1); waiting for the new pod demo-3 to be Ready");
     assertCondition(status, "Degraded", "False", "AsExpected");
-    assertThat(status.getMembers()).as("the new pods are not members yet").hasSize(3);
     assertThat(status.getMembership()).isEqualTo(starting.membership());
   }
 
@@ -195,7 +410,8 @@ class ClusterStatusCalculatorTest {
     assertCondition(status, "Progressing", "False", "Paused");
     assertCondition(status, "Ready", "True", "AllReplicasReady");
     assertThat(status.getConfigHash()).isEqualTo(applied.getConfigHash());
-    assertThat(status.getObservedGeneration()).isEqualTo(2L);
+    assertThat(status.getObservedGeneration()).as("not applied").isEqualTo(1L);
+    assertCondition(status, "Paused", "True", "ReconciliationPaused");
     assertThat(condition(status, "Progressing").getMessage())
         .contains("dht.dev/pause-reconciliation");
   }

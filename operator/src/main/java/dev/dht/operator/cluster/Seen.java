@@ -1,0 +1,27 @@
+package dev.dht.operator.cluster;
+
+import dev.dht.operator.rolling.PodState;
+import dev.dht.operator.scaling.NodeView;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The node pods and their nodes as one reconciliation saw them: each pod by ordinal, what its node
+ * reported on its admin endpoint, and the image its container runs.
+ */
+record Seen(List<PodState> pods, Map<Integer, NodeView> nodes, Map<Integer, String> images) {
+  static final Seen NOTHING = new Seen(List.of(), Map.of(), Map.of());
+
+  boolean any() {
+    return !pods.isEmpty();
+  }
+
+  Optional<PodState> pod(int ordinal) {
+    return pods.stream().filter(p -> p.ordinal() == ordinal).findFirst();
+  }
+
+  NodeView node(int ordinal) {
+    return nodes.getOrDefault(ordinal, NodeView.unreachable(ordinal, false));
+  }
+}

@@ -1,0 +1,107 @@
+package dev.dht.operator.rolling;
+
+import dev.dht.operator.scaling.NodeView;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Which node pod to restart next so that its pod runs the current settings, or why none may be
+ * restarted now. Pure: the reconciler observes, this decides, the reconciler deletes the pod (the
+ * StatefulSet, {@code OnDelete}, recreates it from the current template).
+ *
+ * <p>The rules, in order:
+ *
+ * <ol>
+ *   <li>nothing outdated: nothing to do;
+ *   <li>not during a change of size (it moves data between the very nodes a restart would stop);
+ *   <li>an outdated pod that is not Ready serves nothing: restarting it costs no replica (this is
+ *       how a cluster stuck on a broken setting gets the fixed one), unless another pod is down too
+ *       and the restart would stack the two;
+ *   <li>otherwise every pod must be Ready, and every node must have caught up: answered, holds no
+ *       hints, streams or cleans nothing (so the pod restarted last is back in full);
+ *   <li>never when one more replica down would leave a key with fewer than {@code ack} live
+ *       replicas: with every pod up, a restart leaves {@code from - 1} of some keys;
+ *   <li>then the outdated pod of the highest ordinal.
+ * </ol>
+ */
+public final class RollPlan {
+  private RollPlan() {}
+
+  /** What was observed: pods by ordinal, what their nodes report, and the defaults in force. */
+  public record Input(
+      List<PodState> pods,
+      Map<Integer, NodeView> nodes,
+      String desiredHash,
+      int defaultAck,
+      int defaultFrom,
+      boolean scaling) {}
+
+  /** The decision. */
+  public sealed interface Decision {
+    /** Pods created with other settings, in ordinal order; empty when there is nothing to do. */
+    List<String> outdated();
+  }
+
+  /** Every pod runs the current settings. */
+  public record Done(List<String> outdated) implements Decision {}
+
+  /** Restart {@code pod} now. */
+  public record Restart(List<String> outdated, PodState pod, String reason) implements Decision {}
+
+  /** Nothing may be restarted now, for {@code why}; the roll goes on once that changes. */
+  public record Wait(List<String> outdated, String why) implements Decision {}
+
+  /** Nothing may ever be restarted by the operator while the defaults stay as they are. */
+  public record Refuse(List<String> outdated, String why) implements Decision {}
+
+  public static Decision next(Input in) {
+    List<PodState> outdated = in.pods().stream().filter(p -> p.outdated(in.desiredHash())).toList();
+    List<String> names = outdated.stream().map(PodState::name).toList();
+    if (outdated.isEmpty()) {
+      return new Done(names);
+    }
+    if (in.scaling()) {
+      return new Wait(names, "a change of size is under way");
+    }
+    List<PodState> down = in.pods().stream().filter(p -> !p.up()).toList();
+    var notReadyOutdated = outdated.stream().filter(p -> !p.terminating() && !p.ready()).toList();
+    if (!notReadyOutdated.isEmpty() && down.size() == 1) {
+      var pod = notReadyOutdated.getFirst();
+      return new Restart(
+          names, pod, "created with other settings, and not Ready: restarting it costs no replica");
+    }
+    if (!down.isEmpty()) {
+      var first = down.getFirst();
+      String state = !first.exists() ? "to be created" : first.terminating() ? "to stop" : "Ready";
+      return new Wait(names, "waiting for " + first.name() + " to be " + state);
+    }
+    for (PodState pod : in.pods()) {
+      NodeView node = in.nodes().get(pod.ordinal());
+      if (node == null || !node.answered()) {
+        return new Wait(names, "waiting for " + pod.name() + " to answer on its admin endpoint");
+      }
+      if (!node.caughtUp()) {
+        return new Wait(names, "waiting for " + pod.name() + " to catch up: " + behind(node));
+      }
+    }
+    if (in.defaultFrom() - 1 < in.defaultAck()) {
+      return new Refuse(
+          names,
+          "restarting any node would leave some keys with "
+              + (in.defaultFrom() - 1)
+              + " live replicas, fewer than the default ack "
+              + in.defaultAck()
+              + "; delete the pods yourself to restart them");
+    }
+    var pod = outdated.stream().max(Comparator.comparingInt(PodState::ordinal)).orElseThrow();
+    return new Restart(names, pod, "created with other settings");
+  }
+
+  private static String behind(NodeView node) {
+    if (node.report().pendingHints() > 0) {
+      return node.report().pendingHints() + " hints to hand over";
+    }
+    return node.streaming() ? "streaming" : "cleaning up";
+  }
+}

@@ -1,0 +1,326 @@
+package dev.dht.operator.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dht.operator.Conditions;
+import dev.dht.operator.TestCrds;
+import dev.dht.operator.scaling.NodeAdmin;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The operator's roller on the real apiserver, with real nodes ({@link StandInKubelet}) and a
+ * writer at 2/3: a settings change while one pod is not Ready waits for it, then restarts the pods
+ * one at a time, each only once the others are Ready and have handed over their hints; every
+ * acknowledged write is on all three replicas afterwards. With ack = from, it refuses to restart at
+ * all.
+ */
+class RollingOperatorTest {
+  private static final int NODES = 3;
+  private static final int KEYS = 100;
+  private static final String NAME = "roll";
+  private static final Duration TIMEOUT = Duration.ofSeconds(120);
+  private static final int[] PORTS = StandInKubelet.freePorts(NODES);
+  private static final Pattern VALUE = Pattern.compile("(r-\\d+)\\s+(\\d+)");
+
+  static {
+    TestCrds.forceApply(DhtCluster.class);
+  }
+
+  @RegisterExtension
+  static final LocallyRunOperatorExtension OPERATOR =
+      LocallyRunOperatorExtension.builder()
+          .withReconciler(
+              new DhtClusterReconciler(
+                  "local/dht-node:it",
+                  new NodeAdmin(url -> StandInKubelet.local(url, NAME, PORTS))))
+          .oneNamespacePerClass(true)
+          .build();
+
+  static KubernetesClient client;
+  static String ns;
+  static StandInKubelet kubelet;
+  static final HttpClient http = HttpClient.newHttpClient();
+
+  @BeforeAll
+  static void start() throws IOException {
+    client = OPERATOR.getKubernetesClient();
+    ns = OPERATOR.getNamespace();
+    kubelet = new StandInKubelet(client, ns, NAME, PORTS);
+  }
+
+  @AfterAll
+  static void stop() throws InterruptedException {
+    kubelet.close();
+  }
+
+  @Test
+  void rollsOneReadyAndCaughtUpPodAtATimeAndRefusesWhenAQuorumWouldBreak() throws Exception {
+    var cluster = Clusters.cluster(NAME, ns, NODES);
+    cluster.getMetadata().setGeneration(null);
+    var scheduling = new Scheduling();
+    // unschedulable, so that a deleted pod is gone at once (no kubelet to wait for)
+    scheduling.setNodeSelector(Map.of("dht.dev/test-no-such-node", "true"));
+    cluster.getSpec().setScheduling(scheduling);
+    client.resource(cluster).create();
+    awaitStatus(s ->
+        Conditions.isTrue(s.getConditions(), Conditions.READY)
+            && Conditions.isTrue(s.getConditions(), "ConfigApplied"));
+
+    Map<String, Long> acked = new ConcurrentHashMap<>();
+    AtomicLong failures = new AtomicLong();
+    AtomicBoolean writing = new AtomicBoolean(true);
+    Thread writer =
+        Thread.ofPlatform()
+            .start(() -> {
+              for (long v = 1; writing.get(); v++) {
+                String key = "r-" + ThreadLocalRandom.current().nextInt(KEYS);
+                int node = readyNode((int) v);
+                if (node < 0) {
+                  continue;
+                }
+                if (put(node, key, v) == 201) {
+                  acked.merge(key, v, Math::max);
+                } else {
+                  failures.incrementAndGet();
+                }
+              }
+            });
+    // the pods, sampled: never more than one may be not Ready
+    AtomicInteger mostDown = new AtomicInteger();
+    AtomicBoolean sampling = new AtomicBoolean(true);
+    Thread sampler =
+        Thread.ofPlatform()
+            .start(() -> {
+              while (sampling.get()) {
+                try {
+                  long down =
+                      pods().stream().filter(p -> !StandInKubelet.ready(p)).count()
+                          + (NODES - pods().size());
+                  mostDown.accumulateAndGet((int) down, Math::max);
+                  Thread.sleep(100);
+                } catch (Exception e) {
+                  return;
+                }
+              }
+            });
+
+    Map<String, String> uids = uids();
+    kubelet.holdNotReady(0);
+    awaitStatus(s -> !Conditions.isTrue(s.getConditions(), Conditions.READY));
+    sampling.set(true);
+    mostDown.set(0);
+    edit(c -> {
+      c.getSpec().getThreads().setStorageWorkers(3);
+      return c;
+    });
+    var waiting =
+        awaitStatus(s ->
+            s.getRoll() != null
+                && s.getRoll().getMessage() != null
+                && s.getRoll().getMessage().contains("waiting for roll-0 to be Ready"));
+    // roll-0 may be restarted at once: it serves nothing, so that costs no replica
+    assertThat(waiting.getRoll().getOutdated()).contains("roll-1", "roll-2");
+    Thread.sleep(3000);
+    var whileDown = uids();
+    assertThat(whileDown.get("roll-1"))
+        .as("roll-1 kept while roll-0 is down")
+        .isEqualTo(uids.get("roll-1"));
+    assertThat(whileDown.get("roll-2"))
+        .as("roll-2 kept while roll-0 is down")
+        .isEqualTo(uids.get("roll-2"));
+
+    kubelet.release(0);
+    var done =
+        awaitStatus(s ->
+            s.getRoll() == null
+                && Conditions.isTrue(s.getConditions(), "ConfigApplied")
+                && Conditions.isTrue(s.getConditions(), Conditions.READY));
+    writing.set(false);
+    writer.join(10_000);
+    sampling.set(false);
+    sampler.join(5_000);
+
+    assertThat(mostDown.get()).as("pods down at once during the roll").isLessThanOrEqualTo(1);
+    Map<String, String> after = uids();
+    for (var pod : uids.keySet()) {
+      assertThat(after.get(pod)).as("%s was restarted", pod).isNotEqualTo(uids.get(pod));
+    }
+    assertThat(done.getConfigHash()).isEqualTo(done.getNodes().getFirst().getConfigHash());
+    assertThat(
+            client.v1().events().inNamespace(ns).list().getItems().stream()
+                .filter((Event e) -> "RollingRestart".equals(e.getReason()))
+                .map(Event::getMessage)
+                .toList())
+        .as("one RollingRestart event per pod, naming it")
+        .anyMatch(m -> m.startsWith("restarting pod roll-0"))
+        .anyMatch(m -> m.startsWith("restarting pod roll-1"))
+        .anyMatch(m -> m.startsWith("restarting pod roll-2"));
+    assertThat(acked).isNotEmpty();
+    // the last writes may still be hints on their way to a third replica
+    Awaitility.await("hints handed over")
+        .atMost(TIMEOUT)
+        .until(() -> {
+          for (int i = 0; i < NODES; i++) {
+            if (!adminStatus(i).contains("\"hints\":{\"pending\":0,")) {
+              return false;
+            }
+          }
+          return true;
+        });
+    for (int i = 0; i < NODES; i++) {
+      Map<String, Long> held = localValues(i);
+      for (var write : acked.entrySet()) {
+        assertThat(held.getOrDefault(write.getKey(), -1L))
+            .as("replica %d of %s", i, write.getKey())
+            .isGreaterThanOrEqualTo(write.getValue());
+      }
+    }
+
+    // ack = from: one node down would fail every default write somewhere, so no restart at all
+    edit(c -> {
+      var replication = new DhtClusterSpec.Replication();
+      replication.setDefaultAck(3);
+      c.getSpec().setReplication(replication);
+      c.getSpec().getThreads().setStorageWorkers(4);
+      return c;
+    });
+    var refused =
+        awaitStatus(s ->
+            Conditions.find(s.getConditions(), Conditions.DEGRADED)
+                .map(c -> "RestartRefused".equals(c.getReason()))
+                .orElse(false));
+    assertThat(refused.getRoll().getMessage()).contains("fewer than the default ack 3");
+    assertThat(uids()).isEqualTo(after);
+  }
+
+  /** Edits the cluster, again on a conflict with the operator's status writes. */
+  private static void edit(java.util.function.UnaryOperator<DhtCluster> change) {
+    Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .ignoreExceptions()
+        .until(() -> {
+          client.resources(DhtCluster.class).inNamespace(ns).withName(NAME).edit(change);
+          return true;
+        });
+  }
+
+  /** A node whose pod is Ready, as a Service would pick one; -1 if none. */
+  private static int readyNode(int seed) {
+    List<Pod> pods;
+    try {
+      pods = pods();
+    } catch (RuntimeException e) {
+      return -1;
+    }
+    for (int k = 0; k < NODES; k++) {
+      int i = Math.floorMod(seed + k, NODES);
+      if (pods.stream()
+          .anyMatch(p ->
+              p.getMetadata().getName().equals(NAME + "-" + i)
+                  && StandInKubelet.ready(p)
+                  && p.getMetadata().getDeletionTimestamp() == null)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static List<Pod> pods() {
+    return client
+        .pods()
+        .inNamespace(ns)
+        .withLabel("app.kubernetes.io/instance", NAME)
+        .list()
+        .getItems();
+  }
+
+  private static Map<String, String> uids() {
+    Map<String, String> uids = new HashMap<>();
+    pods().forEach(p -> uids.put(p.getMetadata().getName(), p.getMetadata().getUid()));
+    return uids;
+  }
+
+  private static int put(int node, String key, long version) {
+    try {
+      return http.send(
+              HttpRequest.newBuilder(
+                      URI.create(
+                          "http://127.0.0.1:"
+                              + PORTS[node]
+                              + "/v0/entity?id="
+                              + key
+                              + "&ack=2&from=3"))
+                  .timeout(Duration.ofSeconds(5))
+                  .PUT(HttpRequest.BodyPublishers.ofString(Long.toString(version)))
+                  .build(),
+              HttpResponse.BodyHandlers.discarding())
+          .statusCode();
+    } catch (IOException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  private static String adminStatus(int i) throws Exception {
+    return http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + PORTS[i] + "/v0/admin/status"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
+  }
+
+  /** Node i's own replica of the test's keys: key → value (a version number). */
+  private static Map<String, Long> localValues(int i) throws Exception {
+    String body =
+        http.send(
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + PORTS[i] + "/v0/entities?start=r-&end=r."))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    Map<String, Long> values = new HashMap<>();
+    Matcher m = VALUE.matcher(body);
+    while (m.find()) {
+      values.put(m.group(1), Long.parseLong(m.group(2)));
+    }
+    return values;
+  }
+
+  private static DhtClusterStatus awaitStatus(Predicate<DhtClusterStatus> condition) {
+    return Awaitility.await()
+        .atMost(TIMEOUT)
+        .pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions()
+        .until(
+            () ->
+                client.resources(DhtCluster.class).inNamespace(ns).withName(NAME).get().getStatus(),
+            s -> s != null && condition.test(s));
+  }
+}

@@ -1,0 +1,214 @@
+package dev.dht.operator.cluster;
+
+import dev.dht.node.Main;
+import dev.dht.node.Node;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Does the kubelet's part for a cluster's pods on an apiserver without one (the StatefulSet
+ * controller creates and deletes them): runs a real node (in this JVM, on a local port) for each
+ * pod, restarted when its pod is recreated; projects the ConfigMap's files and the Secret into it
+ * (pod DNS names rewritten to the local ports); and reports the pod Ready once its node answers,
+ * unless the test holds it not Ready. The operator reaches the nodes through {@link #local}.
+ */
+final class StandInKubelet implements AutoCloseable {
+  private final KubernetesClient client;
+  private final String ns;
+  private final String name;
+  private final int[] ports;
+  private final Path root;
+  private final Node[] nodes;
+  private final String[] uids;
+  private final Set<Integer> heldNotReady = ConcurrentHashMap.newKeySet();
+  private volatile boolean running = true;
+  private final Thread loop;
+
+  /** Runs the nodes of pods {@code name-0..}, node i on {@code ports[i]}. */
+  StandInKubelet(KubernetesClient client, String ns, String name, int[] ports) throws IOException {
+    this.client = client;
+    this.ns = ns;
+    this.name = name;
+    this.ports = ports;
+    this.root = Files.createTempDirectory("dht-kubelet");
+    this.nodes = new Node[ports.length];
+    this.uids = new String[ports.length];
+    this.loop = Thread.ofPlatform().daemon().name("stand-in-kubelet").start(this::run);
+  }
+
+  /** A node's URL in the cluster (of pod {@code name-i}) → its local address. */
+  static String local(String url, String name, int[] ports) {
+    Matcher m = Pattern.compile("^http://" + name + "-(\\d+)\\.[^/]*:8080").matcher(url);
+    return m.find()
+        ? url.replace(m.group(), "http://127.0.0.1:" + ports[Integer.parseInt(m.group(1))])
+        : url;
+  }
+
+  /** Keeps pod {@code i} not Ready (its node runs on) until {@link #release}. */
+  void holdNotReady(int i) {
+    heldNotReady.add(i);
+  }
+
+  void release(int i) {
+    heldNotReady.remove(i);
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    running = false;
+    loop.join(10_000);
+    for (Node node : nodes) {
+      if (node != null) {
+        node.close();
+      }
+    }
+  }
+
+  private void run() {
+    while (running) {
+      try {
+        ConfigMap config = client.configMaps().inNamespace(ns).withName(name + "-config").get();
+        Secret secret = client.secrets().inNamespace(ns).withName(name + "-secret").get();
+        for (int i = 0; i < nodes.length; i++) {
+          Pod pod = client.pods().inNamespace(ns).withName(name + "-" + i).get();
+          String uid = pod == null ? null : pod.getMetadata().getUid();
+          if (nodes[i] != null && !uid(i).equals(String.valueOf(uid))) {
+            nodes[i].close(); // the pod is gone or is another one: its container stops
+            nodes[i] = null;
+          }
+          if (pod != null && config != null && secret != null) {
+            project(i, config, secret);
+            if (nodes[i] == null) {
+              nodes[i] = Node.start(Main.config(flags(i)));
+              uids[i] = uid;
+            }
+            boolean ready = !heldNotReady.contains(i);
+            if (ready(pod) != ready) {
+              setReady(pod, ready);
+            }
+          }
+        }
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        return;
+      } catch (Exception e) {
+        // the apiserver or a node start failed this turn: try again next turn
+      }
+    }
+  }
+
+  private String uid(int i) {
+    return String.valueOf(uids[i]);
+  }
+
+  private String[] flags(int i) {
+    Path dir = root.resolve("node-" + i);
+    return new String[] {
+      "--self",
+      "http://127.0.0.1:" + ports[i],
+      "--port",
+      Integer.toString(ports[i]),
+      "--node-id",
+      Integer.toString(i),
+      "--data-dir",
+      dir.resolve("data").toString(),
+      "--cluster-file",
+      dir.resolve("members").toString(),
+      "--settings-file",
+      dir.resolve("settings.properties").toString(),
+      "--cluster-secret-file",
+      dir.resolve("secret").toString(),
+      "--event-loops",
+      "1",
+      "--storage-threads",
+      "2",
+      "--block-cache-mb",
+      "8",
+      "--repair-interval-s",
+      "0",
+      "--request-timeout-ms",
+      "3000"
+    };
+  }
+
+  /** Writes the ConfigMap's files and the secret where node {@code i} reads them, if changed. */
+  private void project(int i, ConfigMap config, Secret secret) throws IOException {
+    Path dir = Files.createDirectories(root.resolve("node-" + i));
+    StringBuilder members = new StringBuilder();
+    for (String line : config.getData().get("members").split("\n")) {
+      members.append(local(line, name, ports)).append('\n');
+    }
+    write(dir.resolve("members"), members.toString());
+    write(dir.resolve("settings.properties"), config.getData().get("settings.properties"));
+    write(
+        dir.resolve("secret"),
+        new String(
+            Base64.getDecoder().decode(secret.getData().get("secret")), StandardCharsets.UTF_8));
+  }
+
+  private static void write(Path file, String content) throws IOException {
+    if (Files.exists(file) && Files.readString(file).equals(content)) {
+      return;
+    }
+    Path next = file.resolveSibling(file.getFileName() + ".next");
+    Files.writeString(next, content);
+    Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  static boolean ready(Pod pod) {
+    return pod.getStatus() != null
+        && pod.getStatus().getConditions() != null
+        && pod.getStatus().getConditions().stream()
+            .anyMatch(c -> "Ready".equals(c.getType()) && "True".equals(c.getStatus()));
+  }
+
+  private void setReady(Pod pod, boolean ready) {
+    String now = Instant.now().toString();
+    String status = ready ? "True" : "False";
+    pod.setStatus(
+        new PodStatusBuilder(pod.getStatus())
+            .withPhase("Running")
+            .withConditions(
+                new PodConditionBuilder()
+                    .withType("Ready")
+                    .withStatus(status)
+                    .withLastTransitionTime(now)
+                    .build(),
+                new PodConditionBuilder()
+                    .withType("ContainersReady")
+                    .withStatus(status)
+                    .withLastTransitionTime(now)
+                    .build())
+            .build());
+    client.resource(pod).updateStatus();
+  }
+
+  static int[] freePorts(int count) {
+    int[] ports = new int[count];
+    for (int i = 0; i < count; i++) {
+      try (ServerSocket socket = new ServerSocket(0)) {
+        ports[i] = socket.getLocalPort();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return ports;
+  }
+}

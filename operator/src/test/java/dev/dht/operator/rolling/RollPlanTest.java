@@ -1,0 +1,137 @@
+package dev.dht.operator.rolling;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dht.operator.scaling.NodeView;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+
+class RollPlanTest {
+  private static final String OLD = "old";
+  private static final String NEW = "new";
+
+  private static PodState pod(int i, boolean ready, String hash) {
+    return new PodState(i, "demo-" + i, true, ready, false, hash);
+  }
+
+  private static NodeView node(int i, long hints, boolean streaming) {
+    return new NodeView(
+        i, true, 1, -1, streaming, -1, false, new NodeView.Report(hints, 2, 3, 10, 100));
+  }
+
+  private static Map<Integer, NodeView> caughtUp(int n) {
+    Map<Integer, NodeView> nodes = new TreeMap<>();
+    for (int i = 0; i < n; i++) {
+      nodes.put(i, node(i, 0, false));
+    }
+    return nodes;
+  }
+
+  private static RollPlan.Decision next(List<PodState> pods, Map<Integer, NodeView> nodes) {
+    return RollPlan.next(new RollPlan.Input(pods, nodes, NEW, 2, 3, false));
+  }
+
+  @Test
+  void nothingOutdatedIsDone() {
+    var pods = List.of(pod(0, true, NEW), pod(1, true, NEW), pod(2, true, NEW));
+    assertThat(next(pods, caughtUp(3))).isInstanceOf(RollPlan.Done.class);
+  }
+
+  @Test
+  void restartsTheHighestOutdatedPodWhenAllAreUpAndCaughtUp() {
+    var pods = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, NEW));
+    var decision = next(pods, caughtUp(3));
+    assertThat(decision).isInstanceOf(RollPlan.Restart.class);
+    assertThat(((RollPlan.Restart) decision).pod().name()).isEqualTo("demo-1");
+    assertThat(decision.outdated()).containsExactly("demo-0", "demo-1");
+  }
+
+  @Test
+  void waitsForAPodThatIsNotReadyEvenIfItIsCurrent() {
+    var pods = List.of(pod(0, false, NEW), pod(1, true, OLD), pod(2, true, OLD));
+    var decision = next(pods, caughtUp(3));
+    assertThat(decision).isInstanceOf(RollPlan.Wait.class);
+    assertThat(((RollPlan.Wait) decision).why()).isEqualTo("waiting for demo-0 to be Ready");
+  }
+
+  @Test
+  void restartsAnOutdatedPodThatIsNotReadyFirst() {
+    var pods = List.of(pod(0, false, OLD), pod(1, true, OLD), pod(2, true, OLD));
+    var decision = next(pods, caughtUp(3));
+    assertThat(((RollPlan.Restart) decision).pod().name()).isEqualTo("demo-0");
+  }
+
+  @Test
+  void neverStacksTwoPodsDown() {
+    var pods = List.of(pod(0, false, OLD), pod(1, false, OLD), pod(2, true, OLD));
+    assertThat(next(pods, caughtUp(3))).isInstanceOf(RollPlan.Wait.class);
+    var missing = List.of(PodState.missing(0, "demo-0"), pod(1, false, OLD), pod(2, true, OLD));
+    assertThat(next(missing, caughtUp(3))).isInstanceOf(RollPlan.Wait.class);
+  }
+
+  @Test
+  void waitsForHintsAndStreamsToBeHandedOver() {
+    var pods = List.of(pod(0, true, OLD), pod(1, true, NEW), pod(2, true, NEW));
+    var hints = caughtUp(3);
+    hints.put(2, node(2, 7, false));
+    assertThat(((RollPlan.Wait) next(pods, hints)).why())
+        .isEqualTo("waiting for demo-2 to catch up: 7 hints to hand over");
+    var streaming = caughtUp(3);
+    streaming.put(1, node(1, 0, true));
+    assertThat(((RollPlan.Wait) next(pods, streaming)).why()).contains("demo-1", "streaming");
+    var silent = caughtUp(3);
+    silent.put(0, NodeView.unreachable(0, true));
+    assertThat(((RollPlan.Wait) next(pods, silent)).why()).contains("demo-0", "answer");
+  }
+
+  @Test
+  void waitsDuringAChangeOfSize() {
+    var pods = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD));
+    var decision = RollPlan.next(new RollPlan.Input(pods, caughtUp(3), NEW, 2, 3, true));
+    assertThat(((RollPlan.Wait) decision).why()).contains("change of size");
+  }
+
+  @Test
+  void refusesWhenOneReplicaDownBreaksTheDefaultQuorum() {
+    var pods = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD));
+    var all = RollPlan.next(new RollPlan.Input(pods, caughtUp(3), NEW, 3, 3, false));
+    assertThat(all).isInstanceOf(RollPlan.Refuse.class);
+    var single =
+        RollPlan.next(
+            new RollPlan.Input(List.of(pod(0, true, OLD)), caughtUp(1), NEW, 1, 1, false));
+    assertThat(single).isInstanceOf(RollPlan.Refuse.class);
+  }
+
+  /**
+   * Whatever the pods' states, a restart is only ever decided when, once it is carried out, at most
+   * one pod is down, and the pod it stops was up only if every other pod is up.
+   */
+  @Property
+  void aRestartNeverLeavesTwoPodsDown(
+      @ForAll @IntRange(min = 1, max = 7) int n,
+      @ForAll long readyBits,
+      @ForAll long outdatedBits,
+      @ForAll long missingBits) {
+    List<PodState> pods = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      boolean missing = (missingBits >> i & 1) == 1;
+      pods.add(
+          missing
+              ? PodState.missing(i, "demo-" + i)
+              : pod(i, (readyBits >> i & 1) == 1, (outdatedBits >> i & 1) == 1 ? OLD : NEW));
+    }
+    var decision = RollPlan.next(new RollPlan.Input(pods, caughtUp(n), NEW, 2, 3, false));
+    if (decision instanceof RollPlan.Restart restart) {
+      long downAfter =
+          pods.stream().filter(p -> !p.up() || p.ordinal() == restart.pod().ordinal()).count();
+      assertThat(downAfter).isLessThanOrEqualTo(1);
+      assertThat(restart.pod().outdated(NEW)).isTrue();
+    }
+  }
+}
