@@ -37,23 +37,23 @@ StrictLoader.add_implicit_resolver(
     re.compile(r"^[-+]?(?:[0-9][0-9_]*\.[0-9_]*(?:[eE][-+]?[0-9]+)?|[0-9][0-9_]*[eE][-+]?[0-9]+)$"),
     list("-+0123456789"))
 
-ALL = ["get", "list", "watch", "create", "update", "patch", "delete"]
+APPLIED = ["get", "list", "watch", "create", "patch"]  # server-side applied, garbage-collected
 # (apiGroup, resource) -> verbs: the operator's RBAC, no more, no less (operator/README.md)
 EXPECTED = {
-    ("dht.dev", "dhtclusters"): ["get", "list", "watch", "patch", "update"],
-    ("dht.dev", "dhtloadtests"): ["get", "list", "watch", "patch", "update"],
-    ("dht.dev", "dhtclusters/status"): ["get", "patch", "update"],
-    ("dht.dev", "dhtloadtests/status"): ["get", "patch", "update"],
-    ("apps", "statefulsets"): ALL,
-    ("", "services"): ALL,
-    ("", "configmaps"): ALL,
-    ("", "secrets"): ALL,
-    ("policy", "poddisruptionbudgets"): ALL,
-    ("batch", "jobs"): ALL,
-    ("", "pods"): ["get", "list", "watch", "patch"],
+    ("dht.dev", "dhtclusters"): ["get", "list", "watch", "patch"],
+    ("dht.dev", "dhtloadtests"): ["get", "list", "watch"],
+    ("dht.dev", "dhtclusters/status"): ["get", "patch"],
+    ("dht.dev", "dhtloadtests/status"): ["get", "patch"],
+    ("apps", "statefulsets"): APPLIED,
+    ("", "services"): APPLIED,
+    ("", "configmaps"): APPLIED,
+    ("", "secrets"): ["get", "list", "watch", "create"],
+    ("policy", "poddisruptionbudgets"): APPLIED,
+    ("batch", "jobs"): ["get", "list", "watch", "create"],
+    ("", "pods"): ["get", "list", "patch", "delete"],
     ("", "pods/log"): ["get"],
     ("", "persistentvolumeclaims"): ["get", "list", "patch", "delete"],
-    ("", "events"): ["create", "patch"],
+    ("", "events"): ["create", "get", "patch"],
 }
 EXPECTED = {k: sorted(v) for k, v in EXPECTED.items()}
 LEASE = {("coordination.k8s.io", "leases"): ["create", "get", "patch", "update"]}

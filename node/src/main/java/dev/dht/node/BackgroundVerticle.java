@@ -1,5 +1,6 @@
 package dev.dht.node;
 
+import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.hints.HintReplayer;
 import dev.dht.node.hints.HintStore;
 import dev.dht.node.metrics.NodeMetrics;
@@ -23,6 +24,7 @@ final class BackgroundVerticle extends VerticleBase {
   private static final int CONNECTIONS_PER_PEER = 4;
 
   private final NodeConfig config;
+  private final ClusterSecrets secrets;
   private final HintStore hints;
   private final List<Repairer> repairers;
   private final WorkerExecutor worker;
@@ -33,12 +35,14 @@ final class BackgroundVerticle extends VerticleBase {
 
   BackgroundVerticle(
       NodeConfig config,
+      ClusterSecrets secrets,
       HintStore hints,
       List<Repairer> repairers,
       WorkerExecutor worker,
       NodeMetrics metrics) {
     this.repairers = repairers;
     this.config = config;
+    this.secrets = secrets;
     this.hints = hints;
     this.worker = worker;
     this.metrics = metrics;
@@ -50,7 +54,7 @@ final class BackgroundVerticle extends VerticleBase {
         new PeerClient(
             vertx,
             context,
-            config.clusterSecret(),
+            secrets,
             config.requestTimeoutMs(),
             CONNECTIONS_PER_PEER,
             PeerLimits.perLoop(

@@ -114,6 +114,14 @@ public final class Main implements Callable<Integer> {
   Path clusterSecretFile;
 
   @Option(
+      names = "--cluster-secret-also-accepted-file",
+      defaultValue = "${env:DHT_CLUSTER_SECRET_ALSO_ACCEPTED_FILE}",
+      description =
+          "file holding a second secret that internal requests may carry, during a rotation;"
+              + " both files are re-read while the node runs (a missing one: none)")
+  Path alsoAcceptedSecretFile;
+
+  @Option(
       names = "--insecure",
       defaultValue = "${env:DHT_INSECURE:-false}",
       description =
@@ -280,6 +288,10 @@ public final class Main implements Callable<Integer> {
     String selfUrl = self != null ? self : members.getFirst();
     int listenPort = port != null ? port : java.net.URI.create(selfUrl).getPort();
     String secret = clusterSecretFile == null ? null : Files.readString(clusterSecretFile).strip();
+    String alsoAccepted =
+        alsoAcceptedSecretFile != null && Files.exists(alsoAcceptedSecretFile)
+            ? Files.readString(alsoAcceptedSecretFile).strip()
+            : null;
     var defaults =
         settingsFile != null && Files.exists(settingsFile)
             ? ConfigFiles.defaults(
@@ -340,6 +352,9 @@ public final class Main implements Callable<Integer> {
         maxKeyBytes,
         maxValueBytes,
         hasSecret ? secret : null,
+        alsoAccepted,
+        clusterSecretFile,
+        alsoAcceptedSecretFile,
         blockCacheMb << 20,
         idleTimeoutSeconds,
         bodyTimeoutMs,

@@ -1,6 +1,7 @@
 package dev.dht.node;
 
 import dev.dht.node.cluster.ClockHighWaterMark;
+import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.FileWatcher;
 import dev.dht.node.cluster.HybridClock;
@@ -52,6 +53,8 @@ public final class Node implements AutoCloseable {
   private final HintStore hints;
   private final Repairer repairer;
   private final Repairer streamer;
+  private final ClusterSecrets secrets;
+  private long secretsTimer = -1;
   private String deploymentId;
   private String backgroundId;
   private boolean closed;
@@ -87,6 +90,7 @@ public final class Node implements AutoCloseable {
     metrics.bindAdmission("client", clients::inflight, clients::bodyBytes);
     metrics.bindAdmission("internal", peers::inflight, peers::bodyBytes);
     metrics.bindStorage(storage);
+    secrets = new ClusterSecrets(config.clusterSecret(), config.alsoAcceptedSecret());
     hints =
         new HintStore(
             storage,
@@ -109,23 +113,9 @@ public final class Node implements AutoCloseable {
             config.maxKeyBytes(),
             config.maxValueBytes());
     repairer =
-        new Repairer(
-            vertx,
-            cluster,
-            storage,
-            backgroundWorker,
-            config.clusterSecret(),
-            repairSettings,
-            false);
+        new Repairer(vertx, cluster, storage, backgroundWorker, secrets, repairSettings, false);
     streamer =
-        new Repairer(
-            vertx,
-            cluster,
-            storage,
-            backgroundWorker,
-            config.clusterSecret(),
-            repairSettings,
-            true);
+        new Repairer(vertx, cluster, storage, backgroundWorker, secrets, repairSettings, true);
     metrics.bindRepair(repairer.status());
     Maintenance maintenance =
         new Maintenance(
@@ -153,7 +143,7 @@ public final class Node implements AutoCloseable {
                 config.bodyTimeoutMs(),
                 config.idleTimeoutSeconds()),
             metrics,
-            config.clusterSecret(),
+            secrets,
             config.requestTimeoutMs(),
             PEER_POOL_SIZE,
             PeerLimits.perLoop(
@@ -174,7 +164,12 @@ public final class Node implements AutoCloseable {
           vertx
               .deployVerticle(
                   new BackgroundVerticle(
-                      config, hints, List.of(repairer, streamer), backgroundWorker, metrics))
+                      config,
+                      secrets,
+                      hints,
+                      List.of(repairer, streamer),
+                      backgroundWorker,
+                      metrics))
               .await();
     } catch (RuntimeException e) {
       vertx.close().await();
@@ -245,6 +240,11 @@ public final class Node implements AutoCloseable {
               }));
     }
     watchers.forEach(w -> w.start(WATCH_PERIOD_MS));
+    if (config.clusterSecretFile() != null) {
+      secretsTimer =
+          secrets.watch(
+              vertx, config.clusterSecretFile(), config.alsoAcceptedSecretFile(), WATCH_PERIOD_MS);
+    }
   }
 
   /**
@@ -267,6 +267,9 @@ public final class Node implements AutoCloseable {
       }
     }
     watchers.forEach(FileWatcher::stop);
+    if (secretsTimer >= 0) {
+      vertx.cancelTimer(secretsTimer);
+    }
     try {
       if (backgroundId != null) {
         vertx.undeploy(backgroundId).await(2, TimeUnit.SECONDS);

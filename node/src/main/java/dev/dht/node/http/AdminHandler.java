@@ -1,5 +1,6 @@
 package dev.dht.node.http;
 
+import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.Topology;
 import dev.dht.node.repair.Maintenance;
@@ -29,10 +30,13 @@ final class AdminHandler {
   private final Maintenance maintenance;
   private final ClusterSecret secret;
 
-  AdminHandler(ClusterState cluster, Maintenance maintenance, String secret) {
+  private final ClusterSecrets secrets;
+
+  AdminHandler(ClusterState cluster, Maintenance maintenance, ClusterSecrets secrets) {
     this.cluster = cluster;
     this.maintenance = maintenance;
-    this.secret = new ClusterSecret(secret);
+    this.secrets = secrets;
+    this.secret = new ClusterSecret(secrets);
   }
 
   void handle(HttpServerRequest request) {
@@ -97,6 +101,7 @@ final class AdminHandler {
             new JsonObject()
                 .put("estimatedKeys", storage.longProperty("rocksdb.estimate-num-keys"))
                 .put("sstBytes", storage.longProperty("rocksdb.total-sst-files-size")))
+        .put("secretFingerprints", secrets.fingerprints())
         .put("settings", maintenance.settings());
   }
 

@@ -1,5 +1,6 @@
 package dev.dht.node.http;
 
+import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.HybridClock;
 import dev.dht.node.hints.HintStore;
@@ -45,7 +46,7 @@ public final class HttpVerticle extends VerticleBase {
       Admission peers,
       Limits limits,
       NodeMetrics metrics,
-      String secret,
+      ClusterSecrets secret,
       long requestTimeoutMs,
       int connectionsPerPeer,
       PeerLimits peerLimits,

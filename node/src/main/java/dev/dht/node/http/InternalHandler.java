@@ -1,5 +1,6 @@
 package dev.dht.node.http;
 
+import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.HybridClock;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.repair.RepairApi;
@@ -42,7 +43,7 @@ final class InternalHandler {
       Admission admission,
       Limits limits,
       NodeMetrics metrics,
-      String secret,
+      ClusterSecrets secret,
       long requestTimeoutMs,
       RepairHandler repairs) {
     this.repairs = repairs;

@@ -1,5 +1,6 @@
 package dev.dht.node.repair;
 
+import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.Topology;
 import dev.dht.node.replication.BatchCodec;
@@ -58,7 +59,7 @@ public final class Repairer {
   private final ClusterState cluster;
   private final Storage storage;
   private final WorkerExecutor worker;
-  private final String secret;
+  private final ClusterSecrets secret;
   private final Settings settings;
   private final boolean stream;
   private byte[] progressKey; // of the current run
@@ -73,7 +74,7 @@ public final class Repairer {
       ClusterState cluster,
       Storage storage,
       WorkerExecutor worker,
-      String secret,
+      ClusterSecrets secret,
       Settings settings,
       boolean stream) {
     this.stream = stream;
@@ -246,8 +247,8 @@ public final class Repairer {
             .setPort(uri.getPort())
             .setURI(path + query)
             .setIdleTimeout(60_000);
-    if (secret != null) {
-      request.putHeader(InternalApi.SECRET_HEADER, secret);
+    if (secret.current() != null) {
+      request.putHeader(InternalApi.SECRET_HEADER, secret.current());
     }
     return http.request(request)
         .compose(req -> req.send(body))

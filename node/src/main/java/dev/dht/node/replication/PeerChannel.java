@@ -1,5 +1,6 @@
 package dev.dht.node.replication;
 
+import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.storage.Record;
 import io.vertx.core.Context;
@@ -37,6 +38,7 @@ final class PeerChannel {
   private final PeerLimits limits;
   private final NodeMetrics metrics;
   private final RequestOptions request;
+  private final ClusterSecrets secret;
   private List<Pending> pending = new ArrayList<>();
   private int queuedOps; // pending or in flight
   private long queuedBytes;
@@ -45,7 +47,7 @@ final class PeerChannel {
       HttpClientAgent client,
       Context loop,
       String member,
-      String secret,
+      ClusterSecrets secret,
       PeerLimits limits,
       NodeMetrics metrics) {
     this.client = client;
@@ -60,9 +62,7 @@ final class PeerChannel {
             .setHost(uri.getHost())
             .setPort(uri.getPort())
             .setURI(InternalApi.BATCH_PATH);
-    if (secret != null) {
-      request.putHeader(InternalApi.SECRET_HEADER, secret);
-    }
+    this.secret = secret;
   }
 
   Future<Record> submit(ReplicaOp op, long deadlineNanos) {
@@ -128,12 +128,17 @@ final class PeerChannel {
     long remainingMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - now + 999_999));
     long maxAnswerBytes = maxAnswer;
     Buffer body = BatchCodec.encodeOps(ops);
+    RequestOptions options =
+        new RequestOptions(request)
+            .setConnectTimeout(remainingMs) // also bounds the wait for a pooled connection
+            .setIdleTimeout(remainingMs)
+            .putHeader(InternalApi.DEADLINE_HEADER, Long.toString(remainingMs));
+    String presented = secret.current(); // re-read: a rotation changes it while the node runs
+    if (presented != null) {
+      options.putHeader(InternalApi.SECRET_HEADER, presented);
+    }
     client
-        .request(
-            new RequestOptions(request)
-                .setConnectTimeout(remainingMs) // also bounds the wait for a pooled connection
-                .setIdleTimeout(remainingMs)
-                .putHeader(InternalApi.DEADLINE_HEADER, Long.toString(remainingMs)))
+        .request(options)
         .compose(req -> req.send(body))
         .compose(response -> answer(response, maxAnswerBytes))
         .map(answer -> BatchCodec.decodeResults(answer, batch.size()))

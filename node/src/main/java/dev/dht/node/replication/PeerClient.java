@@ -1,5 +1,6 @@
 package dev.dht.node.replication;
 
+import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.storage.Record;
 import io.vertx.core.Context;
@@ -22,7 +23,7 @@ public final class PeerClient {
 
   private final HttpClientAgent client;
   private final Context loop;
-  private final String secret;
+  private final ClusterSecrets secret;
   private final PeerLimits limits;
   private final NodeMetrics metrics;
   private final Map<String, PeerChannel> channels = new HashMap<>(); // this loop only
@@ -30,7 +31,7 @@ public final class PeerClient {
   public PeerClient(
       Vertx vertx,
       Context loop,
-      String secret,
+      ClusterSecrets secret,
       long connectTimeoutMs,
       int poolSize,
       PeerLimits limits,

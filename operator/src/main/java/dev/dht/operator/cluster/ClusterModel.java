@@ -52,6 +52,7 @@ public record ClusterModel(
   public static final String MEMBERS_KEY = "members";
   public static final String SETTINGS_KEY = "settings.properties";
   public static final String SECRET_KEY = "secret";
+  public static final String ALSO_ACCEPTED_SECRET_KEY = "also-accepted";
   public static final String CONFIG_HASH_ANNOTATION = "dht.dev/config-hash";
   public static final String MANAGED_BY = "dht-operator";
   public static final String MANAGED_BY_SELECTOR = "app.kubernetes.io/managed-by=" + MANAGED_BY;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.operator.rolling.PodState;
 import dev.dht.operator.scaling.NodeView;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One node as last observed: its pod (Ready, config hash, image) and what the node itself reports
@@ -42,6 +44,11 @@ public class ObservedNode {
   @JsonPropertyDescription("Bytes of the node's SST files.")
   private long sstBytes;
 
+  @JsonPropertyDescription(
+      "Fingerprints (SHA-256, 12 hex digits) of the cluster secret the node sends, then of the"
+          + " one it also accepts during a rotation.")
+  private List<String> secretFingerprints = new ArrayList<>();
+
   @JsonPropertyDescription("Epoch its last stream completed for; -1 if none.")
   private long streamedEpoch;
 
@@ -66,6 +73,7 @@ public class ObservedNode {
     n.pendingHints = view.report().pendingHints();
     n.estimatedKeys = view.report().estimatedKeys();
     n.sstBytes = view.report().sstBytes();
+    n.secretFingerprints = view.report().secretFingerprints();
     n.streamedEpoch = view.streamedEpoch();
     n.cleanedEpoch = view.cleanedEpoch();
     return n;
@@ -149,6 +157,14 @@ public class ObservedNode {
 
   public void setSstBytes(long sstBytes) {
     this.sstBytes = sstBytes;
+  }
+
+  public List<String> getSecretFingerprints() {
+    return secretFingerprints;
+  }
+
+  public void setSecretFingerprints(List<String> secretFingerprints) {
+    this.secretFingerprints = secretFingerprints;
   }
 
   public long getStreamedEpoch() {

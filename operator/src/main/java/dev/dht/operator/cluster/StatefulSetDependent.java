@@ -156,6 +156,11 @@ public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
         "--cluster-file=" + ClusterModel.CONFIG_DIR + "/" + ClusterModel.MEMBERS_KEY,
         "--settings-file=" + ClusterModel.CONFIG_DIR + "/" + ClusterModel.SETTINGS_KEY,
         "--cluster-secret-file=" + ClusterModel.SECRET_DIR + "/" + ClusterModel.SECRET_KEY,
+        // a rotation: the Secret's also-accepted key (README); the node re-reads both files
+        "--cluster-secret-also-accepted-file="
+            + ClusterModel.SECRET_DIR
+            + "/"
+            + ClusterModel.ALSO_ACCEPTED_SECRET_KEY,
         "--event-loops=" + model.eventLoops(),
         "--storage-threads=" + model.storageWorkers(),
         "--max-inflight=" + model.maxInflight(),

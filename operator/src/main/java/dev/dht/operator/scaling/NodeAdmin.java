@@ -8,6 +8,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -84,13 +86,20 @@ public final class NodeAdmin {
               status.path("defaultAck").asInt(-1),
               status.path("defaultFrom").asInt(-1),
               status.path("storage").path("estimatedKeys").asLong(-1),
-              status.path("storage").path("sstBytes").asLong(-1)));
+              status.path("storage").path("sstBytes").asLong(-1),
+              fingerprints(status.path("secretFingerprints"))));
     } catch (IOException e) {
       return NodeView.unreachable(ordinal, podReady);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return NodeView.unreachable(ordinal, podReady);
     }
+  }
+
+  private static List<String> fingerprints(JsonNode array) {
+    var out = new ArrayList<String>();
+    array.forEach(f -> out.add(f.asText()));
+    return List.copyOf(out);
   }
 
   /** Asks the node at {@code url} to start {@code action}; true if it started (202). */

@@ -1,5 +1,7 @@
 package dev.dht.operator.scaling;
 
+import java.util.List;
+
 /**
  * One node as the operator observed it: whether its pod is Ready, and (if its admin endpoint
  * answered) the membership epoch it runs with and the epochs its last stream and cleanup completed
@@ -17,12 +19,23 @@ public record NodeView(
     Report report) {
 
   /**
-   * What else a node reports: the hints it holds for others, the default ack/from it serves, and
-   * its estimated key count and SST bytes (-1 where unknown).
+   * What else a node reports: the hints it holds for others, the default ack/from it serves, its
+   * estimated key count and SST bytes (-1 where unknown), and the fingerprints of the cluster
+   * secrets it sends and accepts.
    */
   public record Report(
-      long pendingHints, int defaultAck, int defaultFrom, long estimatedKeys, long sstBytes) {
-    public static final Report NONE = new Report(0, -1, -1, -1, -1);
+      long pendingHints,
+      int defaultAck,
+      int defaultFrom,
+      long estimatedKeys,
+      long sstBytes,
+      List<String> secretFingerprints) {
+    public static final Report NONE = new Report(0, -1, -1, -1, -1, List.of());
+
+    public Report(
+        long pendingHints, int defaultAck, int defaultFrom, long estimatedKeys, long sstBytes) {
+      this(pendingHints, defaultAck, defaultFrom, estimatedKeys, sstBytes, List.of());
+    }
   }
 
   public NodeView(

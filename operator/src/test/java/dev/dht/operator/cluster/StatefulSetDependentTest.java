@@ -71,6 +71,7 @@ class StatefulSetDependentTest {
             "--cluster-file=/etc/dht/members",
             "--settings-file=/etc/dht/settings.properties",
             "--cluster-secret-file=/etc/dht-secret/secret",
+            "--cluster-secret-also-accepted-file=/etc/dht-secret/also-accepted",
             "--event-loops=3",
             "--storage-threads=5",
             "--max-inflight=10",
