@@ -35,6 +35,10 @@ if reachable; then
       "$SHARED/k8s-local/load-image.sh" "$NODE_TAR" "$OPERATOR_TAR" | sed 's/^/[e2e] loaded /'
     fi
     export CLIENT_IMAGE="${CLIENT_IMAGE:-local/debian-tools:1}" PULL_POLICY="${PULL_POLICY:-Never}"
+    # the same node image under a second tag: the gated upgrade step's "new" operator default
+    ( . "$SHARED/k8s-local/lib/common.sh"
+      ctr -a "$CTRD_SOCK" -n k8s.io images tag --force "docker.io/$NODE_IMAGE" "docker.io/$NODE_IMAGE-next" >/dev/null ) &&
+      export NODE_IMAGE_NEXT="$NODE_IMAGE-next"
   elif [[ "$ctx" == kind-* ]] && command -v kind >/dev/null; then
     for tar in "$NODE_TAR" "$OPERATOR_TAR"; do kind load image-archive "$tar" --name "${ctx#kind-}"; done
     export PULL_POLICY="${PULL_POLICY:-Never}"

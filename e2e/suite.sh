@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # suite.sh: the end-to-end suite against whatever cluster KUBECONFIG points at (e2e/run.sh picks it
-# and loads the images). Eight steps in a fresh namespace, each timed and bounded; a failing step
+# and loads the images). Eleven steps in a fresh namespace, each timed and bounded; a failing step
 # prints the operator's log and `kubectl describe` of the objects involved, later steps are skipped,
 # and the last line is always "N passed, M failed[, K skipped]".
 #
@@ -11,15 +11,23 @@
 #   4 loadtest   a ~30 s DhtLoadTest at 300 req/s: Succeeded, results, verdict, report ConfigMap
 #   5 failover   a node pod deleted during a 40 s write loop at ack=2/from=3: writes keep going, the
 #                pod returns, every acknowledged key reads back at ack=2/from=3
-#   6 updates    spec.threads rolls the pods; spec.replication.defaultAck changes the ConfigMap and
-#                restarts nothing
-#   7 scale      5000 keys at 2/3; with a writer and a reader running at 2/3, kubectl scale to 5 and
+#   6 roll       spec.threads changed while demo-0 is down: the roller waits for it (status says so),
+#                then restarts one Ready, caught-up pod at a time (sampled every second: never two
+#                down); a writer at 2/3: at most 3 failures, every acknowledged write on all 3
+#                replicas; spec.replication.defaultAck changes the ConfigMap and restarts nothing
+#   7 paused     with the pause annotation, a spec change does not advance observedGeneration
+#   8 secret     the Secret deleted with a writer running, then a pod: no new Secret, Degraded
+#                SecretMissing + Event, no 403 in any node log; restored from a backup, it heals
+#   9 upgrade    helm upgrade with a new default node image: no node pod restarts for 120 s,
+#                RestartRequired says why; dht.dev/allow-restart=once rolls it under the same guard
+#  10 scale      5000 keys at 2/3; with a writer and a reader running at 2/3, kubectl scale to 5 and
 #                back to 3: no read fails, at most 3 writes fail, every acknowledged key reads back
 #                at 3/3 and has exactly 3 copies over the nodes; each change's steps and durations
-#   8 uninstall  helm uninstall removes the operator; deleting the cluster (no operator needed)
+#  11 uninstall  helm uninstall removes the operator; deleting the cluster (no operator needed)
 #                removes everything but the PersistentVolumeClaims
 #
 # Environment: NODE_IMAGE, OPERATOR_IMAGE (required; `make e2e` reads target/images.env),
+#   NODE_IMAGE_NEXT (the node image under another tag, for the upgrade step; e2e/run.sh makes it),
 #   PULL_POLICY (IfNotPresent), CLIENT_IMAGE (local/debian-tools:1: any image with sh + curl),
 #   E2E_NAMESPACE (dht-e2e-<time>), E2E_WATCH_ALL=1 (operator watches all namespaces: ClusterRole),
 #   E2E_KEEP=1 (keep the namespace), E2E_ONLY="1 2 3" (run only these steps; later ones need the
@@ -100,11 +108,14 @@ step_install() {
   # least privilege, asked of the apiserver for the operator's ServiceAccount
   local sa="system:serviceaccount:$NS:$OPERATOR" other="default" yes no check verb res
   [ -z "${E2E_WATCH_ALL:-}" ] || other=""
-  yes=("get dhtclusters" "watch dhtloadtests" "patch dhtclusters/status" "update dhtloadtests/status"
-       "create statefulsets.apps" "delete services" "patch configmaps" "create secrets"
-       "create poddisruptionbudgets.policy" "create jobs.batch" "list pods" "get pods/log" "create events")
-  no=("delete pods" "create pods" "create deployments.apps" "delete dhtclusters" "create dhtclusters"
-      "update pods/status" "create serviceaccounts" "create roles.rbac.authorization.k8s.io")
+  yes=("get dhtclusters" "patch dhtclusters" "watch dhtloadtests" "patch dhtclusters/status" "patch dhtloadtests/status"
+       "create statefulsets.apps" "patch services" "patch configmaps" "create secrets"
+       "create poddisruptionbudgets.policy" "create jobs.batch" "list pods" "delete pods" "get pods/log"
+       "create events" "patch events")
+  no=("create pods" "watch pods" "update secrets" "patch secrets" "delete secrets" "delete services"
+      "update statefulsets.apps" "delete statefulsets.apps" "delete jobs.batch" "patch dhtloadtests"
+      "create deployments.apps" "delete dhtclusters" "create dhtclusters" "update pods/status"
+      "create serviceaccounts" "create roles.rbac.authorization.k8s.io")
   for check in "${yes[@]}"; do
     timeout 20 kubectl auth can-i $check -n "$NS" --as "$sa" >/dev/null 2>&1 || die "the operator may not: $check"
   done
@@ -129,6 +140,9 @@ step_cluster() {
   timeout 560 kubectl -n "$NS" wait "dhtcluster/$CLUSTER" --for=condition=Ready --timeout=550s >/dev/null ||
     die "DhtCluster $CLUSTER not Ready within 550s"
   log "Ready condition True ($((SECONDS - t))s)"
+  timeout 130 kubectl -n "$NS" wait "dhtcluster/$CLUSTER" --for=condition=ConfigApplied --timeout=120s >/dev/null ||
+    die "ConfigApplied not True: $(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="ConfigApplied")].message}')"
+  log "ConfigApplied: $(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="ConfigApplied")].message}')"
   local ready replicas
   ready="$(jp "dht/$CLUSTER" '{.status.readyReplicas}')"; replicas="$(jp "dht/$CLUSTER" '{.status.replicas}')"
   [ "$ready/$replicas" = 3/3 ] || die "status says $ready/$replicas ready, want 3/3"
@@ -145,14 +159,15 @@ names = head.split()
 def cells(line):
     return {n: line[s:(starts[i + 1] if i + 1 < len(starts) else None)].strip() for i, (n, s) in enumerate(zip(names, starts))}
 row = cells(lines[1])
-want = {"NAME": "demo", "REPLICAS": "3", "READY": "3", "ACK": "2", "FROM": "3"}
+want = {"NAME": "demo", "REPLICAS": "3", "READY": "3", "MEMBERS": "3", "ACK": "2", "FROM": "3",
+        "APPLIED": "True"}
 bad = {k: row.get(k) for k, v in want.items() if row.get(k) != v}
 if "STATUS" not in row or not row["STATUS"] or "AGE" not in row:
     bad["STATUS/AGE"] = row
 if bad:
     sys.exit(f"unexpected columns: {bad}")
 PY
-  log "printer columns: Replicas 3, Ready 3, Ack 2, From 3, Status $(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="Ready")].reason}'), Age"
+  log "printer columns (what the nodes run): Replicas 3, Ready 3, Members 3, Ack 2, From 3, Applied True, Status $(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="Ready")].reason}'), Age"
   for o in "sts/$CLUSTER" "svc/$CLUSTER" "svc/$CLUSTER-peers" "cm/$CLUSTER-config" "secret/$CLUSTER-secret" "pdb/$CLUSTER"; do
     k get "$o" >/dev/null 2>&1 || die "owned object $o missing"
   done
@@ -347,42 +362,203 @@ echo DONE \$i"
   [ $rc = 0 ] || die "acknowledged writes missing at ack=2/from=3 (exit $rc)"
 }
 
-step_updates() {
-  # (a) threads: needs a restart -> new pods, one at a time
-  local before after hash_before gen_before
+# sample_not_ready FILE: every second until FILE.stop exists (at most 15 min), append how many of the
+# 3 node pods are not Ready (missing ones count); prints the sampler's PID
+sample_not_ready() {
+  ( end=$((SECONDS + 900))
+    while [ ! -f "$1.stop" ] && [ $SECONDS -lt $end ]; do
+      ready="$(timeout 10 kubectl -n "$NS" get pods -o jsonpath='{range .items[*]}{.metadata.name} {.status.conditions[?(@.type=="Ready")].status}{"\n"}{end}' 2>/dev/null |
+               grep -cE "^$CLUSTER-[0-2] True$")"
+      echo "$(date +%s) $((3 - ready))" >> "$1"; sleep 1
+    done ) >/dev/null 2>&1 &
+  echo $!
+}
+# writer_start NAME PREFIX: a pod PUTting new keys PREFIX-i at 2/3 (~15/s) until /tmp/stop
+writer_start() {
+  k delete pod "$1" --ignore-not-found --wait=true --timeout=30s >/dev/null 2>&1
+  client_pod "$1" "i=0; while [ ! -f /tmp/stop ]; do i=\$((i + 1))
+  c=\$(curl -s -o /dev/null -w '%{http_code}' --max-time 3 -X PUT --data-binary val-\$i \"http://$CLUSTER:8080/v0/entity?id=$2-\$i&ack=2&from=3\")
+  echo \"\$(date +%s) \$c $2-\$i\"; sleep 0.05; done; echo DONE \$i"
+  until_ok 120 "writer $1 writing" \
+    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' logs $1 2>/dev/null | grep -c ' 201 ')\" -ge 10 ]"
+}
+# writer_stop NAME: stops it, its log in $WORK/NAME.log; fails if more than MAX_FAILED_WRITES failed
+writer_stop() {
+  k exec "$1" -- touch /tmp/stop || die "cannot stop $1"
+  timeout 60 kubectl -n "$NS" wait "pod/$1" --for=jsonpath='{.status.phase}'=Succeeded --timeout=50s >/dev/null || die "$1 did not finish"
+  k logs "$1" > "$WORK/$1.log" || die "no $1 log"
+  k delete pod "$1" --wait=false >/dev/null 2>&1
+  local writes acked
+  writes="$(grep -c " [0-9]* [a-z]*-[0-9]*$" "$WORK/$1.log")"; acked="$(grep -c ' 201 ' "$WORK/$1.log")"
+  log "$1: $writes PUTs at 2/3, $acked acknowledged, $((writes - acked)) failed"
+  grep -v ' 201 ' "$WORK/$1.log" | grep -v DONE | head -n 10 | sed 's/^/    not acknowledged: /'
+  [ $((writes - acked)) -le "$MAX_FAILED_WRITES" ] || die "$((writes - acked)) writes failed (at most $MAX_FAILED_WRITES)"
+}
+# on_every_replica LOG PREFIX: once no node holds hints, every key LOG acknowledged is in each
+# node's own replica (/v0/entities of demo-0..2), with its value
+on_every_replica() {
+  until_ok 120 "no node holds hints" sh -c "
+    for i in 0 1 2; do timeout 20 kubectl -n '$NS' exec client -- curl -s --max-time 5 http://$CLUSTER-\$i.$CLUSTER-peers:8080/v0/admin/status |
+      grep -q '\"hints\":{\"pending\":0,' || exit 1; done"
+  awk '$2 == 201 {print $3}' "$WORK/$1.log" | sort > "$WORK/$1.acked"
+  local i n missing
+  n="$(grep -c . "$WORK/$1.acked")"
+  for i in 0 1 2; do
+    in_pod client 120 <<<"curl -s --max-time 100 'http://$CLUSTER-$i.$CLUSTER-peers:8080/v0/entities?start=$2-&end=$2.'" |
+      grep -ao "$2-[0-9]*" | sort > "$WORK/$1.on-$i" || die "range read of $CLUSTER-$i failed"
+    missing="$(comm -23 "$WORK/$1.acked" "$WORK/$1.on-$i" | wc -l)"
+    [ "$missing" = 0 ] || die "$missing of $n acknowledged writes are not on $CLUSTER-$i: $(comm -23 "$WORK/$1.acked" "$WORK/$1.on-$i" | head -n 5 | tr '\n' ' ')"
+  done
+  log "all $n acknowledged writes are on each of the 3 replicas"
+}
+most_not_ready() { awk '$2 > m {m = $2} END {print m + 0}' "$1"; }
+
+step_roll() {
+  # (a) a settings change (threads) while demo-0 is down: the roller waits for it, then restarts
+  #     one Ready, caught-up pod at a time; never two down; writes at 2/3 keep being acknowledged
+  local before hash_before sampler t
   before="$(pod_uids)"; hash_before="$(jp "sts/$CLUSTER" '{.spec.template.metadata.annotations.dht\.dev/config-hash}')"
+  writer_start writer ro
+  sampler="$(sample_not_ready "$WORK/roll-ready")"
+  t=$SECONDS
+  k delete pod "$CLUSTER-0" --wait=false >/dev/null || die "cannot delete $CLUSTER-0"
   k patch "dht/$CLUSTER" --type merge -p '{"spec":{"threads":{"eventLoops":2}}}' >/dev/null || die "patch of spec.threads failed"
-  until_ok 60 "config hash of the pod template changed" \
-    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get sts $CLUSTER -o jsonpath='{.spec.template.metadata.annotations.dht\.dev/config-hash}')\" != '$hash_before' ]"
+  log "deleted $CLUSTER-0 and changed spec.threads"
+  until_ok 120 "the status says the roll waits for $CLUSTER-0" \
+    sh -c "timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.roll.message}' | grep -q 'waiting for $CLUSTER-0'"
+  log "status.roll: $(jp "dht/$CLUSTER" '{.status.roll}')"
   rolled() {
     local now; now="$(pod_uids)"
     [ "$(grep -c . <<<"$now")" = 3 ] || return 1
     [ -z "$(comm -12 <(echo "$before") <(echo "$now"))" ] || return 1
-    [ "$(jp "sts/$CLUSTER" '{.status.updatedReplicas}/{.status.readyReplicas}')" = 3/3 ] || return 1
-    [ "$(jp "sts/$CLUSTER" '{.status.currentRevision}')" = "$(jp "sts/$CLUSTER" '{.status.updateRevision}')" ]
+    [ -z "$(jp "dht/$CLUSTER" '{.status.roll}')" ] || return 1
+    [ "$(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="ConfigApplied")].status}')" = True ] || return 1
+    [ "$(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="Ready")].status}')" = True ]
   }
-  until_ok 600 "rolling restart: 3 new pods, all updated and ready" rolled
-  timeout 130 kubectl -n "$NS" wait "dhtcluster/$CLUSTER" --for=condition=Ready --timeout=120s >/dev/null || die "not Ready after the rollout"
+  until_ok 900 "rolled: 3 new pods, ConfigApplied, Ready" rolled
+  touch "$WORK/roll-ready.stop"; wait "$sampler" 2>/dev/null
+  log "roll took $((SECONDS - t))s; most node pods not Ready at once (sampled every second): $(most_not_ready "$WORK/roll-ready")"
+  k get events --field-selector reason=RollingRestart --sort-by=.lastTimestamp \
+    -o jsonpath='{range .items[*]}{.lastTimestamp} {.message}{"\n"}{end}' | sed 's/^/    /'
+  [ "$(most_not_ready "$WORK/roll-ready")" -le 1 ] || die "more than one node pod was not Ready at once"
+  for p in 1 2; do
+    k get events --field-selector reason=RollingRestart -o jsonpath='{range .items[*]}{.message}{"\n"}{end}' |
+      grep -q "^restarting pod $CLUSTER-$p " || die "no RollingRestart event names $CLUSTER-$p"
+  done
+  [ "$(jp "sts/$CLUSTER" '{.spec.updateStrategy.type}')" = OnDelete ] || die "the StatefulSet's update strategy is not OnDelete"
   k get sts "$CLUSTER" -o jsonpath='{.spec.template.spec.containers[0].args}' | grep -q -- '--event-loops=2' ||
     die "the StatefulSet does not pass --event-loops=2"
+  [ "$(jp "dht/$CLUSTER" '{.status.configHash}')" != "$hash_before" ] || die "status.configHash is still the old one"
+  writer_stop writer
+  on_every_replica writer ro
 
-  # (b) default ack: ConfigMap only, no restart
-  before="$(pod_uids)"
-  local restarts; restarts="$(pod_restarts)"
+  # (b) default ack: ConfigMap only, no restart; the status shows it once the nodes serve it
+  local after restarts gen_before
+  before="$(pod_uids)"; restarts="$(pod_restarts)"
   hash_before="$(jp "sts/$CLUSTER" '{.spec.template.metadata.annotations.dht\.dev/config-hash}')"
   gen_before="$(jp "sts/$CLUSTER" '{.metadata.generation}')"
-  jp "cm/$CLUSTER-config" '{.data.settings\.properties}' | grep -q '^default-ack=2$' || die "ConfigMap does not say default-ack=2 before the change"
   k patch "dht/$CLUSTER" --type merge -p '{"spec":{"replication":{"defaultAck":1}}}' >/dev/null || die "patch of defaultAck failed"
   until_ok 90 "ConfigMap $CLUSTER-config says default-ack=1" \
     sh -c "timeout 20 kubectl -n '$NS' get cm $CLUSTER-config -o jsonpath='{.data.settings\.properties}' | grep -q '^default-ack=1\$'"
-  until_ok 90 "status.defaultAck = 1 (printer column Ack)" sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.defaultAck}')\" = 1 ]"
-  sleep 20   # give a wrong rollout time to start
+  until_ok 180 "the nodes serve ack 1: status.defaultAck = 1 (column Ack), ConfigApplied" \
+    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.defaultAck}/{.status.conditions[?(@.type==\"ConfigApplied\")].status}')\" = 1/True ]"
   after="$(pod_uids)"
   [ "$after" = "$before" ] || die "pods were replaced after a defaultAck change: before [$before] after [$after]"
   [ "$(pod_restarts)" = "$restarts" ] || die "containers restarted: before [$restarts] after [$(pod_restarts)]"
   [ "$(jp "sts/$CLUSTER" '{.spec.template.metadata.annotations.dht\.dev/config-hash}')" = "$hash_before" ] || die "config hash changed"
   [ "$(jp "sts/$CLUSTER" '{.metadata.generation}')" = "$gen_before" ] || die "the StatefulSet spec changed"
-  log "same 3 pods (uids), same restart counts, same StatefulSet generation $gen_before 20 s later"
+  log "same 3 pods (uids), same restart counts, same StatefulSet generation $gen_before"
+}
+
+step_paused() {
+  # a spec change while paused is not applied, so its generation is not observed
+  local gen0 observed gen
+  gen0="$(jp "dht/$CLUSTER" '{.metadata.generation}')"
+  k annotate "dht/$CLUSTER" dht.dev/pause-reconciliation=true --overwrite >/dev/null || die "cannot pause"
+  until_ok 60 "condition Paused True" \
+    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.conditions[?(@.type==\"Paused\")].status}')\" = True ]"
+  k patch "dht/$CLUSTER" --type merge -p '{"spec":{"replication":{"defaultAck":2}}}' >/dev/null || die "patch while paused failed"
+  gen="$(jp "dht/$CLUSTER" '{.metadata.generation}')"
+  until_ok 60 "a reconcile saw generation $gen (the Paused condition's observedGeneration)" \
+    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.conditions[?(@.type==\"Paused\")].observedGeneration}')\" = $gen ]"
+  observed="$(jp "dht/$CLUSTER" '{.status.observedGeneration}')"
+  [ "$observed" = "$gen0" ] || die "observedGeneration $observed while paused; the applied generation was $gen0"
+  jp "cm/$CLUSTER-config" '{.data.settings\.properties}' | grep -q '^default-ack=1$' || die "the ConfigMap changed while paused"
+  timeout 30 kubectl -n "$NS" wait "dht/$CLUSTER" --for=jsonpath='{.status.observedGeneration}'="$gen" --timeout=3s >/dev/null 2>&1 &&
+    die "kubectl wait for observedGeneration $gen returned while paused"
+  log "paused: generation $gen, observedGeneration stays $observed, ConfigMap unchanged"
+  k annotate "dht/$CLUSTER" dht.dev/pause-reconciliation- >/dev/null || die "cannot resume"
+  timeout 70 kubectl -n "$NS" wait "dht/$CLUSTER" --for=jsonpath='{.status.observedGeneration}'="$gen" --timeout=60s >/dev/null ||
+    die "observedGeneration did not reach $gen after resuming"
+  until_ok 180 "resumed: the nodes serve ack 2, ConfigApplied" \
+    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.defaultAck}/{.status.conditions[?(@.type==\"ConfigApplied\")].status}')\" = 2/True ]"
+}
+
+step_secret() {
+  # the Secret deleted with a writer running, then a pod deleted: no new secret is made (a node
+  # restarted with one would be refused by its peers); Degraded says why; restoring it heals
+  writer_start writer2 se
+  k get secret "$CLUSTER-secret" -o json | python3 -c '
+import json, sys
+s = json.load(sys.stdin)
+for k in ("resourceVersion", "uid", "creationTimestamp", "managedFields"):
+    s["metadata"].pop(k, None)
+print(json.dumps(s))' > "$WORK/secret.json" || die "cannot back up the Secret"
+  k delete secret "$CLUSTER-secret" >/dev/null || die "cannot delete the Secret"
+  until_ok 90 "Degraded SecretMissing" \
+    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.conditions[?(@.type==\"Degraded\")].reason}')\" = SecretMissing ]"
+  log "Degraded: $(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="Degraded")].message}')"
+  until_ok 60 "a Warning event SecretMissing" \
+    sh -c "timeout 20 kubectl -n '$NS' get events --field-selector reason=SecretMissing,type=Warning -o name | grep -q ."
+  k delete pod "$CLUSTER-2" --wait=false >/dev/null || die "cannot delete $CLUSTER-2"
+  sleep 30
+  k get "secret/$CLUSTER-secret" >/dev/null 2>&1 && die "the operator made a new Secret"
+  log "30 s later: no new Secret; $CLUSTER-2: $(jp "pod/$CLUSTER-2" '{.status.phase}') (its secret volume cannot be mounted)"
+  k create -f "$WORK/secret.json" >/dev/null || die "cannot restore the Secret"
+  log "restored the Secret from its backup"
+  until_ok 300 "$CLUSTER-2 Ready again, Degraded False" \
+    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.readyReplicas}/{.status.conditions[?(@.type==\"Degraded\")].status}')\" = 3/False ]"
+  writer_stop writer2
+  local i refused=0
+  for i in 0 1 2; do
+    refused=$((refused + $(k logs "$CLUSTER-$i" | grep -c 'refused internal request')))
+  done
+  [ "$refused" = 0 ] || die "$refused internal requests refused (403) in the node logs"
+  log "no node log says it refused an internal request (403)"
+}
+
+step_upgrade() {
+  # a helm upgrade that changes the operator's default node image restarts nothing by itself
+  [ -n "${NODE_IMAGE_NEXT:-}" ] || die "NODE_IMAGE_NEXT not set (e2e/run.sh tags the node image again on k8s-local)"
+  local before restarts t sampler
+  before="$(pod_uids)"; restarts="$(pod_restarts)"
+  t=$SECONDS
+  timeout 300 helm upgrade "$RELEASE" "$ROOT/charts/dht" --namespace "$NS" --reuse-values \
+    --set node.image.tag="${NODE_IMAGE_NEXT##*:}" --wait --timeout 240s >/dev/null 2> >(grep -v 'found symbolic link' >&2) ||
+    die "helm upgrade failed"
+  log "helm upgrade: the operator's default node image is now $NODE_IMAGE_NEXT ($((SECONDS - t))s)"
+  until_ok 120 "condition RestartRequired True, OperatorDefaultsChanged" \
+    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.conditions[?(@.type==\"RestartRequired\")].reason}')\" = OperatorDefaultsChanged ]"
+  log "RestartRequired: $(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="RestartRequired")].message}')"
+  while [ $((SECONDS - t)) -lt 120 ]; do sleep 5; done
+  [ "$(pod_uids)" = "$before" ] || die "pods were replaced after the helm upgrade"
+  [ "$(pod_restarts)" = "$restarts" ] || die "containers restarted after the helm upgrade"
+  [ "$(jp "sts/$CLUSTER" '{.spec.template.spec.containers[0].image}')" = "$NODE_IMAGE" ] || die "the StatefulSet's image changed"
+  log "120 s after the upgrade: same pods, same restart counts, the StatefulSet still runs $NODE_IMAGE"
+  sampler="$(sample_not_ready "$WORK/upgrade-ready")"
+  k annotate "dht/$CLUSTER" dht.dev/allow-restart=once >/dev/null || die "cannot allow the restart"
+  t=$SECONDS
+  upgraded() {
+    [ "$(jp pods '{range .items[*]}{.metadata.name} {.spec.containers[0].image}{"\n"}{end}' | grep -cE "^$CLUSTER-[0-2] $NODE_IMAGE_NEXT$")" = 3 ] || return 1
+    [ -z "$(jp "dht/$CLUSTER" '{.status.roll}')" ] || return 1
+    [ "$(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="ConfigApplied")].status}/{.status.conditions[?(@.type=="RestartRequired")].status}')" = True/False ] || return 1
+    [ "$(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="Ready")].status}')" = True ]
+  }
+  until_ok 900 "allowed: rolled to $NODE_IMAGE_NEXT, ConfigApplied, RestartRequired False, Ready" upgraded
+  touch "$WORK/upgrade-ready.stop"; wait "$sampler" 2>/dev/null
+  log "roll took $((SECONDS - t))s; most node pods not Ready at once: $(most_not_ready "$WORK/upgrade-ready")"
+  [ "$(most_not_ready "$WORK/upgrade-ready")" -le 1 ] || die "more than one node pod was not Ready at once"
+  [ -z "$(jp "dht/$CLUSTER" '{.metadata.annotations.dht\.dev/allow-restart}')" ] || die "the allow-restart annotation was not taken"
 }
 
 step_scale() {
@@ -520,7 +696,10 @@ STEPS=(
   "api|PUT/GET/DELETE via the client Service, ack/from, range read from one node|step_api|240"
   "loadtest|DhtLoadTest ~30 s at 300 req/s: Succeeded, results, verdict, report|step_loadtest|480"
   "failover|delete a node pod during a write loop at ack=2/from=3|step_failover|720"
-  "updates|threads -> rolling restart; defaultAck -> no restart|step_updates|900"
+  "roll|threads with demo-0 down -> the roller waits, then one pod at a time; defaultAck -> no restart|step_roll|1200"
+  "paused|a spec change while paused does not advance observedGeneration|step_paused|360"
+  "secret|Secret deleted, then a pod: no new secret, Degraded says why, no 403; restored|step_secret|600"
+  "upgrade|helm upgrade with a new node image: no restart for 120 s; allow-restart=once rolls|step_upgrade|1200"
   "scale|3 -> 5 -> 3 under a writer and a reader at 2/3: nothing lost, exactly 3 copies|step_scale|1800"
   "uninstall|helm uninstall: everything gone but the PVCs|step_uninstall|480"
 )

@@ -33,7 +33,11 @@ final class InternalHandler {
   private final Admission admission;
   private final Limits limits;
   private final NodeMetrics metrics;
+  private static final long REFUSAL_LOG_PERIOD_NANOS = 10_000_000_000L;
+
   private final ClusterSecret secret;
+  private long lastRefusalLog = System.nanoTime() - REFUSAL_LOG_PERIOD_NANOS;
+  private long refusedSinceLog;
   private final long requestTimeoutMs;
   private final RepairHandler repairs;
 
@@ -56,8 +60,23 @@ final class InternalHandler {
     this.requestTimeoutMs = requestTimeoutMs;
   }
 
+  /** Says so in the log, at most once every 10 s per event loop: a peer with another secret. */
+  private void refused(HttpServerRequest request) {
+    refusedSinceLog++;
+    long now = System.nanoTime();
+    if (now - lastRefusalLog >= REFUSAL_LOG_PERIOD_NANOS) {
+      log.warn(
+          "refused internal request from {}: missing or wrong cluster secret ({} refused)",
+          request.remoteAddress(),
+          refusedSinceLog);
+      lastRefusalLog = now;
+      refusedSinceLog = 0;
+    }
+  }
+
   void handle(HttpServerRequest request, RequestBody body) {
     if (!secret.admits(request)) {
+      refused(request);
       Responses.text(request, 403, "internal API: missing or wrong cluster secret");
       return;
     }

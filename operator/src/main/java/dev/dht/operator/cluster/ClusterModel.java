@@ -241,6 +241,11 @@ public record ClusterModel(
     return "default-ack=" + defaultAck + "\ndefault-from=" + defaultFrom + "\n";
   }
 
+  /** Hash of the ConfigMap's node files (membership and settings). */
+  public String filesHash() {
+    return sha256(membersFile() + "\u0000" + settingsFile()).substring(0, 16);
+  }
+
   public String jvmOptionsEnv() {
     return String.join(" ", jvmOptions);
   }

@@ -63,8 +63,11 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   /** How often the nodes are observed otherwise (status.nodes, ConfigApplied). */
   private static final Duration WATCH_PERIOD = Duration.ofSeconds(30);
 
-  /** Annotated on the pods when their membership file changes: the kubelet then refreshes it. */
-  static final String EPOCH_ANNOTATION = "dht.dev/membership-epoch";
+  /**
+   * Annotated on the pods with a hash of their ConfigMap's files (membership, settings) when these
+   * change: the kubelet then refreshes the mounted files at once instead of within a minute or so.
+   */
+  static final String FILES_ANNOTATION = "dht.dev/config-files";
 
   /** On the data claims of members removed by a scale-down (kept by default). */
   static final String DETACHED_LABEL = "dht.dev/detached";
@@ -110,6 +113,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       var workflow = context.managedWorkflowAndDependentResourceContext();
       workflow.put(ClusterModel.CONTEXT_KEY, model);
       workflow.reconcileManagedWorkflow();
+      refreshFiles(context, model, seen);
       if (decision != null) {
         act(context, model, decision);
       }
@@ -189,6 +193,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     Map<Integer, String> ask = new TreeMap<>();
     Map<Integer, Boolean> ready = new TreeMap<>();
     Map<Integer, String> images = new TreeMap<>();
+    Map<Integer, String> files = new TreeMap<>();
     for (int i = 0; i < count; i++) {
       Pod pod = byName.get(model.podName(i));
       if (pod == null) {
@@ -199,12 +204,42 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       pods.add(Pods.state(i, pod));
       ask.put(i, urls.get(i));
       ready.put(i, Pods.ready(pod));
+      var annotations = pod.getMetadata().getAnnotations();
+      if (annotations != null && annotations.containsKey(FILES_ANNOTATION)) {
+        files.put(i, annotations.get(FILES_ANNOTATION));
+      }
       String image = Pods.image(pod);
       if (image != null) {
         images.put(i, image);
       }
     }
-    return new Seen(pods, nodes.views(ask, ready), images);
+    return new Seen(pods, nodes.views(ask, ready), images, files);
+  }
+
+  /** Annotates the pods whose annotation does not name the current files (once per change). */
+  private static void refreshFiles(Context<DhtCluster> context, ClusterModel model, Seen seen) {
+    String files = model.filesHash();
+    for (PodState pod : seen.pods()) {
+      if (!pod.exists() || files.equals(seen.files().get(pod.ordinal()))) {
+        continue;
+      }
+      try {
+        context
+            .getClient()
+            .pods()
+            .inNamespace(model.namespace())
+            .withName(pod.name())
+            .edit(p -> {
+              if (p.getMetadata().getAnnotations() == null) {
+                p.getMetadata().setAnnotations(new HashMap<>());
+              }
+              p.getMetadata().getAnnotations().put(FILES_ANNOTATION, files);
+              return p;
+            });
+      } catch (RuntimeException e) {
+        // gone meanwhile; the kubelet refreshes the files on its own within a minute or so
+      }
+    }
   }
 
   /** Takes the one-time permission to restart for new operator defaults (removes it). */
@@ -253,29 +288,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   }
 
   /**
-   * Carries out a decision once the owned objects are applied: nudges the pods to re-read their
-   * membership file, and asks the nodes to stream or clean up.
+   * Carries out a decision once the owned objects are applied: asks nodes to stream or clean up.
    */
   private void act(Context<DhtCluster> context, ClusterModel model, ScalePlan.Decision decision) {
-    var client = context.getClient();
-    String epoch = Long.toString(model.membership().getEpoch());
-    for (int i = 0; i < model.pods(); i++) {
-      try {
-        client
-            .pods()
-            .inNamespace(model.namespace())
-            .withName(model.podName(i))
-            .edit(p -> {
-              if (p.getMetadata().getAnnotations() == null) {
-                p.getMetadata().setAnnotations(new HashMap<>());
-              }
-              p.getMetadata().getAnnotations().put(EPOCH_ANNOTATION, epoch);
-              return p;
-            });
-      } catch (RuntimeException e) {
-        // the pod may not exist yet; the kubelet refreshes the file on its own within a minute
-      }
-    }
     if (decision.stream().isEmpty() && decision.cleanup().isEmpty()) {
       return;
     }

@@ -8,10 +8,15 @@ import java.util.Optional;
 
 /**
  * The node pods and their nodes as one reconciliation saw them: each pod by ordinal, what its node
- * reported on its admin endpoint, and the image its container runs.
+ * reported on its admin endpoint, the image its container runs, and the hash of the ConfigMap files
+ * it was last nudged to re-read.
  */
-record Seen(List<PodState> pods, Map<Integer, NodeView> nodes, Map<Integer, String> images) {
-  static final Seen NOTHING = new Seen(List.of(), Map.of(), Map.of());
+record Seen(
+    List<PodState> pods,
+    Map<Integer, NodeView> nodes,
+    Map<Integer, String> images,
+    Map<Integer, String> files) {
+  static final Seen NOTHING = new Seen(List.of(), Map.of(), Map.of(), Map.of());
 
   boolean any() {
     return !pods.isEmpty();

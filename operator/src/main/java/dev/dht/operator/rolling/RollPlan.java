@@ -73,8 +73,8 @@ public final class RollPlan {
     }
     if (!down.isEmpty()) {
       var first = down.getFirst();
-      String state = !first.exists() ? "to be created" : first.terminating() ? "to stop" : "Ready";
-      return new Wait(names, "waiting for " + first.name() + " to be " + state);
+      String state = !first.exists() ? "be created" : first.terminating() ? "stop" : "be Ready";
+      return new Wait(names, "waiting for " + first.name() + " to " + state);
     }
     for (PodState pod : in.pods()) {
       NodeView node = in.nodes().get(pod.ordinal());

@@ -151,7 +151,7 @@ class ClusterStatusCalculatorTest {
     var back = seen(model, 3, old.configHash(), true, 2, 3);
     var pods = new ArrayList<>(back.pods());
     pods.set(2, new PodState(2, "demo-2", true, false, false, model.configHash()));
-    back = new Seen(pods, back.nodes(), Map.of());
+    back = new Seen(pods, back.nodes(), Map.of(), Map.of());
     var waiting = new RollPlan.Wait(List.of("demo-0", "demo-1"), "waiting for demo-2 to be Ready");
     status = observe(model, Optional.of(sts(2, 1, false, true)), back, waiting, T1);
     assertCondition(status, "Progressing", "True", "RollingRestart");
@@ -281,7 +281,7 @@ class ClusterStatusCalculatorTest {
     pods.add(new PodState(0, "demo-0", true, false, false, "older"));
     pods.add(new PodState(1, "demo-1", true, true, false, "older"));
     pods.add(new PodState(2, "demo-2", true, true, false, "older"));
-    var seen = new Seen(pods, Map.of(), Map.of());
+    var seen = new Seen(pods, Map.of(), Map.of(), Map.of());
     var status =
         observe(
             model,
@@ -337,7 +337,7 @@ class ClusterStatusCalculatorTest {
               false,
               new NodeView.Report(0, ack, from, 100, 1000)));
     }
-    return new Seen(pods, nodes, Map.of());
+    return new Seen(pods, nodes, Map.of(), Map.of());
   }
 
   @Test
