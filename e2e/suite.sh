@@ -108,7 +108,7 @@ step_install() {
   # least privilege, asked of the apiserver for the operator's ServiceAccount
   local sa="system:serviceaccount:$NS:$OPERATOR" other="default" yes no check verb res
   [ -z "${E2E_WATCH_ALL:-}" ] || other=""
-  yes=("get dhtclusters" "patch dhtclusters" "watch dhtloadtests" "patch dhtclusters/status" "patch dhtloadtests/status"
+  yes=("get dhtclusters" "patch dhtclusters" "watch dhtloadtests" "patch dhtclusters --subresource=status" "patch dhtloadtests --subresource=status"
        "create statefulsets.apps" "patch services" "patch configmaps" "create secrets"
        "create poddisruptionbudgets.policy" "create jobs.batch" "list pods" "delete pods" "get pods/log"
        "create events" "patch events")

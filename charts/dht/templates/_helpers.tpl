@@ -84,7 +84,7 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
   verbs: ["get", "list", "watch", "create", "patch"]
 - apiGroups: ["batch"]
   resources: ["jobs"]
-  verbs: ["get", "list", "watch", "create"]
+  verbs: ["get", "list", "watch", "create", "patch"]
 - apiGroups: [""]
   resources: ["pods"]
   verbs: ["get", "list", "patch", "delete"]

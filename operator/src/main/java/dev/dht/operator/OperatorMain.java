@@ -51,7 +51,7 @@ public final class OperatorMain {
           }
         });
     operator.register(
-        new DhtClusterReconciler(settings.nodeImage()),
+        new DhtClusterReconciler(settings.nodeImage(), settings.nodeImagePull()),
         c -> {
           if (!settings.watchNamespaces().isEmpty()) {
             c.settingNamespaces(settings.watchNamespaces());

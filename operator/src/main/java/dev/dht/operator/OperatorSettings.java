@@ -1,5 +1,6 @@
 package dev.dht.operator;
 
+import dev.dht.operator.cluster.ImagePull;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
@@ -9,6 +10,8 @@ import java.util.stream.Collectors;
  * The operator's configuration, from environment variables.
  *
  * @param nodeImage DHT_NODE_IMAGE: image of clusters that do not name one, and of load tests
+ * @param nodeImagePull DHT_NODE_IMAGE_PULL_POLICY (IfNotPresent) and DHT_NODE_IMAGE_PULL_SECRETS
+ *     (comma-separated Secret names) of node pods whose cluster sets none
  * @param watchNamespaces WATCH_NAMESPACES: comma-separated; empty means every namespace
  * @param healthPort HEALTH_PORT: port of /healthz, /readyz and /metrics
  * @param leaderElection LEADER_ELECTION: "false" turns it off (a single replica, local runs)
@@ -17,6 +20,7 @@ import java.util.stream.Collectors;
  */
 public record OperatorSettings(
     String nodeImage,
+    ImagePull nodeImagePull,
     Set<String> watchNamespaces,
     int healthPort,
     boolean leaderElection,
@@ -28,6 +32,12 @@ public record OperatorSettings(
   public static OperatorSettings fromEnv(Map<String, String> env) {
     return new OperatorSettings(
         nonBlank(env.get("DHT_NODE_IMAGE"), DEFAULT_NODE_IMAGE),
+        new ImagePull(
+            nonBlank(env.get("DHT_NODE_IMAGE_PULL_POLICY"), ImagePull.DEFAULT.policy()),
+            Arrays.stream(env.getOrDefault("DHT_NODE_IMAGE_PULL_SECRETS", "").split(","))
+                .map(String::strip)
+                .filter(name -> !name.isEmpty())
+                .toList()),
         Arrays.stream(env.getOrDefault("WATCH_NAMESPACES", "").split(","))
             .map(String::strip)
             .filter(ns -> !ns.isEmpty())

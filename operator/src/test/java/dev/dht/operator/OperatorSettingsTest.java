@@ -16,6 +16,8 @@ class OperatorSettingsTest {
     assertThat(settings.leaderElection()).isTrue();
     assertThat(settings.leaseName()).isEqualTo("dht-operator");
     assertThat(settings.leaseNamespace()).isNull();
+    assertThat(settings.nodeImagePull().policy()).isEqualTo("IfNotPresent");
+    assertThat(settings.nodeImagePull().secrets()).isEmpty();
   }
 
   @Test
@@ -27,7 +29,11 @@ class OperatorSettingsTest {
                 "WATCH_NAMESPACES", " a, b ,,",
                 "HEALTH_PORT", "9000",
                 "LEADER_ELECTION", "false",
-                "POD_NAMESPACE", "ops"));
+                "POD_NAMESPACE", "ops",
+                "DHT_NODE_IMAGE_PULL_POLICY", "Always",
+                "DHT_NODE_IMAGE_PULL_SECRETS", "reg-a, reg-b"));
+    assertThat(settings.nodeImagePull().policy()).isEqualTo("Always");
+    assertThat(settings.nodeImagePull().secrets()).containsExactly("reg-a", "reg-b");
     assertThat(settings.nodeImage()).isEqualTo("reg/dht-node:2");
     assertThat(settings.watchNamespaces()).containsExactlyInAnyOrder("a", "b");
     assertThat(settings.healthPort()).isEqualTo(9000);

@@ -3,6 +3,7 @@ package dev.dht.operator.cluster;
 import static java.util.Objects.requireNonNullElse;
 
 import dev.dht.operator.scaling.Membership;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -40,7 +41,9 @@ public record ClusterModel(
     List<String> jvmOptions,
     Scheduling scheduling,
     Membership membership,
-    OperatorDefaults defaults) {
+    OperatorDefaults defaults,
+    String imagePullPolicy,
+    List<LocalObjectReference> imagePullSecrets) {
 
   /** Key under which the reconciler hands the model to the dependents. */
   public static final String CONTEXT_KEY = ClusterModel.class.getName();
@@ -74,6 +77,11 @@ public record ClusterModel(
 
   /** The model with the given operator defaults (those the cluster's nodes may get). */
   public static ClusterModel of(DhtCluster cluster, OperatorDefaults defaults) {
+    return of(cluster, defaults, ImagePull.DEFAULT);
+  }
+
+  /** As above, with the operator's image pull settings for clusters that set none. */
+  public static ClusterModel of(DhtCluster cluster, OperatorDefaults defaults, ImagePull pull) {
     var spec = requireNonNullElse(cluster.getSpec(), new DhtClusterSpec());
     var replication = requireNonNullElse(spec.getReplication(), new DhtClusterSpec.Replication());
     var threads = requireNonNullElse(spec.getThreads(), new DhtClusterSpec.Threads());
@@ -112,11 +120,15 @@ public record ClusterModel(
         requireNonNullElse(limits.getMaxValueBytes(), 1048576),
         requireNonNullElse(storage.getSize(), "1Gi"),
         storage.getStorageClassName(),
-        spec.getResources(),
+        spec.getResources() != null ? spec.getResources() : defaults.getResources(),
         List.copyOf(jvm),
         spec.getScheduling(),
         membership(cluster.getStatus(), replicas),
-        defaults);
+        defaults,
+        spec.getImagePullPolicy() != null ? spec.getImagePullPolicy().name() : pull.policy(),
+        spec.getImagePullSecrets() != null && !spec.getImagePullSecrets().isEmpty()
+            ? List.copyOf(spec.getImagePullSecrets())
+            : pull.secrets().stream().map(LocalObjectReference::new).toList());
   }
 
   /**
@@ -153,7 +165,9 @@ public record ClusterModel(
         jvmOptions,
         scheduling,
         next,
-        defaults);
+        defaults,
+        imagePullPolicy,
+        imagePullSecrets);
   }
 
   /** Pods the StatefulSet runs: the members, and the joining or leaving ones during a change. */

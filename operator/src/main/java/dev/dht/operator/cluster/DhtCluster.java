@@ -3,6 +3,7 @@ package dev.dht.operator.cluster;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn.Type;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -27,10 +28,25 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".status.conditions[?(@.type==\"ConfigApplied\")].status",
     type = Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = Type.DATE)
+@ValidationRule(
+    value = "self.metadata.name.matches('^[a-z]([-a-z0-9]*[a-z0-9])?$')",
+    message =
+        "the name must be a DNS-1035 label (lower-case letters, digits and '-', starting with a"
+            + " letter): it names Services and pods")
+@ValidationRule(
+    value = "size(self.metadata.name) <= " + DhtCluster.MAX_NAME,
+    message =
+        "the name must be at most "
+            + DhtCluster.MAX_NAME
+            + " characters, so that every name derived from it fits in 63 (pod <name>-<ordinal>,"
+            + " Service <name>-peers, the StatefulSet's revision label <name>-<10 characters>)")
 public class DhtCluster extends CustomResource<DhtClusterSpec, DhtClusterStatus>
     implements Namespaced {
   public static final String GROUP = "dht.dev";
   public static final String VERSION = "v1alpha1";
+
+  /** The longest name: the StatefulSet's controller-revision-hash label adds 11 characters. */
+  public static final int MAX_NAME = 52;
 
   /** Setting this annotation to "true" freezes every owned resource until it is removed. */
   public static final String PAUSE_ANNOTATION = "dht.dev/pause-reconciliation";

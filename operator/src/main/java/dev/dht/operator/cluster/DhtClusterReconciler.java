@@ -73,21 +73,27 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   static final String DETACHED_LABEL = "dht.dev/detached";
 
   private final String defaultImage;
+  private final ImagePull imagePull;
   private final NodeAdmin nodes;
 
-  public DhtClusterReconciler(String defaultImage) {
-    this(defaultImage, new NodeAdmin(UnaryOperator.identity()));
+  public DhtClusterReconciler(String defaultImage, ImagePull imagePull) {
+    this(defaultImage, imagePull, new NodeAdmin(UnaryOperator.identity()));
   }
 
   public DhtClusterReconciler(String defaultImage, NodeAdmin nodes) {
+    this(defaultImage, ImagePull.DEFAULT, nodes);
+  }
+
+  public DhtClusterReconciler(String defaultImage, ImagePull imagePull, NodeAdmin nodes) {
     this.defaultImage = defaultImage;
+    this.imagePull = imagePull;
     this.nodes = nodes;
   }
 
   @Override
   public UpdateControl<DhtCluster> reconcile(DhtCluster cluster, Context<DhtCluster> context) {
     var current = OperatorDefaults.current(defaultImage);
-    var model = ClusterModel.of(cluster, UpgradeGate.accepted(cluster, current));
+    var model = ClusterModel.of(cluster, UpgradeGate.accepted(cluster, current), imagePull);
     String scaling = null;
     RollPlan.Decision roll = null;
     Seen seen = observe(context, model);
@@ -357,7 +363,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   public ErrorStatusUpdateControl<DhtCluster> updateErrorStatus(
       DhtCluster cluster, Context<DhtCluster> context, Exception failure) {
     var current = OperatorDefaults.current(defaultImage);
-    var model = ClusterModel.of(cluster, UpgradeGate.accepted(cluster, current));
+    var model = ClusterModel.of(cluster, UpgradeGate.accepted(cluster, current), imagePull);
     return ErrorStatusUpdateControl.patchStatus(
         report(
             cluster,

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.model.annotation.SpecReplicas;
 import java.util.ArrayList;
@@ -76,6 +77,38 @@ public class DhtClusterSpec {
       "The PersistentVolumeClaims of members removed by a scale-down: Keep (labelled"
           + " dht.dev/detached=true; a later scale-up reuses them) or Delete.")
   private DetachedClaims detachedClaims = DetachedClaims.Keep;
+
+  /** When the kubelet pulls the node image. */
+  public enum PullPolicy {
+    Always,
+    IfNotPresent,
+    Never
+  }
+
+  @JsonPropertyDescription(
+      "Pull policy of the node image; default: the operator's (chart node.image.pullPolicy).")
+  private PullPolicy imagePullPolicy;
+
+  @JsonPropertyDescription(
+      "Secrets to pull the node image with; default: the operator's (chart"
+          + " node.imagePullSecrets).")
+  private List<LocalObjectReference> imagePullSecrets = new ArrayList<>();
+
+  public PullPolicy getImagePullPolicy() {
+    return imagePullPolicy;
+  }
+
+  public void setImagePullPolicy(PullPolicy imagePullPolicy) {
+    this.imagePullPolicy = imagePullPolicy;
+  }
+
+  public List<LocalObjectReference> getImagePullSecrets() {
+    return imagePullSecrets;
+  }
+
+  public void setImagePullSecrets(List<LocalObjectReference> imagePullSecrets) {
+    this.imagePullSecrets = imagePullSecrets;
+  }
 
   /** Whether a change of the operator's own defaults restarts the nodes by itself. */
   public enum OperatorUpgrades {

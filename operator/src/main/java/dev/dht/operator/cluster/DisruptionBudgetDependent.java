@@ -44,6 +44,9 @@ public class DisruptionBudgetDependent extends ClusterDependent<PodDisruptionBud
         .withMetadata(ClusterDependent.metadata(model, model.disruptionBudgetName()))
         .withNewSpec()
         .withMaxUnavailable(new IntOrString(maxUnavailable(model)))
+        // a pod that is not Ready serves nothing: evicting it (e.g. to drain its host) must not
+        // wait for it to become Ready first
+        .withUnhealthyPodEvictionPolicy("AlwaysAllow")
         .withNewSelector()
         .withMatchLabels(model.selectorLabels())
         .endSelector()

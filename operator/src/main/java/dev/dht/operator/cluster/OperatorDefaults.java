@@ -1,6 +1,9 @@
 package dev.dht.operator.cluster;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -24,17 +27,37 @@ public class OperatorDefaults {
   @JsonPropertyDescription("Version of the operator's node pod template.")
   private int templateVersion;
 
+  @JsonPropertyDescription(
+      "Resources of a node container when spec.resources is unset: requested, so that node pods"
+          + " are not BestEffort, and a memory limit that the heap is sized from.")
+  private ResourceRequirements resources;
+
   public OperatorDefaults() {}
 
-  public OperatorDefaults(String image, List<String> jvmOptions, int templateVersion) {
+  public OperatorDefaults(
+      String image, List<String> jvmOptions, int templateVersion, ResourceRequirements resources) {
     this.image = image;
     this.jvmOptions = List.copyOf(jvmOptions);
     this.templateVersion = templateVersion;
+    this.resources = resources;
+  }
+
+  /**
+   * Requests of 250m CPU and 512Mi, a limit of 1Gi (the heap takes half of it, RocksDB's caches
+   * live off-heap); no CPU limit, which would throttle the event loops.
+   */
+  public static ResourceRequirements defaultResources() {
+    return new ResourceRequirementsBuilder()
+        .addToRequests("cpu", new Quantity("250m"))
+        .addToRequests("memory", new Quantity("512Mi"))
+        .addToLimits("memory", new Quantity("1Gi"))
+        .build();
   }
 
   /** This operator's defaults, with {@code image} as its default node image. */
   public static OperatorDefaults current(String image) {
-    return new OperatorDefaults(image, ClusterModel.BASE_JVM_OPTIONS, TEMPLATE_VERSION);
+    return new OperatorDefaults(
+        image, ClusterModel.BASE_JVM_OPTIONS, TEMPLATE_VERSION, defaultResources());
   }
 
   /** What differs from {@code newer}, for people: "image a -> b, ...". */
@@ -45,6 +68,9 @@ public class OperatorDefaults {
     }
     if (!Objects.equals(jvmOptions, newer.jvmOptions)) {
       parts.add("base JVM options " + jvmOptions + " -> " + newer.jvmOptions);
+    }
+    if (!Objects.equals(resources, newer.resources)) {
+      parts.add("default resources");
     }
     if (templateVersion != newer.templateVersion) {
       parts.add("pod template v" + templateVersion + " -> v" + newer.templateVersion);
@@ -68,6 +94,14 @@ public class OperatorDefaults {
     this.jvmOptions = jvmOptions;
   }
 
+  public ResourceRequirements getResources() {
+    return resources;
+  }
+
+  public void setResources(ResourceRequirements resources) {
+    this.resources = resources;
+  }
+
   public int getTemplateVersion() {
     return templateVersion;
   }
@@ -81,11 +115,12 @@ public class OperatorDefaults {
     return o instanceof OperatorDefaults other
         && Objects.equals(image, other.image)
         && Objects.equals(jvmOptions, other.jvmOptions)
-        && templateVersion == other.templateVersion;
+        && templateVersion == other.templateVersion
+        && Objects.equals(resources, other.resources);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(image, jvmOptions, templateVersion);
+    return Objects.hash(image, jvmOptions, templateVersion, resources);
   }
 }

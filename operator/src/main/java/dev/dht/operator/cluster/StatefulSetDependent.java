@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
+import io.fabric8.kubernetes.api.model.PodAntiAffinity;
+import io.fabric8.kubernetes.api.model.PodAntiAffinityBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Probe;
@@ -19,11 +21,13 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.api.model.WeightedPodAffinityTermBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -110,8 +114,8 @@ public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
         .withType("RuntimeDefault")
         .endSeccompProfile()
         .endSecurityContext()
-        .withAffinity(
-            scheduling.getAffinity() != null ? scheduling.getAffinity() : spreadAcrossNodes(model))
+        .withAffinity(withSpread(scheduling.getAffinity(), model))
+        .withImagePullSecrets(model.imagePullSecrets())
         .withTolerations(scheduling.getTolerations())
         .withNodeSelector(scheduling.getNodeSelector())
         .withTopologySpreadConstraints(scheduling.getTopologySpreadConstraints())
@@ -124,7 +128,7 @@ public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
     return new ContainerBuilder()
         .withName("node")
         .withImage(model.image())
-        .withImagePullPolicy("IfNotPresent")
+        .withImagePullPolicy(model.imagePullPolicy())
         .withArgs(args(model))
         .withEnv(env(model))
         .addNewPort()
@@ -205,22 +209,41 @@ public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
         .build();
   }
 
-  /** Unless told otherwise, prefer one node per host: two replicas on one host fail together. */
-  private static Affinity spreadAcrossNodes(ClusterModel model) {
-    return new AffinityBuilder()
-        .withNewPodAntiAffinity()
-        .addNewPreferredDuringSchedulingIgnoredDuringExecution()
-        .withWeight(100)
-        .withNewPodAffinityTerm()
-        .withTopologyKey("kubernetes.io/hostname")
-        .withNewLabelSelector()
-        .withMatchLabels(model.selectorLabels())
-        .endLabelSelector()
-        .endPodAffinityTerm()
-        .endPreferredDuringSchedulingIgnoredDuringExecution()
-        .endPodAntiAffinity()
-        .build();
+  /**
+   * The user's affinity (if any) plus a preference for one node per host (two replicas on one host
+   * fail together), unless the user's pod anti-affinity already spreads over hosts.
+   */
+  static Affinity withSpread(Affinity user, ClusterModel model) {
+    var spread =
+        new WeightedPodAffinityTermBuilder()
+            .withWeight(100)
+            .withNewPodAffinityTerm()
+            .withTopologyKey(HOSTNAME)
+            .withNewLabelSelector()
+            .withMatchLabels(model.selectorLabels())
+            .endLabelSelector()
+            .endPodAffinityTerm()
+            .build();
+    var merged = user == null ? new Affinity() : new AffinityBuilder(user).build();
+    var anti =
+        merged.getPodAntiAffinity() == null
+            ? new PodAntiAffinity()
+            : new PodAntiAffinityBuilder(merged.getPodAntiAffinity()).build();
+    boolean spreadsOverHosts =
+        anti.getRequiredDuringSchedulingIgnoredDuringExecution().stream()
+                .anyMatch(t -> HOSTNAME.equals(t.getTopologyKey()))
+            || anti.getPreferredDuringSchedulingIgnoredDuringExecution().stream()
+                .anyMatch(t -> HOSTNAME.equals(t.getPodAffinityTerm().getTopologyKey()));
+    if (!spreadsOverHosts) {
+      var preferred = new ArrayList<>(anti.getPreferredDuringSchedulingIgnoredDuringExecution());
+      preferred.add(spread);
+      anti.setPreferredDuringSchedulingIgnoredDuringExecution(preferred);
+    }
+    merged.setPodAntiAffinity(anti);
+    return merged;
   }
+
+  private static final String HOSTNAME = "kubernetes.io/hostname";
 
   private static List<Volume> volumes(ClusterModel model) {
     return List.of(

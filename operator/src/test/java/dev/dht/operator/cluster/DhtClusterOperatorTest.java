@@ -51,7 +51,7 @@ class DhtClusterOperatorTest {
   @RegisterExtension
   static final LocallyRunOperatorExtension OPERATOR =
       LocallyRunOperatorExtension.builder()
-          .withReconciler(new DhtClusterReconciler(IMAGE))
+          .withReconciler(new DhtClusterReconciler(IMAGE, ImagePull.DEFAULT))
           .oneNamespacePerClass(true)
           .build();
 

@@ -102,6 +102,16 @@ class DhtClusterValidationTest {
   }
 
   @Test
+  void namesMustFitEveryDerivedName() {
+    String longest = "n" + "x".repeat(DhtCluster.MAX_NAME - 1);
+    create(longest, "{}");
+    assertRefused(() -> create(longest + "y", "{}"), "at most 52 characters");
+    // a DNS-1123 subdomain passes Kubernetes' own check, but not a Service name's DNS-1035
+    assertRefused(() -> create("1-starts-with-a-digit", "{}"), "DNS-1035");
+    assertRefused(() -> create("has.dots", "{}"), "DNS-1035");
+  }
+
+  @Test
   void storageIsImmutable() {
     create("storage", "{storage: {size: 1Gi}}");
     assertRefused(

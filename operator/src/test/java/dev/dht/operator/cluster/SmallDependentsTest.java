@@ -96,6 +96,9 @@ class SmallDependentsTest {
     cluster.getSpec().getReplication().setDefaultFrom(from);
     var pdb = DisruptionBudgetDependent.build(model(cluster));
     assertThat(pdb.getSpec().getMaxUnavailable().getIntVal()).isEqualTo(maxUnavailable);
+    assertThat(pdb.getSpec().getUnhealthyPodEvictionPolicy())
+        .as("a pod that is not Ready may be evicted (a drain must not wait for it)")
+        .isEqualTo("AlwaysAllow");
     assertThat(pdb.getSpec().getSelector().getMatchLabels())
         .containsEntry("app.kubernetes.io/instance", "demo");
   }

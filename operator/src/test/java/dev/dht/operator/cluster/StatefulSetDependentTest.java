@@ -4,8 +4,10 @@ import static dev.dht.operator.cluster.Clusters.cluster;
 import static dev.dht.operator.cluster.Clusters.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Toleration;
@@ -168,6 +170,86 @@ class StatefulSetDependentTest {
                 .getPodAntiAffinity()
                 .getPreferredDuringSchedulingIgnoredDuringExecution())
         .hasSize(1);
+  }
+
+  @Test
+  void aUsersAffinityIsKeptAndGetsTheSpreadOverHostsToo() {
+    var cluster = cluster(3);
+    var scheduling = new Scheduling();
+    scheduling.setAffinity(
+        new AffinityBuilder()
+            .withNewNodeAffinity()
+            .withNewRequiredDuringSchedulingIgnoredDuringExecution()
+            .addNewNodeSelectorTerm()
+            .addNewMatchExpression()
+            .withKey("disk")
+            .withOperator("In")
+            .withValues("ssd")
+            .endMatchExpression()
+            .endNodeSelectorTerm()
+            .endRequiredDuringSchedulingIgnoredDuringExecution()
+            .endNodeAffinity()
+            .build());
+    cluster.getSpec().setScheduling(scheduling);
+    var affinity = build(cluster).getSpec().getTemplate().getSpec().getAffinity();
+    assertThat(affinity.getNodeAffinity()).isEqualTo(scheduling.getAffinity().getNodeAffinity());
+    assertThat(affinity.getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution())
+        .singleElement()
+        .satisfies(t ->
+            assertThat(t.getPodAffinityTerm().getTopologyKey())
+                .isEqualTo("kubernetes.io/hostname"));
+
+    // a user who spreads over hosts already (here: strictly) gets no second term
+    scheduling.setAffinity(
+        new AffinityBuilder()
+            .withNewPodAntiAffinity()
+            .addNewRequiredDuringSchedulingIgnoredDuringExecution()
+            .withTopologyKey("kubernetes.io/hostname")
+            .withNewLabelSelector()
+            .addToMatchLabels("app.kubernetes.io/instance", "demo")
+            .endLabelSelector()
+            .endRequiredDuringSchedulingIgnoredDuringExecution()
+            .endPodAntiAffinity()
+            .build());
+    var strict = build(cluster).getSpec().getTemplate().getSpec().getAffinity();
+    assertThat(strict).isEqualTo(scheduling.getAffinity());
+  }
+
+  @Test
+  void withoutResourcesNodesAreNotBestEffortAndTheHeapFollowsTheLimit() {
+    var node = node(build(cluster(3)));
+    assertThat(node.getResources().getRequests()).containsKeys("cpu", "memory");
+    assertThat(node.getResources().getLimits()).containsKey("memory");
+    assertThat(node.getResources().getLimits()).doesNotContainKey("cpu");
+    assertThat(node.getEnv().get(1).getValue()).contains("-XX:MaxRAMPercentage=50");
+  }
+
+  @Test
+  void pullPolicyAndSecretsComeFromTheOperatorUnlessTheSpecSays() {
+    var cluster = cluster(3);
+    var operator = new ImagePull("Always", List.of("registry-a"));
+    var pod =
+        StatefulSetDependent.build(
+                ClusterModel.of(cluster, OperatorDefaults.current("i"), operator))
+            .getSpec()
+            .getTemplate()
+            .getSpec();
+    assertThat(pod.getContainers().getFirst().getImagePullPolicy()).isEqualTo("Always");
+    assertThat(pod.getImagePullSecrets())
+        .extracting(LocalObjectReference::getName)
+        .containsExactly("registry-a");
+    cluster.getSpec().setImagePullPolicy(DhtClusterSpec.PullPolicy.Never);
+    cluster.getSpec().setImagePullSecrets(List.of(new LocalObjectReference("mine")));
+    pod =
+        StatefulSetDependent.build(
+                ClusterModel.of(cluster, OperatorDefaults.current("i"), operator))
+            .getSpec()
+            .getTemplate()
+            .getSpec();
+    assertThat(pod.getContainers().getFirst().getImagePullPolicy()).isEqualTo("Never");
+    assertThat(pod.getImagePullSecrets())
+        .extracting(LocalObjectReference::getName)
+        .containsExactly("mine");
   }
 
   private static Map<String, String> mounts(Container container) {
