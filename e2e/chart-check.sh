@@ -7,6 +7,8 @@
 #   3. built-in kinds validated against Kubernetes 1.34's schemas by kubernetes-validate (PyPI, strict)
 #   4. our custom resources (the sample DhtCluster, e2e/manifests/*.yaml) validated by
 #      kubeconform -strict against JSON schemas generated from crds/*.yml (never fetched)
+#      and the monitoring objects (PodMonitor, ServiceMonitor) against the Prometheus Operator's
+#      CRDs (its Go module, v0.85.0, by `go mod download` from the module proxy)
 #   5. helm package: the archive carries every CRD of crds/, byte for byte
 # Needs helm and kubeconform (k8s-local's /opt/k8s/bin, made by `ensure.sh api`, or PATH) and
 # python3; installs kubernetes-validate with pip when missing.
@@ -15,6 +17,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CHART="$ROOT/charts/dht"
 KUBE_VERSION="${KUBE_VERSION:-1.34.0}"
 KV_VERSION="${KUBERNETES_VALIDATE_VERSION:-1.37.0}"
+PROMETHEUS_OPERATOR_VERSION="${PROMETHEUS_OPERATOR_VERSION:-v0.85.0}"
 export PATH="/opt/k8s/bin:$PATH"
 WORK="$(mktemp -d)"; trap 'rm -rf "$WORK"' EXIT
 T0=$SECONDS; checks=0
@@ -25,7 +28,8 @@ ok() { checks=$((checks + 1)); say "ok: $*"; }
 # helm warns on stderr that crds/ is a link to ../../crds (on purpose): keep the rest of stderr
 helm_() { helm "$@" 2> >(grep -v 'found symbolic link in path' >&2); }
 
-for tool in helm kubeconform python3; do
+export PATH="$PATH:/usr/local/go/bin"
+for tool in helm kubeconform python3 go; do
   command -v "$tool" >/dev/null || fail "$tool not found (helm/kubeconform: ../shared/k8s-local/ensure.sh api builds them into /opt/k8s/bin)"
 done
 if ! python3 -c 'import kubernetes_validate, yaml' 2>/dev/null; then
@@ -53,14 +57,25 @@ ok "charts/dht/crds carries crds/: $(cd "$ROOT/crds" && ls *.yml | tr '\n' ' ')"
 # 1. lint
 NS_VALUES=(--set 'watchNamespaces={team-a,team-b}' --set leaderElection.enabled=false --set sampleCluster.enabled=true)
 NORBAC_VALUES=(--set rbac.create=false --set serviceAccount.create=false --set serviceAccount.name=ops)
+MONITORING_VALUES=(--set monitoring.podMonitor.enabled=true --set monitoring.serviceMonitor.enabled=true
+                   --set monitoring.dashboard.enabled=true --set 'monitoring.podMonitor.labels.release=prometheus')
 helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict"; }
 helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" "${NS_VALUES[@]}" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict (namespaced, sample)"; }
 helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" "${NORBAC_VALUES[@]}" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict (no rbac)"; }
+helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" "${MONITORING_VALUES[@]}" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict (monitoring)"; }
 if helm_ lint --strict "$CHART" --set operator.logLevel=LOUD >/dev/null 2>&1; then fail "values.schema.json accepted logLevel=LOUD"; fi
-ok "helm lint --strict (3 value sets; the values schema rejects a bad log level)"
+ok "helm lint --strict (4 value sets; the values schema rejects a bad log level)"
 
 # 2.-4. render, assert, validate
 python3 "$ROOT/e2e/lib/crd2jsonschema.py" "$WORK/schemas" "$ROOT"/crds/*.yml >/dev/null
+# the Prometheus Operator's CRDs (PodMonitor, ServiceMonitor), from its Go module: the module
+# proxy is reachable where GitHub is not, and the module cache keeps them for the next run
+PROM_OP_DIR="$(cd "$WORK" && GOFLAGS=-mod=mod GOTOOLCHAIN=local timeout 300 go mod download -json \
+  "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION" |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')" ||
+  fail "go mod download of prometheus-operator $PROMETHEUS_OPERATOR_VERSION (its CRDs)"
+python3 "$ROOT/e2e/lib/crd2jsonschema.py" "$WORK/schemas" \
+  "$PROM_OP_DIR"/example/prometheus-operator-crd/monitoring.coreos.com_{podmonitors,servicemonitors}.yaml >/dev/null
 kubeconform_() { kubeconform -strict -summary -schema-location "$WORK/schemas/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json" "$@"; }
 render() { # render CASE ARGS...
   local case="$1"; shift
@@ -78,6 +93,7 @@ render() { # render CASE ARGS...
 render default
 render namespaced "${NS_VALUES[@]}"
 render norbac "${NORBAC_VALUES[@]}"
+render monitoring "${MONITORING_VALUES[@]}"
 
 # our example custom resources, each against its CRD (absent CRD = that example cannot be checked)
 examples=()

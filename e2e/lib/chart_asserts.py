@@ -8,6 +8,7 @@ custom resources (CUSTOM_OUT, for kubeconform), and asserts what the chart promi
   namespaced  watchNamespaces=[team-a,team-b], no leader election, sample cluster: Roles only
   norbac      rbac.create=false, serviceAccount.create=false: no RBAC, no ServiceAccount
 """
+import json
 import re
 import sys
 
@@ -46,7 +47,7 @@ EXPECTED = {
     ("dht.dev", "dhtloadtests/status"): ["get", "patch"],
     ("apps", "statefulsets"): APPLIED,
     ("", "services"): APPLIED,
-    ("", "configmaps"): APPLIED,
+    ("", "configmaps"): APPLIED + ["update"],  # JOSDK updates ConfigMaps without SSA
     ("", "secrets"): ["get", "list", "watch", "create"],
     ("policy", "poddisruptionbudgets"): APPLIED,
     ("batch", "jobs"): APPLIED,  # created by server-side apply, never changed after
@@ -78,8 +79,10 @@ def flatten(rules):
 def main(case, rendered, builtin_out, custom_out):
     with open(rendered, encoding="utf-8") as f:
         docs = [d for d in yaml.load_all(f, Loader=StrictLoader) if d]
-    builtin = [d for d in docs if not d["apiVersion"].startswith("dht.dev/")]
-    custom = [d for d in docs if d["apiVersion"].startswith("dht.dev/")]
+    def is_custom(d):  # ours, or the Prometheus Operator's (validated against their CRDs)
+        return d["apiVersion"].startswith(("dht.dev/", "monitoring.coreos.com/"))
+    builtin = [d for d in docs if not is_custom(d)]
+    custom = [d for d in docs if is_custom(d)]
     for path, part in ((builtin_out, builtin), (custom_out, custom)):
         with open(path, "w", encoding="utf-8") as f:
             yaml.safe_dump_all(part, f, sort_keys=False)
@@ -122,6 +125,7 @@ def main(case, rendered, builtin_out, custom_out):
               "leader election Role: leases only")
         check(env["WATCH_NAMESPACES"]["value"] == "", "WATCH_NAMESPACES empty = all")
         check(not kinds.get("DhtCluster"), "no sample DhtCluster by default")
+        check(not kinds.get("PodMonitor") and not kinds.get("ServiceMonitor"), "no monitoring by default")
         check(len(kinds.get("ServiceAccount", [])) == 1, "a ServiceAccount")
     elif case == "namespaced":
         check(not croles and not kinds.get("ClusterRoleBinding"), "no ClusterRole when watching namespaces")
@@ -135,6 +139,35 @@ def main(case, rendered, builtin_out, custom_out):
         check(env["LEADER_ELECTION"]["value"] == "false", "LEADER_ELECTION=false")
         check(deploy[0]["spec"]["strategy"]["type"] == "Recreate", "Recreate without leader election")
         check(len(kinds.get("DhtCluster", [])) == 1, "the sample DhtCluster")
+    elif case == "monitoring":
+        pm = kinds.get("PodMonitor", [])
+        check(len(pm) == 1, "a PodMonitor")
+        if pm:
+            spec = pm[0]["spec"]
+            check(spec["selector"]["matchLabels"] == {"app.kubernetes.io/name": "dht",
+                                                      "app.kubernetes.io/managed-by": "dht-operator"},
+                  "the PodMonitor selects the node pods")
+            check(spec["namespaceSelector"] == {"any": True}, "the PodMonitor looks in every namespace")
+            check(spec["podMetricsEndpoints"][0]["port"] == "http", "the nodes' port http")
+        sm = kinds.get("ServiceMonitor", [])
+        check(len(sm) == 1, "a ServiceMonitor")
+        svc = [d for d in kinds.get("Service", []) if d["metadata"]["name"].endswith("-metrics")]
+        check(len(svc) == 1, "a metrics Service for the operator")
+        if sm and svc:
+            check(all(svc[0]["metadata"]["labels"].get(k) == v
+                      for k, v in sm[0]["spec"]["selector"]["matchLabels"].items()),
+                  "the ServiceMonitor selects the metrics Service")
+            check(svc[0]["spec"]["ports"][0]["name"] == sm[0]["spec"]["endpoints"][0]["port"],
+                  "the ServiceMonitor scrapes the Service's port")
+            check(all(deploy[0]["spec"]["template"]["metadata"]["labels"].get(k) == v
+                      for k, v in svc[0]["spec"]["selector"].items()), "the Service selects the operator pod")
+        dash = [d for d in kinds.get("ConfigMap", []) if d["metadata"]["name"].endswith("-dashboard")]
+        check(len(dash) == 1 and dash[0]["metadata"]["labels"].get("grafana_dashboard") == "1",
+              "the dashboard ConfigMap, labelled for Grafana's sidecar")
+        if dash:
+            board = json.loads(dash[0]["data"]["dht.json"])
+            check(len(board["panels"]) >= 10 and all(p["targets"] for p in board["panels"]),
+                  "the dashboard has its panels, each with a query")
     elif case == "norbac":
         for k in ("Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding", "ServiceAccount"):
             check(not kinds.get(k), f"no {k} with rbac.create=false and serviceAccount.create=false")
@@ -145,7 +178,7 @@ def main(case, rendered, builtin_out, custom_out):
         for f in failures:
             print(f"  FAILED: {f}", file=sys.stderr)
         sys.exit(1)
-    print(f"  {case}: {len(docs)} objects ({len(builtin)} built-in, {len(custom)} dht.dev), assertions ok")
+    print(f"  {case}: {len(docs)} objects ({len(builtin)} built-in, {len(custom)} custom), assertions ok")
 
 
 if __name__ == "__main__":

@@ -74,8 +74,13 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
   resources: ["statefulsets"]
   verbs: ["get", "list", "watch", "create", "patch"]
 - apiGroups: [""]
-  resources: ["services", "configmaps"]
+  resources: ["services"]
   verbs: ["get", "list", "watch", "create", "patch"]
+# JOSDK creates and updates ConfigMaps without server-side apply (its default for ConfigMaps and
+# Secrets); the load test reports are applied server-side
+- apiGroups: [""]
+  resources: ["configmaps"]
+  verbs: ["get", "list", "watch", "create", "update", "patch"]
 - apiGroups: [""]
   resources: ["secrets"]
   verbs: ["get", "list", "watch", "create"]

@@ -1,5 +1,7 @@
 package dev.dht.operator.loadtest;
 
+import static java.util.Objects.requireNonNullElse;
+
 import dev.dht.operator.Events;
 import dev.dht.operator.cluster.DhtCluster;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -93,8 +95,20 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
     }
     var target = Target.resolve(test, context.getSecondaryResource(DhtCluster.class), defaultImage);
     if (!target.ready()) {
+      var timeout = GoDuration.parse(requireNonNullElse(test.getSpec().getPendingTimeout(), "10m"));
+      var created = test.getMetadata().getCreationTimestamp();
+      var deadline = created == null ? now.plus(timeout) : Instant.parse(created).plus(timeout);
+      if (deadline.isBefore(now)) {
+        var outcome = RunOutcome.pendingTooLong(target.message(), timeout);
+        return report(
+            test,
+            context,
+            LoadTestStatusCalculator.finished(
+                test, null, outcome, Verdict.runFailed(outcome.message()), null, now));
+      }
+      var recheck = Duration.between(now, deadline).plusSeconds(1);
       return report(test, context, LoadTestStatusCalculator.pending(test, target, now))
-          .rescheduleAfter(PENDING_RECHECK);
+          .rescheduleAfter(recheck.compareTo(PENDING_RECHECK) < 0 ? recheck : PENDING_RECHECK);
     }
     var model = LoadTestModel.of(test, target);
     var workflow = context.managedWorkflowAndDependentResourceContext();

@@ -71,6 +71,21 @@ public class DhtLoadTestSpec {
   @JsonPropertyDescription("Warm-up before the measured duration, excluded from the results.")
   private String warmup = "10s";
 
+  @Default("10m")
+  @Pattern(DURATION_PATTERN)
+  @ValidationRule(value = POSITIVE_DURATION_RULE, message = "pendingTimeout must be positive")
+  @JsonPropertyDescription(
+      "How long the test may wait for its target to be ready (Pending) before it fails.")
+  private String pendingTimeout = "10m";
+
+  public String getPendingTimeout() {
+    return pendingTimeout;
+  }
+
+  public void setPendingTimeout(String pendingTimeout) {
+    this.pendingTimeout = pendingTimeout;
+  }
+
   @Default("64")
   @Min(1)
   @Max(10000)
@@ -236,6 +251,21 @@ public class DhtLoadTestSpec {
     @Min(1)
     @JsonPropertyDescription("Number of distinct keys.")
     private Long keyspace = 100_000L;
+
+    @Pattern("^[A-Za-z0-9._~-]{1,100}$")
+    @JsonPropertyDescription(
+        "Keys are <keyPrefix><n>. Default: <test name>-<first 8 characters of its uid>-, unique to"
+            + " this test, so that a load test never overwrites other keys; name the keyPrefix of"
+            + " an earlier put test to GET its keys.")
+    private String keyPrefix;
+
+    public String getKeyPrefix() {
+      return keyPrefix;
+    }
+
+    public void setKeyPrefix(String keyPrefix) {
+      this.keyPrefix = keyPrefix;
+    }
 
     @Default("100")
     @Min(0)

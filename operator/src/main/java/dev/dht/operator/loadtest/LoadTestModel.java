@@ -25,6 +25,7 @@ public record LoadTestModel(
     Operation operation,
     double readRatio,
     long keyspace,
+    String keyPrefix,
     int valueSize,
     KeyDistribution distribution,
     Integer ack,
@@ -60,6 +61,7 @@ public record LoadTestModel(
         requireNonNullElse(workload.getOperation(), Operation.PUT),
         requireNonNullElse(workload.getReadRatio(), 0.5),
         requireNonNullElse(workload.getKeyspace(), 100_000L),
+        workload.getKeyPrefix() != null ? workload.getKeyPrefix() : defaultKeyPrefix(test),
         requireNonNullElse(workload.getValueSize(), 100),
         requireNonNullElse(workload.getKeyDistribution(), KeyDistribution.UNIFORM),
         spec.getAck(),
@@ -71,6 +73,12 @@ public record LoadTestModel(
         requireNonNullElse(spec.getThreads(), 2),
         spec.getResources(),
         spec.getScheduling());
+  }
+
+  /** Unique to the test: its name and the start of its uid. */
+  static String defaultKeyPrefix(DhtLoadTest test) {
+    String uid = requireNonNullElse(test.getMetadata().getUid(), "");
+    return test.getMetadata().getName() + "-" + uid.substring(0, Math.min(8, uid.length())) + "-";
   }
 
   static String jobName(String testName) {
@@ -118,6 +126,7 @@ public record LoadTestModel(
     add(args, "--connections", Integer.toString(connections));
     add(args, "--threads", Integer.toString(threads));
     add(args, "--keyspace", Long.toString(keyspace));
+    add(args, "--key-prefix", keyPrefix);
     add(args, "--value-size", Integer.toString(valueSize));
     add(args, "--distribution", distribution.cliName());
     if (operation == Operation.MIXED) {

@@ -54,6 +54,15 @@ record RunOutcome(boolean succeeded, String reason, String message, RunSummary s
     return new RunOutcome(succeeded, reason, message + "; " + note, summary);
   }
 
+  static final String PENDING_TOO_LONG = "PendingTooLong";
+
+  /** The target was not ready within the test's pending timeout. */
+  static RunOutcome pendingTooLong(String waitingFor, java.time.Duration timeout) {
+    return failed(
+        PENDING_TOO_LONG,
+        "still pending after " + timeout.toSeconds() + "s (spec.pendingTimeout): " + waitingFor);
+  }
+
   static RunOutcome jobDeleted(String jobName) {
     return failed(JOB_DELETED, "Job " + jobName + " was deleted before it finished");
   }

@@ -165,6 +165,22 @@ class DhtLoadTestOperatorTest {
   }
 
   @Test
+  void aTestWhoseTargetNeverComesFailsAfterItsPendingTimeout() {
+    create(
+        "put-epsilon",
+        spec -> {
+          spec.setClusterRef(new DhtLoadTestSpec.ClusterRef("never"));
+          spec.setPendingTimeout("3s");
+        });
+    var failed = awaitStatus("put-epsilon", DhtLoadTestStatus::isFinished);
+    assertThat(failed.getPhase()).isEqualTo("Failed");
+    assertThat(condition(failed, "Succeeded").getReason()).isEqualTo("PendingTooLong");
+    assertThat(condition(failed, "Succeeded").getMessage())
+        .contains("still pending after 3s", "never");
+    assertThat(get(Job.class, "put-epsilon-loadgen")).as("no Job was made").isNull();
+  }
+
+  @Test
   void deletingTheTestGarbageCollectsItsJobPodAndReport() {
     var test = create("put-delta", spec -> spec.setTargetUrl("http://10.0.0.1:8080"));
     var job = await(Job.class, "put-delta-loadgen");

@@ -47,6 +47,8 @@ class JobDependentTest {
             "2",
             "--keyspace",
             "100000",
+            "--key-prefix",
+            "put-10k-uid-put--",
             "--value-size",
             "100",
             "--distribution",
@@ -62,6 +64,7 @@ class JobDependentTest {
           spec.getWorkload().setOperation(Operation.MIXED);
           spec.getWorkload().setReadRatio(0.9);
           spec.getWorkload().setKeyspace(5000L);
+          spec.getWorkload().setKeyPrefix("bench-");
           spec.getWorkload().setValueSize(0);
           spec.getWorkload().setKeyDistribution(KeyDistribution.ZIPFIAN);
           spec.setAck(2);
@@ -75,7 +78,7 @@ class JobDependentTest {
     assertThat(String.join(" ", model.args()))
         .isEqualTo(
             "loadgen --url http://demo.ns.svc:8080 --workload mixed --rate 2500 --duration 90s"
-                + " --warmup 1500ms --connections 8 --threads 4 --keyspace 5000 --value-size 0"
+                + " --warmup 1500ms --connections 8 --threads 4 --keyspace 5000 --key-prefix bench- --value-size 0"
                 + " --distribution zipfian --read-ratio 0.9 --ack 2 --from 3"
                 + " --termination-log /dev/termination-log");
   }
