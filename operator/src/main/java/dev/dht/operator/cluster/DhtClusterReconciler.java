@@ -27,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -72,7 +73,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   /** On the data claims of members removed by a scale-down (kept by default). */
   static final String DETACHED_LABEL = "dht.dev/detached";
 
-  private final String defaultImage;
+  /** The operator's default node image (a supplier: tests play an operator upgrade). */
+  private final Supplier<String> defaultImage;
+
   private final ImagePull imagePull;
   private final NodeAdmin nodes;
 
@@ -85,6 +88,10 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   }
 
   public DhtClusterReconciler(String defaultImage, ImagePull imagePull, NodeAdmin nodes) {
+    this(() -> defaultImage, imagePull, nodes);
+  }
+
+  DhtClusterReconciler(Supplier<String> defaultImage, ImagePull imagePull, NodeAdmin nodes) {
     this.defaultImage = defaultImage;
     this.imagePull = imagePull;
     this.nodes = nodes;
@@ -92,7 +99,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
 
   @Override
   public UpdateControl<DhtCluster> reconcile(DhtCluster cluster, Context<DhtCluster> context) {
-    var current = OperatorDefaults.current(defaultImage);
+    var current = OperatorDefaults.current(defaultImage.get());
     var model = ClusterModel.of(cluster, UpgradeGate.accepted(cluster, current), imagePull);
     String scaling = null;
     RollPlan.Decision roll = null;
@@ -100,7 +107,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     boolean secretMissing = false;
     if (!cluster.isPaused()) {
       secretMissing = !SecretDependent.createIfNew(cluster, context, model);
-      if (UpgradeGate.allowedOnce(cluster)) {
+      if (UpgradeGate.taken(cluster, current)) {
         consumeAllowance(context, cluster);
       }
       var decision =
@@ -132,7 +139,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                     model.configHash(),
                     model.defaultAck(),
                     model.defaultFrom(),
-                    scalingUnderWay(model)));
+                    scalingUnderWay(model),
+                    templateObserved(context, model)));
         if (roll instanceof RollPlan.Restart restart) {
           restart(context, cluster, model, restart);
         }
@@ -166,6 +174,29 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
             || !Conditions.isTrue(
                 status.getStatus().getConditions(), ClusterStatusCalculator.CONFIG_APPLIED);
     return control.rescheduleAfter(busy ? BUSY_PERIOD : WATCH_PERIOD);
+  }
+
+  /**
+   * Whether the StatefulSet (as cached) carries the model's config hash and its controller has
+   * observed that generation: only then does a deleted pod come back with the current settings.
+   */
+  private static boolean templateObserved(Context<DhtCluster> context, ClusterModel model) {
+    return context
+        .getSecondaryResource(StatefulSet.class)
+        .filter(sts ->
+            model
+                .configHash()
+                .equals(
+                    sts.getSpec()
+                        .getTemplate()
+                        .getMetadata()
+                        .getAnnotations()
+                        .get(ClusterModel.CONFIG_HASH_ANNOTATION)))
+        .filter(sts ->
+            sts.getStatus() != null
+                && sts.getStatus().getObservedGeneration() != null
+                && sts.getStatus().getObservedGeneration() >= sts.getMetadata().getGeneration())
+        .isPresent();
   }
 
   private static boolean scalingUnderWay(ClusterModel model) {
@@ -248,7 +279,11 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     }
   }
 
-  /** Takes the one-time permission to restart for new operator defaults (removes it). */
+  /**
+   * Removes the one-time permission once it is taken: once a status that records the new defaults
+   * was written (and read back), so that a reconciliation of a cluster read before that status
+   * still sees the permission.
+   */
   private static void consumeAllowance(Context<DhtCluster> context, DhtCluster cluster) {
     try {
       context
@@ -362,7 +397,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   @Override
   public ErrorStatusUpdateControl<DhtCluster> updateErrorStatus(
       DhtCluster cluster, Context<DhtCluster> context, Exception failure) {
-    var current = OperatorDefaults.current(defaultImage);
+    var current = OperatorDefaults.current(defaultImage.get());
     var model = ClusterModel.of(cluster, UpgradeGate.accepted(cluster, current), imagePull);
     return ErrorStatusUpdateControl.patchStatus(
         report(

@@ -23,7 +23,17 @@ final class UpgradeGate {
     return recorded.isEmpty() || automatic || allowedOnce(cluster) ? current : recorded.get();
   }
 
-  /** Whether the cluster carries the one-time permission (consumed once it is taken). */
+  /**
+   * Whether the one-time permission has been taken: the cluster still carries it and its status
+   * records {@code current} as the defaults its nodes get. Then it may be removed.
+   */
+  static boolean taken(DhtCluster cluster, OperatorDefaults current) {
+    return allowedOnce(cluster)
+        && cluster.getStatus() != null
+        && current.equals(cluster.getStatus().getOperatorDefaults());
+  }
+
+  /** Whether the cluster carries the one-time permission (removed once it is taken). */
   static boolean allowedOnce(DhtCluster cluster) {
     var annotations = cluster.getMetadata().getAnnotations();
     return annotations != null && "once".equalsIgnoreCase(annotations.get(ALLOW_ANNOTATION));

@@ -14,7 +14,8 @@ import java.util.Map;
  *
  * <ol>
  *   <li>nothing outdated: nothing to do;
- *   <li>not during a change of size (it moves data between the very nodes a restart would stop);
+ *   <li>not during a change of size (it moves data between the very nodes a restart would stop),
+ *       nor before the StatefulSet controller has taken the current template;
  *   <li>an outdated pod that is not Ready serves nothing: restarting it costs no replica (this is
  *       how a cluster stuck on a broken setting gets the fixed one), unless another pod is down too
  *       and the restart would stack the two;
@@ -35,7 +36,20 @@ public final class RollPlan {
       String desiredHash,
       int defaultAck,
       int defaultFrom,
-      boolean scaling) {}
+      boolean scaling,
+      boolean templateObserved) {
+
+    /** With the StatefulSet's controller known to have taken the current template. */
+    public Input(
+        List<PodState> pods,
+        Map<Integer, NodeView> nodes,
+        String desiredHash,
+        int defaultAck,
+        int defaultFrom,
+        boolean scaling) {
+      this(pods, nodes, desiredHash, defaultAck, defaultFrom, scaling, true);
+    }
+  }
 
   /** The decision. */
   public sealed interface Decision {
@@ -63,6 +77,10 @@ public final class RollPlan {
     }
     if (in.scaling()) {
       return new Wait(names, "a change of size is under way");
+    }
+    if (!in.templateObserved()) {
+      // a pod deleted now could come back from the old template
+      return new Wait(names, "waiting for the StatefulSet controller to take the new template");
     }
     List<PodState> down = in.pods().stream().filter(p -> !p.up()).toList();
     var notReadyOutdated = outdated.stream().filter(p -> !p.terminating() && !p.ready()).toList();

@@ -242,6 +242,11 @@ class ClusterStatusCalculatorTest {
     var allowed = ClusterModel.of(cluster, UpgradeGate.accepted(cluster, newer));
     assertThat(allowed.image()).isEqualTo("local/dht-node:2");
     assertThat(allowed.configHash()).isNotEqualTo(model.configHash());
+    assertThat(UpgradeGate.taken(cluster, newer))
+        .as("the permission stays until a status records the new defaults")
+        .isFalse();
+    cluster.getStatus().setOperatorDefaults(newer);
+    assertThat(UpgradeGate.taken(cluster, newer)).isTrue();
     cluster.getMetadata().setAnnotations(Map.of());
     cluster.getSpec().setOperatorUpgrades(DhtClusterSpec.OperatorUpgrades.Automatic);
     assertThat(ClusterModel.of(cluster, UpgradeGate.accepted(cluster, newer)).image())

@@ -209,6 +209,19 @@ class DhtClusterOperatorTest {
     assertThat(degraded.getReadyReplicas()).isEqualTo(1);
     assertCondition("delta", "Ready", "False");
     awaitEvent("delta", "ReplicasNotReady", "Warning");
+
+    // the same degradation again: the same Event, its count raised (not a second Event)
+    setPodReady(pods.getFirst(), true);
+    awaitStatus("delta", s -> conditionIs(s, "Degraded", "False"));
+    setPodReady(pods.getFirst(), false);
+    awaitUntil(() -> {
+      var events =
+          client.v1().events().inNamespace(ns).list().getItems().stream()
+              .filter((Event e) -> "delta".equals(e.getInvolvedObject().getName()))
+              .filter(e -> "ReplicasNotReady".equals(e.getReason()))
+              .toList();
+      return events.size() == 1 && events.getFirst().getCount() == 2;
+    });
   }
 
   @Test

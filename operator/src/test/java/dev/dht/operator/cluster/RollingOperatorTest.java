@@ -23,6 +23,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -45,6 +46,11 @@ class RollingOperatorTest {
   private static final String NAME = "roll";
   private static final Duration TIMEOUT = Duration.ofSeconds(120);
   private static final int[] PORTS = StandInKubelet.freePorts(NODES);
+
+  /** The operator's default node image: changed to play an operator upgrade. */
+  private static final AtomicReference<String> OPERATOR_IMAGE =
+      new AtomicReference<>("local/dht-node:it");
+
   private static final Pattern VALUE = Pattern.compile("(r-\\d+)\\s+(\\d+)");
 
   static {
@@ -56,7 +62,8 @@ class RollingOperatorTest {
       LocallyRunOperatorExtension.builder()
           .withReconciler(
               new DhtClusterReconciler(
-                  "local/dht-node:it",
+                  OPERATOR_IMAGE::get,
+                  ImagePull.DEFAULT,
                   new NodeAdmin(url -> StandInKubelet.local(url, NAME, PORTS))))
           .oneNamespacePerClass(true)
           .build();
@@ -166,7 +173,7 @@ class RollingOperatorTest {
     sampler.join(5_000);
 
     assertThat(mostDown.get()).as("pods down at once during the roll").isLessThanOrEqualTo(1);
-    Map<String, String> after = uids();
+    var after = uids();
     for (var pod : uids.keySet()) {
       assertThat(after.get(pod)).as("%s was restarted", pod).isNotEqualTo(uids.get(pod));
     }
@@ -201,6 +208,49 @@ class RollingOperatorTest {
       }
     }
 
+    // an operator upgrade with a new default node image: nothing restarts until allowed, once
+    OPERATOR_IMAGE.set("local/dht-node:it-next");
+    var gated =
+        awaitStatus(s ->
+            Conditions.find(s.getConditions(), "RestartRequired")
+                .map(c -> "OperatorDefaultsChanged".equals(c.getReason()))
+                .orElse(false));
+    assertThat(Conditions.find(gated.getConditions(), "RestartRequired").orElseThrow().getMessage())
+        .contains("local/dht-node:it -> local/dht-node:it-next", "dht.dev/allow-restart=once");
+    Thread.sleep(3000);
+    assertThat(uids()).as("no pod restarted for new operator defaults").isEqualTo(after);
+    assertThat(nodeImage()).isEqualTo("local/dht-node:it");
+    edit(c -> {
+      c.getMetadata().getAnnotations().put("dht.dev/allow-restart", "once");
+      return c;
+    });
+    var upgraded =
+        awaitStatus(s ->
+            s.getRoll() == null
+                && "local/dht-node:it-next".equals(s.getOperatorDefaults().getImage())
+                && Conditions.isTrue(s.getConditions(), "ConfigApplied")
+                && !Conditions.isTrue(s.getConditions(), "RestartRequired"));
+    assertThat(nodeImage()).isEqualTo("local/dht-node:it-next");
+    Awaitility.await("the permission is taken away")
+        .atMost(TIMEOUT)
+        .until(() ->
+            !client
+                .resources(DhtCluster.class)
+                .inNamespace(ns)
+                .withName(NAME)
+                .get()
+                .getMetadata()
+                .getAnnotations()
+                .containsKey("dht.dev/allow-restart"));
+    var upgradedPods = uids();
+    for (var pod : after.keySet()) {
+      assertThat(upgradedPods.get(pod))
+          .as("%s restarted for the upgrade", pod)
+          .isNotEqualTo(after.get(pod));
+    }
+    assertThat(upgraded.getConfigHash()).isNotEqualTo(done.getConfigHash());
+    after = upgradedPods;
+
     // ack = from: one node down would fail every default write somewhere, so no restart at all
     edit(c -> {
       var replication = new DhtClusterSpec.Replication();
@@ -227,6 +277,21 @@ class RollingOperatorTest {
           client.resources(DhtCluster.class).inNamespace(ns).withName(NAME).edit(change);
           return true;
         });
+  }
+
+  private static String nodeImage() {
+    return client
+        .apps()
+        .statefulSets()
+        .inNamespace(ns)
+        .withName(NAME)
+        .get()
+        .getSpec()
+        .getTemplate()
+        .getSpec()
+        .getContainers()
+        .getFirst()
+        .getImage();
   }
 
   /** A node whose pod is Ready, as a Service would pick one; -1 if none. */

@@ -98,6 +98,13 @@ class RollPlanTest {
   }
 
   @Test
+  void waitsUntilTheStatefulSetControllerHasTheNewTemplate() {
+    var pods = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD));
+    var decision = RollPlan.next(new RollPlan.Input(pods, caughtUp(3), NEW, 2, 3, false, false));
+    assertThat(((RollPlan.Wait) decision).why()).contains("StatefulSet controller");
+  }
+
+  @Test
   void refusesWhenOneReplicaDownBreaksTheDefaultQuorum() {
     var pods = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD));
     var all = RollPlan.next(new RollPlan.Input(pods, caughtUp(3), NEW, 3, 3, false));
