@@ -11,6 +11,7 @@ import dev.dht.node.http.Admission;
 import dev.dht.node.http.HttpVerticle;
 import dev.dht.node.http.Limits;
 import dev.dht.node.metrics.NodeMetrics;
+import dev.dht.node.profiling.Profiler;
 import dev.dht.node.repair.Cleanup;
 import dev.dht.node.repair.Maintenance;
 import dev.dht.node.repair.Repairer;
@@ -21,6 +22,7 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.WorkerExecutor;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -124,6 +126,11 @@ public final class Node implements AutoCloseable {
             new Cleanup(cluster, storage, backgroundWorker),
             hints,
             storage,
+            new Profiler(
+                vertx,
+                backgroundWorker,
+                Path.of(System.getProperty("java.io.tmpdir"), "dht-profile-" + config.port()),
+                "dht node " + config.self()),
             NodeSettings.json(config));
     HttpVerticle.Shared shared =
         new HttpVerticle.Shared(

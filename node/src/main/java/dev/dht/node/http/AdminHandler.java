@@ -3,6 +3,7 @@ package dev.dht.node.http;
 import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.Topology;
+import dev.dht.node.profiling.ProfileRequest;
 import dev.dht.node.repair.Maintenance;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
@@ -20,11 +21,15 @@ import io.vertx.core.json.JsonObject;
  *   <li>{@code GET repair}: the repair status alone;
  *   <li>{@code POST repair | stream | cleanup}: starts one now ({@code 202}; {@code 409} if one
  *       runs, or cleanup during a transition). POSTs need the cluster secret header, as internal
- *       requests do.
+ *       requests do;
+ *   <li>{@code POST profile?events=cpu,alloc,lock&seconds=30}: profiles the JVM with async-profiler
+ *       ({@code 202}; {@code 409} if a profile runs); {@code GET profile}: its state; {@code GET
+ *       profile/<event>.html}: the last profile's flame graph of an event.
  * </ul>
  */
 final class AdminHandler {
   static final String PREFIX = "/v0/admin/";
+  private static final String FLAME_GRAPHS = "profile/";
 
   private final ClusterState cluster;
   private final Maintenance maintenance;
@@ -45,7 +50,14 @@ final class AdminHandler {
       switch (what) {
         case "status" -> json(request, status());
         case "repair" -> json(request, maintenance.repairer().status().toJson());
-        default -> Responses.text(request, 404, "no admin resource " + what);
+        case "profile" -> json(request, maintenance.profiler().toJson());
+        default -> {
+          if (what.startsWith(FLAME_GRAPHS) && what.endsWith(".html")) {
+            flameGraph(request, what.substring(FLAME_GRAPHS.length(), what.length() - 5));
+          } else {
+            Responses.text(request, 404, "no admin resource " + what);
+          }
+        }
       }
       return;
     }
@@ -56,6 +68,10 @@ final class AdminHandler {
     }
     if (!secret.admits(request)) {
       Responses.text(request, 403, "admin actions need the cluster secret header");
+      return;
+    }
+    if (what.equals("profile")) {
+      profile(request);
       return;
     }
     Future<Boolean> started =
@@ -72,6 +88,43 @@ final class AdminHandler {
     started.onSuccess(ok ->
         Responses.text(
             request, ok ? 202 : 409, ok ? what + " started" : what + " cannot start now"));
+  }
+
+  /** {@code POST profile?events=cpu,alloc&seconds=30}: 202, 409 if one runs, 400 if malformed. */
+  private void profile(HttpServerRequest request) {
+    ProfileRequest profile;
+    try {
+      profile = ProfileRequest.parse(request.getParam("events"), request.getParam("seconds"));
+    } catch (IllegalArgumentException e) {
+      Responses.text(request, 400, e.getMessage());
+      return;
+    }
+    maintenance
+        .profiler()
+        .start(profile)
+        .onSuccess(ok ->
+            Responses.text(
+                request,
+                ok ? 202 : 409,
+                ok
+                    ? "profiling " + profile.seconds() + " s"
+                    : "a profile runs already in this JVM"))
+        .onFailure(e -> Responses.text(request, 500, "cannot profile: " + e.getMessage()));
+  }
+
+  /** {@code GET profile/<event>.html}: the last session's flame graph of that event. */
+  private void flameGraph(HttpServerRequest request, String event) {
+    maintenance
+        .profiler()
+        .flameGraph(event)
+        .onSuccess(html -> {
+          if (html == null) {
+            Responses.text(request, 404, "no finished profile has a flame graph of " + event);
+          } else {
+            request.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/html").end(html);
+          }
+        })
+        .onFailure(e -> Responses.text(request, 500, e.getMessage()));
   }
 
   private JsonObject status() {

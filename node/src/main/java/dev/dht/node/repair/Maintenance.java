@@ -1,13 +1,14 @@
 package dev.dht.node.repair;
 
 import dev.dht.node.hints.HintStore;
+import dev.dht.node.profiling.Profiler;
 import dev.dht.node.storage.Storage;
 import io.vertx.core.json.JsonObject;
 
 /**
  * A node's background upkeep as its admin endpoint sees it: anti-entropy repair, streaming for a
- * membership transition, cleanup after one, the hints it holds for others, its storage, and the
- * settings the node runs with.
+ * membership transition, cleanup after one, the hints it holds for others, its storage, the
+ * profiler, and the settings the node runs with.
  */
 public record Maintenance(
     Repairer repairer,
@@ -15,4 +16,5 @@ public record Maintenance(
     Cleanup cleanup,
     HintStore hints,
     Storage storage,
+    Profiler profiler,
     JsonObject settings) {}

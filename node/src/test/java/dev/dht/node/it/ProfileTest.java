@@ -1,0 +1,88 @@
+package dev.dht.node.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.http.HttpRequest.BodyPublishers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A node profiles its JVM with async-profiler on request (cluster secret), for the time asked, and
+ * then serves one flame graph per event: a cpu and an alloc profile taken while writes run show the
+ * node's own code.
+ */
+class ProfileTest {
+  private static final String SECRET = "profile-test-secret";
+  private static final String HEADER = "X-Dht-Cluster-Secret";
+
+  @TempDir Path root;
+
+  @Test
+  void profilesOnRequestAndServesAFlameGraphPerEvent() throws Exception {
+    try (var cluster = LocalCluster.start(root, 1, LocalCluster.secretFlags(root, SECRET))) {
+      var client = cluster.client(0);
+      assertThat(post(client, "events=cpu,alloc&seconds=2", Map.of()).status())
+          .as("without the secret")
+          .isEqualTo(403);
+      assertThat(post(client, "events=cpu,wall&seconds=2", Map.of(HEADER, SECRET)).text())
+          .contains("exclude each other");
+      assertThat(post(client, "events=heap", Map.of(HEADER, SECRET)).status()).isEqualTo(400);
+      assertThat(post(client, "events=cpu&seconds=0", Map.of(HEADER, SECRET)).status())
+          .isEqualTo(400);
+
+      AtomicBoolean writing = new AtomicBoolean(true);
+      Thread writer =
+          Thread.ofPlatform()
+              .start(() -> {
+                for (int i = 0; writing.get(); i++) {
+                  client.put("p-" + (i % 1000), "v" + i);
+                }
+              });
+      try {
+        assertThat(post(client, "events=cpu,alloc&seconds=2", Map.of(HEADER, SECRET)).status())
+            .isEqualTo(202);
+        assertThat(post(client, "events=lock&seconds=2", Map.of(HEADER, SECRET)).status())
+            .as("one profile at a time")
+            .isEqualTo(409);
+        assertThat(get(client, "/v0/admin/profile").text()).contains("\"state\":\"running\"");
+        await()
+            .atMost(Duration.ofSeconds(60))
+            .pollInterval(Duration.ofMillis(250))
+            .until(() -> get(client, "/v0/admin/profile").text().contains("\"state\":\"done\""));
+      } finally {
+        writing.set(false);
+        writer.join(10_000);
+      }
+      var cpu = get(client, "/v0/admin/profile/cpu.html");
+      assertThat(cpu.status()).isEqualTo(200);
+      assertThat(cpu.header("content-type")).startsWith("text/html");
+      // frames are stored prefix-compressed: the node's own code shows as dev/dht/node or
+      // dev.dht.node (allocated types) somewhere
+      assertThat(cpu.text()).containsPattern("dev[./]dht[./]node").contains("cpu, 2 s");
+      var alloc = get(client, "/v0/admin/profile/alloc.html");
+      assertThat(alloc.status()).isEqualTo(200);
+      assertThat(alloc.text()).containsPattern("dev[./]dht[./]node").contains("alloc, 2 s");
+      assertThat(get(client, "/v0/admin/profile/lock.html").status())
+          .as("not asked for")
+          .isEqualTo(404);
+      try (var files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+        assertThat(files.filter(f -> f.getFileName().toString().startsWith("dht-profile-")))
+            .allSatisfy(dir -> assertThat(dir.resolve("profile.jfr")).doesNotExist());
+      }
+    }
+  }
+
+  private static DhtClient.Reply post(DhtClient client, String query, Map<String, String> headers) {
+    return client.send("POST", "/v0/admin/profile?" + query, BodyPublishers.noBody(), headers);
+  }
+
+  private static DhtClient.Reply get(DhtClient client, String path) {
+    return client.send("GET", path, BodyPublishers.noBody());
+  }
+}
