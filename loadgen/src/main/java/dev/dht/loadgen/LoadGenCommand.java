@@ -139,6 +139,24 @@ public final class LoadGenCommand implements Callable<Integer> {
   @Option(names = "--key-prefix", defaultValue = "k", description = "Key prefix. Default: k.")
   String keyPrefix;
 
+  @Option(
+      names = "--profile-nodes",
+      split = ",",
+      description =
+          "dht nodes (URLs) to profile during the measured window (their /v0/admin/profile).")
+  List<String> profileNodes;
+
+  @Option(
+      names = "--profile-events",
+      defaultValue = "cpu",
+      description = "Events to profile: cpu or wall, alloc, lock. Default: ${DEFAULT-VALUE}.")
+  String profileEvents;
+
+  @Option(
+      names = "--profile-secret-file",
+      description = "File holding the cluster secret the profile requests need.")
+  Path profileSecretFile;
+
   @Option(names = "--json", description = "Write the JSON summary here.")
   Path json;
 
@@ -165,7 +183,14 @@ public final class LoadGenCommand implements Callable<Integer> {
     LoadConfig config = config();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    RunResult result = new LoadRunner(config, quiet ? null : err).run();
+    ProfileTrigger profile =
+        profileNodes == null || profileNodes.isEmpty()
+            ? null
+            : new ProfileTrigger(
+                profileNodes.stream().map(String::strip).map(URI::create).toList(),
+                profileEvents,
+                profileSecretFile);
+    RunResult result = new LoadRunner(config, quiet ? null : err, profile).run();
     String text = Wrk2Report.format(result, uncorrected);
     out.print(text);
     out.flush();

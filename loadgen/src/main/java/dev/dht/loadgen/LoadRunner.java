@@ -28,10 +28,18 @@ final class LoadRunner {
   private final PrintWriter progressOut;
   private final LongSupplier clock = System::nanoTime;
 
+  private final ProfileTrigger profile;
+
   /** {@code progressOut} may be null for a quiet run. */
   LoadRunner(LoadConfig config, PrintWriter progressOut) {
+    this(config, progressOut, null);
+  }
+
+  /** With {@code profile} (null: none) armed for the measured window. */
+  LoadRunner(LoadConfig config, PrintWriter progressOut, ProfileTrigger profile) {
     this.config = config;
     this.progressOut = progressOut;
+    this.profile = profile;
   }
 
   RunResult run() throws InterruptedException {
@@ -66,6 +74,9 @@ final class LoadRunner {
       List<LatencyRecorder> recorders = workers.stream().map(LoadWorker::recorder).toList();
       long start = clock.getAsLong() + START_DELAY_NANOS;
       RunWindow window = config.window(start);
+      if (profile != null) {
+        profile.armFor(window, config.duration(), clock, progressOut);
+      }
       Schedule schedule = new Schedule(config.rate(), start);
       CountDownLatch done = new CountDownLatch(config.connections());
       workers.forEach(w -> w.begin(schedule, window, done));

@@ -174,10 +174,13 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
       Context<DhtLoadTest> context,
       Instant now) {
     var summary = outcome.summary();
-    var verdict = Verdict.judge(summary.results(), test.getSpec().getThresholds());
+    var comparison = compare(test, summary.results(), context);
+    var verdict = Verdict.judge(summary.results(), test.getSpec().getThresholds(), comparison);
     var wrk2 = log.flatMap(Wrk2Log::report);
     String target = test.getStatus() == null ? null : test.getStatus().getTarget();
-    var report = ReportConfigMap.build(test, Objects.toString(target, ""), summary, verdict, wrk2);
+    var report =
+        ReportConfigMap.build(
+            test, Objects.toString(target, ""), summary, verdict, wrk2, comparison);
     context
         .getClient()
         .resource(report)
@@ -193,7 +196,31 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
                   + " has no percentile spectrum: the pod log held no wrk2 report (unreadable or"
                   + " cut)");
     }
-    return LoadTestStatusCalculator.finished(test, state, outcome, verdict, name, now);
+    var status = LoadTestStatusCalculator.finished(test, state, outcome, verdict, name, now);
+    status.setComparison(comparison);
+    return status;
+  }
+
+  /** This run against spec.baseline's results; null without a baseline or its results. */
+  private static Comparison compare(
+      DhtLoadTest test, DhtLoadTestStatus.Results results, Context<DhtLoadTest> context) {
+    var ref = test.getSpec().getBaseline();
+    if (ref == null) {
+      return null;
+    }
+    var baseline =
+        context
+            .getClient()
+            .resources(DhtLoadTest.class)
+            .inNamespace(test.getMetadata().getNamespace())
+            .withName(ref.getName())
+            .get();
+    if (baseline == null
+        || baseline.getStatus() == null
+        || baseline.getStatus().getResults() == null) {
+      return null;
+    }
+    return Comparison.of(ref.getName(), baseline.getStatus().getResults(), results);
   }
 
   /**

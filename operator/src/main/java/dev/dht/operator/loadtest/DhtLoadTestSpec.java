@@ -71,6 +71,40 @@ public class DhtLoadTestSpec {
   @JsonPropertyDescription("Warm-up before the measured duration, excluded from the results.")
   private String warmup = "10s";
 
+  @JsonPropertyDescription(
+      "An earlier DhtLoadTest (same namespace) to compare with: status.comparison, the report,"
+          + " and thresholds.regression.")
+  private BaselineRef baseline;
+
+  /** The load test this one is compared with. */
+  public static class BaselineRef {
+    @Required
+    @JsonPropertyDescription("Name of a DhtLoadTest in this namespace.")
+    private String name;
+
+    public BaselineRef() {}
+
+    public BaselineRef(String name) {
+      this.name = name;
+    }
+
+    public String getName() {
+      return name;
+    }
+
+    public void setName(String name) {
+      this.name = name;
+    }
+  }
+
+  public BaselineRef getBaseline() {
+    return baseline;
+  }
+
+  public void setBaseline(BaselineRef baseline) {
+    this.baseline = baseline;
+  }
+
   @Default("10m")
   @Pattern(DURATION_PATTERN)
   @ValidationRule(value = POSITIVE_DURATION_RULE, message = "pendingTimeout must be positive")
@@ -346,6 +380,66 @@ public class DhtLoadTestSpec {
 
   /** Pass/fail limits of the verdict. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  /** Regression limits against the baseline, in percent; an absent one is not checked. */
+  public static class Regression {
+    @Min(0)
+    @JsonPropertyDescription("p50 may be at most this many percent above the baseline's.")
+    private Double p50Percent;
+
+    @Min(0)
+    @JsonPropertyDescription("p99 may be at most this many percent above the baseline's.")
+    private Double p99Percent;
+
+    @Min(0)
+    @JsonPropertyDescription("p99.9 may be at most this many percent above the baseline's.")
+    private Double p999Percent;
+
+    @Min(0)
+    @Max(100)
+    @JsonPropertyDescription(
+        "The achieved rate may be at most this many percent below the baseline's.")
+    private Double achievedRatePercent;
+
+    public Double getP50Percent() {
+      return p50Percent;
+    }
+
+    public void setP50Percent(Double p50Percent) {
+      this.p50Percent = p50Percent;
+    }
+
+    public Double getP99Percent() {
+      return p99Percent;
+    }
+
+    public void setP99Percent(Double p99Percent) {
+      this.p99Percent = p99Percent;
+    }
+
+    public Double getP999Percent() {
+      return p999Percent;
+    }
+
+    public void setP999Percent(Double p999Percent) {
+      this.p999Percent = p999Percent;
+    }
+
+    public Double getAchievedRatePercent() {
+      return achievedRatePercent;
+    }
+
+    public void setAchievedRatePercent(Double achievedRatePercent) {
+      this.achievedRatePercent = achievedRatePercent;
+    }
+
+    boolean any() {
+      return p50Percent != null
+          || p99Percent != null
+          || p999Percent != null
+          || achievedRatePercent != null;
+    }
+  }
+
   public static class Thresholds {
     @Min(0)
     @JsonPropertyDescription("Largest acceptable 99th percentile latency, in ms.")
@@ -374,6 +468,19 @@ public class DhtLoadTestSpec {
 
     public void setP999Ms(Double p999Ms) {
       this.p999Ms = p999Ms;
+    }
+
+    @JsonPropertyDescription(
+        "Largest acceptable regressions against spec.baseline, in percent: latencies may grow by"
+            + " at most that much, the achieved rate may drop by at most that much.")
+    private Regression regression;
+
+    public Regression getRegression() {
+      return regression;
+    }
+
+    public void setRegression(Regression regression) {
+      this.regression = regression;
     }
 
     public Double getMaxErrorRatio() {

@@ -41,6 +41,17 @@ public class DhtLoadTestStatus {
       "ConfigMap with summary.json, the wrk2 percentile spectrum and an HTML report.")
   private String report;
 
+  @JsonPropertyDescription("This run against spec.baseline, when set.")
+  private Comparison comparison;
+
+  public Comparison getComparison() {
+    return comparison;
+  }
+
+  public void setComparison(Comparison comparison) {
+    this.comparison = comparison;
+  }
+
   private List<Condition> conditions = new ArrayList<>();
 
   /** Copy of a previous status, the starting point of the next one. */

@@ -24,6 +24,17 @@ final class HtmlReport {
 
   static String render(
       DhtLoadTest test, String target, RunSummary summary, Verdict verdict, Optional<String> wrk2) {
+    return render(test, target, summary, verdict, wrk2, null);
+  }
+
+  /** As above, with a table of the comparison with the baseline (null: none). */
+  static String render(
+      DhtLoadTest test,
+      String target,
+      RunSummary summary,
+      Verdict verdict,
+      Optional<String> wrk2,
+      Comparison comparison) {
     var r = summary.results();
     var l = r.getLatencyMs();
     String title = "dht load test " + test.getMetadata().getName();
@@ -62,7 +73,32 @@ final class HtmlReport {
             Verdict.format(l.getMax()))) {
       h.append("<td>").append(escape(String.valueOf(cell))).append("</td>");
     }
-    h.append("</tr></table>\n<h2>Latency by percentile</h2>\n")
+    h.append("</tr></table>\n");
+    if (comparison != null) {
+      h.append("<h2>Against ")
+          .append(escape(comparison.getBaseline()))
+          .append("</h2>\n<table id=\"comparison\"><tr><th>metric</th><th>")
+          .append(escape(comparison.getBaseline()))
+          .append("</th><th>this run</th><th>change</th><th></th></tr>\n");
+      for (var row : comparison.getRows()) {
+        h.append("<tr><td>")
+            .append(escape(row.getMetric()))
+            .append("</td><td>")
+            .append(Verdict.format(row.getBaseline()))
+            .append("</td><td>")
+            .append(Verdict.format(row.getCurrent()))
+            .append("</td><td>")
+            .append(
+                row.getChangePercent() == null
+                    ? "n/a"
+                    : Verdict.format(row.getChangePercent()) + "%")
+            .append("</td><td>")
+            .append(row.getSummary() == null ? "" : escape(row.getSummary()))
+            .append("</td></tr>\n");
+      }
+      h.append("</table>\n");
+    }
+    h.append("<h2>Latency by percentile</h2>\n")
         .append(
             wrk2.isPresent()
                 ? ""

@@ -25,13 +25,24 @@ final class ReportConfigMap {
 
   static ConfigMap build(
       DhtLoadTest test, String target, RunSummary summary, Verdict verdict, Optional<String> wrk2) {
+    return build(test, target, summary, verdict, wrk2, null);
+  }
+
+  /** As above, with the comparison with the baseline (null: none) in the page. */
+  static ConfigMap build(
+      DhtLoadTest test,
+      String target,
+      RunSummary summary,
+      Verdict verdict,
+      Optional<String> wrk2,
+      Comparison comparison) {
     var meta = test.getMetadata();
     var bounded =
         wrk2.map(t -> t.length() <= MAX_SPECTRUM_CHARS ? t : t.substring(0, MAX_SPECTRUM_CHARS));
     var data = new LinkedHashMap<String, String>();
     data.put(SUMMARY_KEY, summary.json() + "\n");
     bounded.ifPresent(text -> data.put(SPECTRUM_KEY, text));
-    data.put(HTML_KEY, HtmlReport.render(test, target, summary, verdict, bounded));
+    data.put(HTML_KEY, HtmlReport.render(test, target, summary, verdict, bounded, comparison));
     return new ConfigMapBuilder()
         .withNewMetadata()
         .withName(LoadTestModel.reportName(meta.getName()))

@@ -21,21 +21,36 @@ record Verdict(boolean passed, String reason, String message, List<String> failu
   static final String THRESHOLDS_EXCEEDED = "ThresholdsExceeded";
   static final String NO_REQUESTS = "NoRequests";
   static final String RUN_FAILED = "RunFailed";
+  static final String REGRESSED = "Regressed";
 
   String text() {
     return passed ? DhtLoadTestStatus.PASSED : DhtLoadTestStatus.FAILED;
   }
 
   static Verdict judge(Results results, Thresholds thresholds) {
+    return judge(results, thresholds, null);
+  }
+
+  /**
+   * As above, with the comparison with the baseline (null: none) for {@code thresholds.regression}.
+   * The reason says which kind of rule decided: ThresholdsExceeded when an absolute limit failed,
+   * Regressed when only regression limits did.
+   */
+  static Verdict judge(Results results, Thresholds thresholds, Comparison comparison) {
     long requests = results.getRequests() == null ? 0 : results.getRequests();
     if (requests == 0) {
       String why = "no request was measured: nothing to judge";
       return new Verdict(false, NO_REQUESTS, why, List.of(why));
     }
+    boolean regression =
+        thresholds != null
+            && thresholds.getRegression() != null
+            && thresholds.getRegression().any();
     if (thresholds == null
         || thresholds.getP99Ms() == null
             && thresholds.getP999Ms() == null
-            && thresholds.getMaxErrorRatio() == null) {
+            && thresholds.getMaxErrorRatio() == null
+            && !regression) {
       return new Verdict(true, NO_THRESHOLDS, "no thresholds set: the run completed", List.of());
     }
     var failures = new ArrayList<String>();
@@ -68,12 +83,90 @@ record Verdict(boolean passed, String reason, String message, List<String> failu
         failures.add(check + " > " + format(thresholds.getMaxErrorRatio()));
       }
     }
+    int absoluteFailures = failures.size();
+    if (regression) {
+      regressionChecks(thresholds.getRegression(), comparison, failures, passes);
+    }
     var all = new ArrayList<>(failures);
     all.addAll(passes);
     String message = String.join("; ", all);
-    return failures.isEmpty()
-        ? new Verdict(true, THRESHOLDS_MET, message, List.of())
-        : new Verdict(false, THRESHOLDS_EXCEEDED, message, List.copyOf(failures));
+    if (failures.isEmpty()) {
+      return new Verdict(true, THRESHOLDS_MET, message, List.of());
+    }
+    return new Verdict(
+        false,
+        absoluteFailures > 0 ? THRESHOLDS_EXCEEDED : REGRESSED,
+        message,
+        List.copyOf(failures));
+  }
+
+  private static void regressionChecks(
+      DhtLoadTestSpec.Regression limits,
+      Comparison comparison,
+      List<String> failures,
+      List<String> passes) {
+    if (comparison == null) {
+      failures.add("regression limits set, but there is no baseline to compare with");
+      return;
+    }
+    latencyRegression("p50", limits.getP50Percent(), comparison, failures, passes);
+    latencyRegression("p99", limits.getP99Percent(), comparison, failures, passes);
+    latencyRegression("p99.9", limits.getP999Percent(), comparison, failures, passes);
+    Double drop = limits.getAchievedRatePercent();
+    if (drop != null) {
+      var row = comparison.row("achievedRate");
+      if (row == null || row.getChangePercent() == null) {
+        failures.add("achieved rate not comparable with baseline " + comparison.getBaseline());
+      } else {
+        String check =
+            "achieved rate "
+                + format(row.getCurrent())
+                + " req/s vs baseline "
+                + format(row.getBaseline())
+                + " req/s ("
+                + signed(row.getChangePercent())
+                + "%)";
+        if (row.getChangePercent() >= -drop) {
+          passes.add(check + " >= -" + format(drop) + "% allowed");
+        } else {
+          failures.add(check + " < -" + format(drop) + "% allowed (regression)");
+        }
+      }
+    }
+  }
+
+  private static void latencyRegression(
+      String metric,
+      Double limit,
+      Comparison comparison,
+      List<String> failures,
+      List<String> passes) {
+    if (limit == null) {
+      return;
+    }
+    var row = comparison.row(metric);
+    if (row == null || row.getChangePercent() == null) {
+      failures.add(metric + " not comparable with baseline " + comparison.getBaseline());
+      return;
+    }
+    String check =
+        metric
+            + " "
+            + format(row.getCurrent())
+            + " ms vs baseline "
+            + format(row.getBaseline())
+            + " ms ("
+            + signed(row.getChangePercent())
+            + "%)";
+    if (row.getChangePercent() <= limit) {
+      passes.add(check + " <= +" + format(limit) + "% allowed");
+    } else {
+      failures.add(check + " > +" + format(limit) + "% allowed (regression)");
+    }
+  }
+
+  private static String signed(Double percent) {
+    return (percent >= 0 ? "+" : "") + format(percent);
   }
 
   /** The verdict of a run that produced no results. */

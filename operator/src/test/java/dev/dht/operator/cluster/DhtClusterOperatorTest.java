@@ -220,7 +220,9 @@ class DhtClusterOperatorTest {
               .filter((Event e) -> "delta".equals(e.getInvolvedObject().getName()))
               .filter(e -> "ReplicasNotReady".equals(e.getReason()))
               .toList();
-      return events.size() == 1 && events.getFirst().getCount() == 2;
+      // (a reconciliation that starts from a status older than its own last write may say it
+      // once more: at least twice, in one Event)
+      return events.size() == 1 && events.getFirst().getCount() >= 2;
     });
   }
 

@@ -165,6 +165,45 @@ class DhtLoadTestOperatorTest {
   }
 
   @Test
+  void aRunIsComparedWithItsBaselineAndJudgedOnRegressions() {
+    create("put-eta-v1", spec -> spec.setTargetUrl("http://10.0.0.2:8080"));
+    terminate(
+        awaitPod(await(Job.class, "put-eta-v1-loadgen")),
+        0,
+        "Completed",
+        LoadTests.terminationMessage());
+    awaitStatus("put-eta-v1", DhtLoadTestStatus::isFinished);
+
+    create(
+        "put-eta-v2",
+        spec -> {
+          spec.setTargetUrl("http://10.0.0.2:8080");
+          spec.setBaseline(new DhtLoadTestSpec.BaselineRef("put-eta-v1"));
+          var regression = new DhtLoadTestSpec.Regression();
+          regression.setP99Percent(20.0);
+          regression.setAchievedRatePercent(5.0);
+          var thresholds = new DhtLoadTestSpec.Thresholds();
+          thresholds.setRegression(regression);
+          spec.setThresholds(thresholds);
+        });
+    terminate(
+        awaitPod(await(Job.class, "put-eta-v2-loadgen")),
+        0,
+        "Completed",
+        LoadTests.terminationMessage());
+    var done = awaitStatus("put-eta-v2", DhtLoadTestStatus::isFinished);
+    assertThat(done.getVerdict()).isEqualTo("Passed");
+    assertThat(done.getComparison().getBaseline()).isEqualTo("put-eta-v1");
+    assertThat(done.getComparison().getRows())
+        .extracting(Comparison.Row::getSummary)
+        .containsOnly("same");
+    assertThat(condition(done, "Passed").getMessage())
+        .contains("p99 4218.88 ms vs baseline 4218.88 ms (+0%) <= +20% allowed");
+    assertThat(get(ConfigMap.class, "put-eta-v2-report").getData().get("report.html"))
+        .contains("<h2>Against put-eta-v1</h2>");
+  }
+
+  @Test
   void aTestWhoseTargetNeverComesFailsAfterItsPendingTimeout() {
     create(
         "put-epsilon",
