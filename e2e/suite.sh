@@ -8,7 +8,9 @@
 #   2 cluster    a 3-replica DhtCluster becomes Ready, 3/3, printer columns
 #   3 api        PUT/GET/DELETE through the client Service with and without ack/from; a range read
 #                from one node through the headless peers Service (from a pod in the cluster)
-#   4 loadtest   a ~30 s DhtLoadTest at 300 req/s: Succeeded, results, verdict, report ConfigMap
+#   4 loadtest   a ~30 s DhtLoadTest at 300 req/s: Succeeded, results, verdict, report ConfigMap;
+#                again for 15 s with the nodes profiled (cpu, alloc) and the first as baseline:
+#                a flame graph per node and event stored, the comparison in the status
 #   5 failover   a node pod deleted during a 40 s write loop at ack=2/from=3: writes keep going, the
 #                pod returns, every acknowledged key reads back at ack=2/from=3
 #   6 roll       spec.threads changed while demo-0 is down: the roller waits for it (status says so),
@@ -310,6 +312,31 @@ PY
     log "Job $job log (tail):"
     k logs "job/$job" --tail=12 2>/dev/null | sed 's/^/    | /' || true
   fi
+
+  # the same again, profiled (cpu, alloc) during its measured window, compared with put-300
+  k apply -f "$ROOT/e2e/manifests/dhtloadtest-profiled.yaml" >/dev/null || die "kubectl apply of the profiled DhtLoadTest failed"
+  name=put-300-profiled; t=$SECONDS
+  until_ok 240 "$name finished" sh -c "timeout 20 kubectl -n '$NS' get dhtlt $name -o jsonpath='{.status.phase}' | grep -qE '^(Succeeded|Failed)$'"
+  k get dhtlt "$name" -o json > "$WORK/lt2.json"
+  python3 - "$WORK/lt2.json" <<'PY' || die "profiled DhtLoadTest: $(jp "dhtloadtest/$name" '{.status.conditions}')"
+import json, sys
+st = json.load(open(sys.argv[1])).get("status", {})
+problems = []
+if st.get("phase") != "Succeeded": problems.append(f"phase {st.get('phase')}")
+want = {f"flame-demo-{i}-{e}.html" for i in range(3) for e in ("cpu", "alloc")}
+got = set(st.get("artifacts") or [])
+if got != want: problems.append(f"artifacts {sorted(got)}, want {sorted(want)}")
+cmp = st.get("comparison") or {}
+if cmp.get("baseline") != "put-300" or len(cmp.get("rows") or []) != 5: problems.append(f"comparison {cmp}")
+print(f"    artifacts: {sorted(got)}")
+print("    against put-300: " + ", ".join(f"{r['metric']} {r.get('summary', 'n/a')}" for r in cmp.get("rows", [])))
+print(f"    verdict {st.get('verdict')}")
+if problems: sys.exit("; ".join(problems))
+PY
+  k get configmap -l dht.dev/artifact=flame-demo-0-cpu-html -o jsonpath='{.items[0].binaryData.part\.gz}' |
+    base64 -d | gunzip | grep -q 'cpu, 15 s' || die "the stored cpu flame graph of demo-0 does not read back"
+  log "the stored flame graph of demo-0 (cpu) reads back ($((SECONDS - t))s); profile requests of the generator:"
+  k logs "job/$(jp "dhtloadtest/$name" '{.status.jobName}')" 2>/dev/null | grep '^profile ' | sed 's/^/    | /'
 }
 
 step_failover() {
@@ -694,7 +721,7 @@ STEPS=(
   "install|helm install the operator (charts/dht) with the built images|step_install|360"
   "cluster|3-replica DhtCluster: Ready, 3/3, printer columns|step_cluster|660"
   "api|PUT/GET/DELETE via the client Service, ack/from, range read from one node|step_api|240"
-  "loadtest|DhtLoadTest ~30 s at 300 req/s: Succeeded, results, verdict, report|step_loadtest|480"
+  "loadtest|DhtLoadTest ~30 s at 300 req/s: Succeeded, results, verdict, report; profiled, with a baseline|step_loadtest|600"
   "failover|delete a node pod during a write loop at ack=2/from=3|step_failover|720"
   "roll|threads with demo-0 down -> the roller waits, then one pod at a time; defaultAck -> no restart|step_roll|1200"
   "paused|a spec change while paused does not advance observedGeneration|step_paused|360"

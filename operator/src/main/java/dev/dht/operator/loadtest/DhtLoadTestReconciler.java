@@ -21,10 +21,12 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -46,9 +48,16 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
   private static final String FIELD_MANAGER = "dht-operator";
 
   private final String defaultImage;
+  private final FlameGraphs flameGraphs;
 
   public DhtLoadTestReconciler(String defaultImage) {
+    this(defaultImage, UnaryOperator.identity());
+  }
+
+  /** {@code nodeAddress} maps a node URL to the address to call (tests: local ports). */
+  public DhtLoadTestReconciler(String defaultImage, UnaryOperator<String> nodeAddress) {
     this.defaultImage = defaultImage;
+    this.flameGraphs = new FlameGraphs(nodeAddress);
   }
 
   @Override
@@ -166,7 +175,7 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
   }
 
   /** Thresholds give the verdict; summary, wrk2 report and HTML go to the report ConfigMap. */
-  private static DhtLoadTestStatus judgeAndReport(
+  private DhtLoadTestStatus judgeAndReport(
       DhtLoadTest test,
       JobState state,
       RunOutcome outcome,
@@ -188,6 +197,29 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
         .forceConflicts()
         .serverSideApply();
     String name = report.getMetadata().getName();
+    var profiling =
+        LoadTestModel.Profiling.of(
+            test.getSpec().getProfile(),
+            Target.resolve(test, context.getSecondaryResource(DhtCluster.class), defaultImage));
+    List<String> artifacts = List.of();
+    if (profiling.any()) {
+      var collected = flameGraphs.collect(profiling);
+      var stored = Artifacts.build(test, collected.artifacts());
+      for (var map : stored.configMaps()) {
+        context
+            .getClient()
+            .resource(map)
+            .fieldManager(FIELD_MANAGER)
+            .forceConflicts()
+            .serverSideApply();
+      }
+      artifacts = collected.artifacts().stream().map(Artifacts.Artifact::name).toList();
+      var missing = new ArrayList<>(collected.missing());
+      missing.addAll(stored.left());
+      if (!missing.isEmpty()) {
+        outcome = outcome.withNote("not stored: " + String.join("; ", missing));
+      }
+    }
     if (wrk2.isEmpty()) {
       outcome =
           outcome.withNote(
@@ -198,6 +230,7 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
     }
     var status = LoadTestStatusCalculator.finished(test, state, outcome, verdict, name, now);
     status.setComparison(comparison);
+    status.setArtifacts(artifacts);
     return status;
   }
 

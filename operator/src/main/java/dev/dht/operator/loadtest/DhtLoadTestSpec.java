@@ -11,6 +11,8 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -25,6 +27,9 @@ import java.util.Locale;
 @ValidationRule(
     value = "!has(self.ack) || !has(self.from) || self.ack <= self.from",
     message = "ack must not exceed from")
+@ValidationRule(
+    value = "!has(self.profile) || has(self.clusterRef)",
+    message = "profile needs a clusterRef: the nodes it profiles are the cluster's")
 @ValidationRule(
     value = "self.threads <= self.connections",
     message = "threads must not exceed connections (each event loop needs a connection)")
@@ -75,6 +80,61 @@ public class DhtLoadTestSpec {
       "An earlier DhtLoadTest (same namespace) to compare with: status.comparison, the report,"
           + " and thresholds.regression.")
   private BaselineRef baseline;
+
+  @JsonPropertyDescription(
+      "Profile the cluster's nodes with async-profiler during the measured window (not the"
+          + " warm-up): one flame graph per node and event, stored with the report.")
+  private Profile profile;
+
+  /** What to profile, on which nodes. */
+  public static class Profile {
+    @Required
+    @JsonPropertyDescription("Events: cpu or wall, alloc, lock.")
+    private List<ProfileEvent> events = new ArrayList<>();
+
+    @JsonPropertyDescription("Pod names of the nodes to profile; empty: every node.")
+    private List<String> nodes = new ArrayList<>();
+
+    public List<ProfileEvent> getEvents() {
+      return events;
+    }
+
+    public void setEvents(List<ProfileEvent> events) {
+      this.events = events;
+    }
+
+    public List<String> getNodes() {
+      return nodes;
+    }
+
+    public void setNodes(List<String> nodes) {
+      this.nodes = nodes;
+    }
+  }
+
+  /** An async-profiler event. */
+  public enum ProfileEvent {
+    @JsonProperty("cpu")
+    CPU,
+    @JsonProperty("wall")
+    WALL,
+    @JsonProperty("alloc")
+    ALLOC,
+    @JsonProperty("lock")
+    LOCK;
+
+    String cliName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  public Profile getProfile() {
+    return profile;
+  }
+
+  public void setProfile(Profile profile) {
+    this.profile = profile;
+  }
 
   /** The load test this one is compared with. */
   public static class BaselineRef {

@@ -44,6 +44,19 @@ public class DhtLoadTestStatus {
   @JsonPropertyDescription("This run against spec.baseline, when set.")
   private Comparison comparison;
 
+  @JsonPropertyDescription(
+      "Artifacts stored with the report (e.g. flame-<pod>-<event>.html), each in ConfigMaps"
+          + " labelled dht.dev/artifact, gzipped and split into parts below 1 MiB.")
+  private List<String> artifacts = new ArrayList<>();
+
+  public List<String> getArtifacts() {
+    return artifacts;
+  }
+
+  public void setArtifacts(List<String> artifacts) {
+    this.artifacts = artifacts;
+  }
+
   public Comparison getComparison() {
     return comparison;
   }

@@ -10,6 +10,10 @@ import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -19,6 +23,8 @@ import io.javaoperatorsdk.operator.processing.dependent.Creator;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependentResource;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The load generator Job, run once. Created, never updated (a Job's template is immutable, and a
@@ -33,6 +39,7 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
   static final long LOADGEN_UID = 10001L;
 
   private static final String TMP_VOLUME = "tmp";
+  private static final String SECRET_VOLUME = "cluster-secret";
 
   public JobDependent() {
     super(Job.class);
@@ -99,13 +106,30 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
         .withNodeSelector(scheduling.getNodeSelector())
         .withTopologySpreadConstraints(scheduling.getTopologySpreadConstraints())
         .withContainers(container(model))
-        .addNewVolume()
-        .withName(TMP_VOLUME)
-        .withNewEmptyDir()
-        .withSizeLimit(new Quantity("64Mi"))
-        .endEmptyDir()
-        .endVolume()
+        .withVolumes(volumes(model))
         .build();
+  }
+
+  private static List<Volume> volumes(LoadTestModel model) {
+    var volumes = new ArrayList<Volume>();
+    volumes.add(
+        new VolumeBuilder()
+            .withName(TMP_VOLUME)
+            .withNewEmptyDir()
+            .withSizeLimit(new Quantity("64Mi"))
+            .endEmptyDir()
+            .build());
+    if (model.profiling().any()) {
+      // the profile requests carry the cluster secret: mounted only when the test profiles
+      volumes.add(
+          new VolumeBuilder()
+              .withName(SECRET_VOLUME)
+              .withNewSecret()
+              .withSecretName(model.profiling().secretName())
+              .endSecret()
+              .build());
+    }
+    return volumes;
   }
 
   static Container container(LoadTestModel model) {
@@ -121,11 +145,22 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
         .withTerminationMessagePolicy("File")
         .withResources(model.resources() != null ? model.resources() : defaultResources())
         .withSecurityContext(SecurityContexts.restricted())
-        .addNewVolumeMount()
-        .withName(TMP_VOLUME)
-        .withMountPath("/tmp")
-        .endVolumeMount()
+        .withVolumeMounts(mounts(model))
         .build();
+  }
+
+  private static List<VolumeMount> mounts(LoadTestModel model) {
+    var mounts = new ArrayList<VolumeMount>();
+    mounts.add(new VolumeMountBuilder().withName(TMP_VOLUME).withMountPath("/tmp").build());
+    if (model.profiling().any()) {
+      mounts.add(
+          new VolumeMountBuilder()
+              .withName(SECRET_VOLUME)
+              .withMountPath(LoadTestModel.SECRET_DIR)
+              .withReadOnly(true)
+              .build());
+    }
+    return mounts;
   }
 
   /** Modest; no CPU limit, since CFS throttling of the generator would read as server latency. */

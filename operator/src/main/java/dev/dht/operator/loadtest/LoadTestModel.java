@@ -36,7 +36,48 @@ public record LoadTestModel(
     int connections,
     int threads,
     ResourceRequirements resources,
-    Scheduling scheduling) {
+    Scheduling scheduling,
+    Profiling profiling) {
+
+  /**
+   * The nodes to profile during the measured window (URLs; empty: none), the events, and the
+   * cluster's Secret that the profile requests need.
+   */
+  public record Profiling(List<String> nodes, String events, String secretName) {
+    static final Profiling NONE = new Profiling(List.of(), "", null);
+
+    boolean any() {
+      return !nodes.isEmpty();
+    }
+
+    static Profiling of(DhtLoadTestSpec.Profile profile, Target target) {
+      if (profile == null || profile.getEvents().isEmpty() || target.secretName() == null) {
+        return NONE;
+      }
+      var wanted = profile.getNodes();
+      var nodes =
+          target.nodes().stream()
+              .filter(url -> wanted.isEmpty() || wanted.contains(podOf(url)))
+              .toList();
+      String events =
+          String.join(
+              ",",
+              profile.getEvents().stream()
+                  .distinct()
+                  .map(DhtLoadTestSpec.ProfileEvent::cliName)
+                  .toList());
+      return new Profiling(nodes, events, target.secretName());
+    }
+
+    /** The pod name of a node URL: the first label of its host. */
+    static String podOf(String url) {
+      String host = java.net.URI.create(url).getHost();
+      return host.contains(".") ? host.substring(0, host.indexOf('.')) : host;
+    }
+  }
+
+  /** Where the Job pod mounts the cluster's Secret when it profiles. */
+  static final String SECRET_DIR = "/etc/dht-secret";
 
   /** Key under which the reconciler hands the model to the Job dependent. */
   public static final String CONTEXT_KEY = LoadTestModel.class.getName();
@@ -72,7 +113,8 @@ public record LoadTestModel(
         requireNonNullElse(spec.getConnections(), 64),
         requireNonNullElse(spec.getThreads(), 2),
         spec.getResources(),
-        spec.getScheduling());
+        spec.getScheduling(),
+        Profiling.of(spec.getProfile(), target));
   }
 
   /** Unique to the test: its name and the start of its uid. */
@@ -137,6 +179,11 @@ public record LoadTestModel(
     }
     if (from != null) {
       add(args, "--from", Integer.toString(from));
+    }
+    if (profiling.any()) {
+      add(args, "--profile-nodes", String.join(",", profiling.nodes()));
+      add(args, "--profile-events", profiling.events());
+      add(args, "--profile-secret-file", SECRET_DIR + "/" + ClusterModel.SECRET_KEY);
     }
     add(args, "--termination-log", TERMINATION_LOG);
     return List.copyOf(args);

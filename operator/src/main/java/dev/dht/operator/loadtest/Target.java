@@ -12,8 +12,17 @@ import java.util.Optional;
  *
  * @param ready the Job may be created
  * @param reason CamelCase reason of the TargetReady condition
+ * @param nodes the cluster's node URLs (members), for profiling; empty for a targetUrl
+ * @param secretName the cluster's Secret (the profile requests need it); null for a targetUrl
  */
-record Target(boolean ready, String url, String image, String reason, String message) {
+record Target(
+    boolean ready,
+    String url,
+    String image,
+    String reason,
+    String message,
+    List<String> nodes,
+    String secretName) {
   static final String EXTERNAL = "ExternalTarget";
   static final String CLUSTER_READY = "ClusterReady";
   static final String CLUSTER_NOT_FOUND = "ClusterNotFound";
@@ -28,7 +37,7 @@ record Target(boolean ready, String url, String image, String reason, String mes
     var spec = test.getSpec();
     if (spec.getTargetUrl() != null) {
       String url = stripSlash(spec.getTargetUrl());
-      return new Target(true, url, defaultImage, EXTERNAL, "load goes to " + url);
+      return new Target(true, url, defaultImage, EXTERNAL, "load goes to " + url, List.of(), null);
     }
     String name = spec.getClusterRef().getName();
     String namespace = test.getMetadata().getNamespace();
@@ -54,11 +63,13 @@ record Target(boolean ready, String url, String image, String reason, String mes
         url,
         image == null || image.isBlank() ? defaultImage : image,
         CLUSTER_READY,
-        "DhtCluster " + name + " is Ready; load goes to its client Service " + url);
+        "DhtCluster " + name + " is Ready; load goes to its client Service " + url,
+        status.getMembers() == null ? List.of() : List.copyOf(status.getMembers()),
+        name + "-secret");
   }
 
   private static Target notReady(String reason, String message) {
-    return new Target(false, null, null, reason, message);
+    return new Target(false, null, null, reason, message, List.of(), null);
   }
 
   private static String stripSlash(String url) {

@@ -53,13 +53,29 @@ class DhtLoadTestOperatorTest {
   @RegisterExtension
   static final LocallyRunOperatorExtension OPERATOR =
       LocallyRunOperatorExtension.builder()
-          .withReconciler(new DhtLoadTestReconciler(IMAGE))
+          .withReconciler(new DhtLoadTestReconciler(IMAGE, DhtLoadTestOperatorTest::local))
           .withAdditionalCustomResourceDefinition(DhtCluster.class)
           .oneNamespacePerClass(true)
           .build();
 
   static KubernetesClient client;
   static String ns;
+
+  /** The real node that stands for pod zeta-0 of DhtCluster zeta (profile test). */
+  static final int NODE_PORT = freePort();
+
+  /** Node URLs of the test's clusters → the local node. */
+  static String local(String url) {
+    return url.replaceFirst("^http://zeta-0\\.[^/]*:8080", "http://127.0.0.1:" + NODE_PORT);
+  }
+
+  private static int freePort() {
+    try (var socket = new java.net.ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
 
   @BeforeAll
   static void connect() {
@@ -201,6 +217,84 @@ class DhtLoadTestOperatorTest {
         .contains("p99 4218.88 ms vs baseline 4218.88 ms (+0%) <= +20% allowed");
     assertThat(get(ConfigMap.class, "put-eta-v2-report").getData().get("report.html"))
         .contains("<h2>Against put-eta-v1</h2>");
+  }
+
+  @Test
+  void aProfiledRunStoresAFlameGraphPerNodeAndEvent() throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("dht-profiled");
+    java.nio.file.Files.writeString(dir.resolve("secret"), "zeta-secret");
+    try (var node =
+        dev.dht.node.Node.start(
+            dev.dht.node.Main.config(
+                "--self",
+                "http://127.0.0.1:" + NODE_PORT,
+                "--port",
+                Integer.toString(NODE_PORT),
+                "--data-dir",
+                dir.resolve("data").toString(),
+                "--cluster-secret-file",
+                dir.resolve("secret").toString(),
+                "--event-loops",
+                "1",
+                "--storage-threads",
+                "1",
+                "--repair-interval-s",
+                "0"))) {
+      createCluster("zeta", true);
+      awaitUntil(() -> {
+        var cluster = get(DhtCluster.class, "zeta");
+        cluster.getStatus().setMembers(List.of("http://zeta-0.zeta-peers." + ns + ".svc:8080"));
+        client.resource(cluster).updateStatus();
+        return true;
+      });
+      create(
+          "put-zeta",
+          spec -> {
+            spec.setClusterRef(new DhtLoadTestSpec.ClusterRef("zeta"));
+            var profile = new DhtLoadTestSpec.Profile();
+            profile.setEvents(List.of(DhtLoadTestSpec.ProfileEvent.CPU));
+            spec.setProfile(profile);
+          });
+      var job = await(Job.class, "put-zeta-loadgen");
+      var pod = job.getSpec().getTemplate().getSpec();
+      assertThat(pod.getContainers().getFirst().getArgs())
+          .containsSequence(
+              "--profile-nodes", "http://zeta-0.zeta-peers." + ns + ".svc:8080",
+              "--profile-events", "cpu",
+              "--profile-secret-file", "/etc/dht-secret/secret");
+      assertThat(pod.getVolumes())
+          .anyMatch(
+              v -> v.getSecret() != null && "zeta-secret".equals(v.getSecret().getSecretName()));
+
+      // what the load generator does when its measured window opens (no kubelet runs it here)
+      var http = java.net.http.HttpClient.newHttpClient();
+      var asked =
+          http.send(
+              java.net.http.HttpRequest.newBuilder(
+                      java.net.URI.create(
+                          "http://127.0.0.1:"
+                              + NODE_PORT
+                              + "/v0/admin/profile?events=cpu&seconds=1"))
+                  .header("X-Dht-Cluster-Secret", "zeta-secret")
+                  .POST(java.net.http.HttpRequest.BodyPublishers.noBody())
+                  .build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString());
+      assertThat(asked.statusCode()).isEqualTo(202);
+      terminate(awaitPod(job), 0, "Completed", LoadTests.terminationMessage());
+
+      var done = awaitStatus("put-zeta", DhtLoadTestStatus::isFinished);
+      assertThat(done.getArtifacts()).containsExactly("flame-zeta-0-cpu.html");
+      var parts =
+          client
+              .configMaps()
+              .inNamespace(ns)
+              .withLabel("dht.dev/artifact", "flame-zeta-0-cpu-html")
+              .list()
+              .getItems();
+      assertThat(parts).isNotEmpty();
+      String html = new String(Artifacts.read(parts), java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(html).startsWith("<!DOCTYPE html>").contains("cpu, 1 s");
+    }
   }
 
   @Test

@@ -64,6 +64,22 @@ class DhtLoadTestValidationTest {
   }
 
   @Test
+  void profilingNeedsAClusterAndKnownEvents() {
+    assertRefused(
+        () ->
+            create(
+                "profile-url", "{targetUrl: 'http://a:8080', rate: 1, profile: {events: [cpu]}}"),
+        "profile needs a clusterRef");
+    assertRefused(
+        () -> create("profile-heap", "{clusterRef: {name: a}, rate: 1, profile: {events: [heap]}}"),
+        "events");
+    assertRefused(
+        () ->
+            create("bad-prefix", "{clusterRef: {name: a}, rate: 1, workload: {keyPrefix: 'a b'}}"),
+        "keyPrefix");
+  }
+
+  @Test
   void exactlyOneTargetIsRequired() {
     String message = "exactly one of clusterRef and targetUrl must be set";
     assertRefused(() -> create("no-target", "{rate: 1}"), message);
