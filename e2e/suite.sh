@@ -670,7 +670,7 @@ step_uninstall() {
   timeout 200 helm uninstall "$RELEASE" --namespace "$NS" --wait --timeout 180s >/dev/null || die "helm uninstall failed"
   [ -z "$(timeout 30 helm list -n "$NS" -q)" ] || die "release still listed"
   local left
-  left="$(k get deploy,sa,role,rolebinding,cm -o name 2>/dev/null | grep -v -e '^serviceaccount/default$' -e '^configmap/kube-root-ca.crt$' -e "^configmap/$CLUSTER-config$" -e '^configmap/.*-report$')"
+  left="$(k get deploy,sa,role,rolebinding,cm -o name 2>/dev/null | grep -v -e '^serviceaccount/default$' -e '^configmap/kube-root-ca.crt$' -e "^configmap/$CLUSTER-config$" -e '^configmap/.*-report$' -e '^configmap/.*-artifact-.*')"
   [ -z "$left" ] || die "left behind by helm uninstall: $left"
   if [ -n "${E2E_WATCH_ALL:-}" ]; then
     timeout 30 kubectl get clusterrole "$OPERATOR" >/dev/null 2>&1 && die "ClusterRole $OPERATOR left behind"
