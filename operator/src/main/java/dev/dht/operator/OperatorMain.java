@@ -2,6 +2,7 @@ package dev.dht.operator;
 
 import dev.dht.operator.cluster.DhtClusterReconciler;
 import dev.dht.operator.loadtest.DhtLoadTestReconciler;
+import dev.dht.operator.loadtest.ReportSite;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
@@ -12,6 +13,7 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +33,12 @@ public final class OperatorMain {
     var operator = create(settings, registry);
     operator.installShutdownHook(Duration.ofSeconds(10));
     HealthServer.start(
-        new InetSocketAddress(settings.healthPort()), operator.getRuntimeInfo(), registry);
+        new InetSocketAddress(settings.healthPort()),
+        operator.getRuntimeInfo(),
+        registry,
+        Map.of(
+            "/reports/",
+            new ReportSite(operator.getKubernetesClient(), settings.watchNamespaces())));
     operator.start();
     LOG.info(
         "dht operator started: namespaces={}, node image={}, leader election={}",

@@ -37,12 +37,13 @@ final class Artifacts {
   /** One artifact: a file name (e.g. {@code flame-demo-0-cpu.html}) and its content. */
   record Artifact(String name, String contentType, byte[] content) {}
 
-  /** What was stored: each artifact's ConfigMaps, and what was left out and why. */
-  record Stored(List<ConfigMap> configMaps, List<String> left) {}
+  /** What was stored: the artifacts' names and ConfigMaps, and what was left out and why. */
+  record Stored(List<String> names, List<ConfigMap> configMaps, List<String> left) {}
 
   private Artifacts() {}
 
   static Stored build(DhtLoadTest test, List<Artifact> artifacts) {
+    var names = new ArrayList<String>();
     var maps = new ArrayList<ConfigMap>();
     var left = new ArrayList<String>();
     long total = 0;
@@ -59,6 +60,7 @@ final class Artifacts {
         continue;
       }
       total += gz.length;
+      names.add(artifact.name());
       int parts = Math.max(1, (gz.length + PART_BYTES - 1) / PART_BYTES);
       for (int part = 0; part < parts; part++) {
         byte[] slice =
@@ -66,7 +68,7 @@ final class Artifacts {
         maps.add(configMap(test, artifact, part, parts, slice));
       }
     }
-    return new Stored(List.copyOf(maps), List.copyOf(left));
+    return new Stored(List.copyOf(names), List.copyOf(maps), List.copyOf(left));
   }
 
   /** The ConfigMap names of {@code artifact} (its parts, in order). */

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNullElse;
 
 import dev.dht.operator.Events;
 import dev.dht.operator.cluster.DhtCluster;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -187,16 +188,6 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
     var verdict = Verdict.judge(summary.results(), test.getSpec().getThresholds(), comparison);
     var wrk2 = log.flatMap(Wrk2Log::report);
     String target = test.getStatus() == null ? null : test.getStatus().getTarget();
-    var report =
-        ReportConfigMap.build(
-            test, Objects.toString(target, ""), summary, verdict, wrk2, comparison);
-    context
-        .getClient()
-        .resource(report)
-        .fieldManager(FIELD_MANAGER)
-        .forceConflicts()
-        .serverSideApply();
-    String name = report.getMetadata().getName();
     var profiling =
         LoadTestModel.Profiling.of(
             test.getSpec().getProfile(),
@@ -205,21 +196,19 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
     if (profiling.any()) {
       var collected = flameGraphs.collect(profiling);
       var stored = Artifacts.build(test, collected.artifacts());
-      for (var map : stored.configMaps()) {
-        context
-            .getClient()
-            .resource(map)
-            .fieldManager(FIELD_MANAGER)
-            .forceConflicts()
-            .serverSideApply();
-      }
-      artifacts = collected.artifacts().stream().map(Artifacts.Artifact::name).toList();
+      stored.configMaps().forEach(map -> apply(context, map));
+      artifacts = stored.names();
       var missing = new ArrayList<>(collected.missing());
       missing.addAll(stored.left());
       if (!missing.isEmpty()) {
         outcome = outcome.withNote("not stored: " + String.join("; ", missing));
       }
     }
+    var report =
+        ReportConfigMap.build(
+            test, Objects.toString(target, ""), summary, verdict, wrk2, comparison, artifacts);
+    apply(context, report);
+    String name = report.getMetadata().getName();
     if (wrk2.isEmpty()) {
       outcome =
           outcome.withNote(
@@ -232,6 +221,15 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
     status.setComparison(comparison);
     status.setArtifacts(artifacts);
     return status;
+  }
+
+  private static void apply(Context<DhtLoadTest> context, ConfigMap map) {
+    context
+        .getClient()
+        .resource(map)
+        .fieldManager(FIELD_MANAGER)
+        .forceConflicts()
+        .serverSideApply();
   }
 
   /** This run against spec.baseline's results; null without a baseline or its results. */

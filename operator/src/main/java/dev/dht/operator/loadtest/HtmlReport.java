@@ -24,17 +24,21 @@ final class HtmlReport {
 
   static String render(
       DhtLoadTest test, String target, RunSummary summary, Verdict verdict, Optional<String> wrk2) {
-    return render(test, target, summary, verdict, wrk2, null);
+    return render(test, target, summary, verdict, wrk2, null, List.of());
   }
 
-  /** As above, with a table of the comparison with the baseline (null: none). */
+  /**
+   * As above, with a table of the comparison with the baseline (null: none) and links to the
+   * artifacts, relative: the report site serves them beside the page.
+   */
   static String render(
       DhtLoadTest test,
       String target,
       RunSummary summary,
       Verdict verdict,
       Optional<String> wrk2,
-      Comparison comparison) {
+      Comparison comparison,
+      List<String> artifacts) {
     var r = summary.results();
     var l = r.getLatencyMs();
     String title = "dht load test " + test.getMetadata().getName();
@@ -97,6 +101,17 @@ final class HtmlReport {
             .append("</td></tr>\n");
       }
       h.append("</table>\n");
+    }
+    if (!artifacts.isEmpty()) {
+      h.append("<h2>Flame graphs</h2>\n<ul id=\"artifacts\">\n");
+      for (String artifact : artifacts) {
+        h.append("<li><a href=\"")
+            .append(escape(artifact))
+            .append("\">")
+            .append(escape(artifact))
+            .append("</a></li>\n");
+      }
+      h.append("</ul>\n");
     }
     h.append("<h2>Latency by percentile</h2>\n")
         .append(

@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -25,24 +26,30 @@ final class ReportConfigMap {
 
   static ConfigMap build(
       DhtLoadTest test, String target, RunSummary summary, Verdict verdict, Optional<String> wrk2) {
-    return build(test, target, summary, verdict, wrk2, null);
+    return build(test, target, summary, verdict, wrk2, null, List.of());
   }
 
-  /** As above, with the comparison with the baseline (null: none) in the page. */
+  /**
+   * As above, with the comparison with the baseline (null: none) and links to the artifacts (flame
+   * graphs) in the page.
+   */
   static ConfigMap build(
       DhtLoadTest test,
       String target,
       RunSummary summary,
       Verdict verdict,
       Optional<String> wrk2,
-      Comparison comparison) {
+      Comparison comparison,
+      List<String> artifacts) {
     var meta = test.getMetadata();
     var bounded =
         wrk2.map(t -> t.length() <= MAX_SPECTRUM_CHARS ? t : t.substring(0, MAX_SPECTRUM_CHARS));
     var data = new LinkedHashMap<String, String>();
     data.put(SUMMARY_KEY, summary.json() + "\n");
     bounded.ifPresent(text -> data.put(SPECTRUM_KEY, text));
-    data.put(HTML_KEY, HtmlReport.render(test, target, summary, verdict, bounded, comparison));
+    data.put(
+        HTML_KEY,
+        HtmlReport.render(test, target, summary, verdict, bounded, comparison, artifacts));
     return new ConfigMapBuilder()
         .withNewMetadata()
         .withName(LoadTestModel.reportName(meta.getName()))

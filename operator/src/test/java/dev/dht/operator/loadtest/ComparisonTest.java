@@ -99,7 +99,7 @@ class ComparisonTest {
   }
 
   @Test
-  void theReportPageShowsTheComparison() {
+  void theReportPageShowsTheComparisonAndLinksTheFlameGraphs() {
     var test = LoadTests.test("put-10k-v2", "demo");
     var summary = RunSummary.parse(LoadTests.terminationMessage());
     var c = Comparison.of("put-10k-v1", BASELINE, summary.results());
@@ -110,7 +110,10 @@ class ComparisonTest {
             summary,
             Verdict.judge(summary.results(), null),
             Optional.empty(),
-            c);
-    assertThat(html).contains("<h2>Against put-10k-v1</h2>", "id=\"comparison\"", "p99.9");
+            c,
+            java.util.List.of("flame-demo-0-cpu.html"));
+    assertThat(html)
+        .contains("<h2>Against put-10k-v1</h2>", "id=\"comparison\"", "p99.9")
+        .contains("<a href=\"flame-demo-0-cpu.html\">");
   }
 }

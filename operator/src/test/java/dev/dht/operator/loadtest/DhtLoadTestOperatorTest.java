@@ -294,6 +294,29 @@ class DhtLoadTestOperatorTest {
       assertThat(parts).isNotEmpty();
       String html = new String(Artifacts.read(parts), java.nio.charset.StandardCharsets.UTF_8);
       assertThat(html).startsWith("<!DOCTYPE html>").contains("cpu, 1 s");
+
+      // the report site serves the index, the page and the flame graph; other namespaces: 404
+      var site =
+          com.sun.net.httpserver.HttpServer.create(
+              new java.net.InetSocketAddress("127.0.0.1", 0), 4);
+      site.createContext("/reports/", new ReportSite(client, java.util.Set.of(ns)));
+      site.start();
+      try {
+        String base = "http://127.0.0.1:" + site.getAddress().getPort() + "/reports/";
+        var index = fetch(http, base);
+        assertThat(index.statusCode()).isEqualTo(200);
+        assertThat(index.body()).contains("put-zeta", "Passed");
+        var page = fetch(http, base + ns + "/put-zeta/");
+        assertThat(page.body()).contains("<a href=\"flame-zeta-0-cpu.html\">");
+        var flame = fetch(http, base + ns + "/put-zeta/flame-zeta-0-cpu.html");
+        assertThat(flame.statusCode()).isEqualTo(200);
+        assertThat(flame.headers().firstValue("content-type")).contains("text/html");
+        assertThat(flame.body()).isEqualTo(html);
+        assertThat(fetch(http, base + "kube-system/").statusCode()).isEqualTo(404);
+        assertThat(fetch(http, base + ns + "/no-such-test/").statusCode()).isEqualTo(404);
+      } finally {
+        site.stop(0);
+      }
     }
   }
 
@@ -333,6 +356,13 @@ class DhtLoadTestOperatorTest {
   }
 
   // --- helpers ---
+
+  private static java.net.http.HttpResponse<String> fetch(java.net.http.HttpClient http, String url)
+      throws Exception {
+    return http.send(
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+  }
 
   private static DhtLoadTest create(String name, Consumer<DhtLoadTestSpec> change) {
     var test = new DhtLoadTest();
