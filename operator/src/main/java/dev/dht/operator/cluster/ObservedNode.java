@@ -57,10 +57,6 @@ public class ObservedNode {
 
   public ObservedNode() {}
 
-  public static ObservedNode of(String name, NodeView view) {
-    return of(PodState.missing(view.ordinal(), name), null, view);
-  }
-
   public static ObservedNode of(PodState pod, String image, NodeView view) {
     ObservedNode n = new ObservedNode();
     n.name = pod.name();
