@@ -1,5 +1,6 @@
 package dev.dht.operator.loadtest;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.operator.loadtest.DhtLoadTestStatus.Results;
@@ -18,6 +19,9 @@ public class Comparison {
 
   @JsonPropertyDescription("achievedRate, p50, p99, p99.9 and max: baseline, this run, change.")
   private List<Row> rows = new ArrayList<>();
+
+  /** The baseline's latency by percentile, for the report's chart (not in the status). */
+  @JsonIgnore private List<Wrk2Log.Point> baselineSpectrum = List.of();
 
   /** One metric: both values and the change in percent (positive: this run's value is higher). */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -126,6 +130,16 @@ public class Comparison {
   private static Double latencyOf(
       Results results, Function<DhtLoadTestStatus.Latency, Double> value) {
     return results.getLatencyMs() == null ? null : value.apply(results.getLatencyMs());
+  }
+
+  /** The same comparison, with the baseline's spectrum to draw beside this run's. */
+  Comparison withBaselineSpectrum(List<Wrk2Log.Point> spectrum) {
+    this.baselineSpectrum = List.copyOf(spectrum);
+    return this;
+  }
+
+  List<Wrk2Log.Point> baselineSpectrum() {
+    return baselineSpectrum;
   }
 
   /** The row of {@code metric}, if compared. */

@@ -251,7 +251,25 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
         || baseline.getStatus().getResults() == null) {
       return null;
     }
-    return Comparison.of(ref.getName(), baseline.getStatus().getResults(), results);
+    var report =
+        context
+            .getClient()
+            .configMaps()
+            .inNamespace(test.getMetadata().getNamespace())
+            .withName(LoadTestModel.reportName(ref.getName()))
+            .get();
+    var spectrum =
+        Optional.ofNullable(report)
+            .map(ConfigMap::getData)
+            .map(data -> data.get(ReportConfigMap.SPECTRUM_KEY))
+            .map(Wrk2Log::spectrum)
+            .filter(points -> !points.isEmpty())
+            .orElseGet(() -> {
+              var latency = baseline.getStatus().getResults().getLatencyMs();
+              return latency == null ? List.of() : HtmlReport.fromSummary(latency);
+            });
+    return Comparison.of(ref.getName(), baseline.getStatus().getResults(), results)
+        .withBaselineSpectrum(spectrum);
   }
 
   /**

@@ -119,7 +119,11 @@ final class HtmlReport {
                 ? ""
                 : "<p>From the summary's percentiles only: the pod log held no wrk2 report"
                     + " (unreadable or cut), so the full spectrum is missing.</p>\n")
-        .append(chart(points))
+        .append(
+            chart(
+                points,
+                comparison == null ? List.of() : comparison.baselineSpectrum(),
+                comparison == null ? null : comparison.getBaseline()))
         .append('\n');
     wrk2.ifPresent(
         text -> h.append("<h2>wrk2 output</h2>\n<pre>").append(escape(text)).append("</pre>\n"));
@@ -129,7 +133,7 @@ final class HtmlReport {
     return h.toString();
   }
 
-  private static List<Point> fromSummary(DhtLoadTestStatus.Latency l) {
+  static List<Point> fromSummary(DhtLoadTestStatus.Latency l) {
     var points = new ArrayList<Point>();
     addIfKnown(points, 0.5, l.getP50());
     addIfKnown(points, 0.9, l.getP90());
@@ -150,10 +154,19 @@ final class HtmlReport {
   }
 
   static String chart(List<Point> points) {
+    return chart(points, List.of(), null);
+  }
+
+  /**
+   * Latency by percentile of this run (red) and, if given, of its baseline (grey, dashed, named
+   * {@code baselineName}) on the same axes.
+   */
+  static String chart(List<Point> points, List<Point> baseline, String baselineName) {
     var shown = points.stream().filter(p -> p.percentile() < 1.0).toList();
+    var before = baseline.stream().filter(p -> p.percentile() < 1.0).toList();
     double maxDecades = 2;
     double maxMillis = 0;
-    for (Point p : shown) {
+    for (Point p : java.util.stream.Stream.concat(shown.stream(), before.stream()).toList()) {
       maxDecades = Math.max(maxDecades, Math.ceil(decades(p.percentile()) - 1e-9));
       maxMillis = Math.max(maxMillis, p.millis());
     }
@@ -188,16 +201,33 @@ final class HtmlReport {
                 "<text x=\"14\" y=\"%.1f\" transform=\"rotate(-90 14 %.1f)\"",
                 TOP + hgt / 2, TOP + hgt / 2))
         .append(" text-anchor=\"middle\">latency (ms)</text>\n");
+    if (!before.isEmpty()) {
+      s.append("<polyline id=\"baseline-curve\" fill=\"none\" stroke=\"#888\"")
+          .append(" stroke-dasharray=\"6 4\" stroke-width=\"2\" points=\"");
+      curve(s, before, maxDecades, yTop, w, hgt);
+      s.append("\"/>\n")
+          .append(f("<text x=\"%d\" y=\"%d\" fill=\"#888\">", LEFT + 8, TOP + 30))
+          .append("- - ")
+          .append(escape(baselineName == null ? "baseline" : baselineName))
+          .append("</text>\n")
+          .append(f("<text x=\"%d\" y=\"%d\" fill=\"#c0392b\">", LEFT + 8, TOP + 14))
+          .append("&#8212; this run</text>\n");
+    }
     if (!shown.isEmpty()) {
       s.append("<polyline fill=\"none\" stroke=\"#c0392b\" stroke-width=\"2\" points=\"");
-      for (Point p : shown) {
-        double x = LEFT + w * Math.min(decades(p.percentile()), maxDecades) / maxDecades;
-        double y = TOP + hgt - hgt * p.millis() / yTop;
-        s.append(f("%.1f,%.1f ", x, y));
-      }
+      curve(s, shown, maxDecades, yTop, w, hgt);
       s.append("\"/>\n");
     }
     return s.append("</svg>").toString();
+  }
+
+  private static void curve(
+      StringBuilder s, List<Point> points, double maxDecades, double yTop, double w, double hgt) {
+    for (Point p : points) {
+      double x = LEFT + w * Math.min(decades(p.percentile()), maxDecades) / maxDecades;
+      double y = TOP + hgt - hgt * p.millis() / yTop;
+      s.append(f("%.1f,%.1f ", x, y));
+    }
   }
 
   /** 0 -> "0%", 1 -> "90%", 2 -> "99%", 3 -> "99.9%", ... */

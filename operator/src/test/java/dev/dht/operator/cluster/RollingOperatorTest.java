@@ -10,10 +10,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -46,6 +42,7 @@ class RollingOperatorTest {
   private static final String NAME = "roll";
   private static final Duration TIMEOUT = Duration.ofSeconds(120);
   private static final int[] PORTS = StandInKubelet.freePorts(NODES);
+  private static final LocalNodes LOCAL = new LocalNodes(PORTS);
 
   /** The operator's default node image: changed to play an operator upgrade. */
   private static final AtomicReference<String> OPERATOR_IMAGE =
@@ -71,7 +68,6 @@ class RollingOperatorTest {
   static KubernetesClient client;
   static String ns;
   static StandInKubelet kubelet;
-  static final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeAll
   static void start() throws IOException {
@@ -110,7 +106,7 @@ class RollingOperatorTest {
                 if (node < 0) {
                   continue;
                 }
-                if (put(node, key, v) == 201) {
+                if (LOCAL.put(node, key, v, 2) == 201) {
                   acked.merge(key, v, Math::max);
                 } else {
                   failures.incrementAndGet();
@@ -330,46 +326,13 @@ class RollingOperatorTest {
     return uids;
   }
 
-  private static int put(int node, String key, long version) {
-    try {
-      return http.send(
-              HttpRequest.newBuilder(
-                      URI.create(
-                          "http://127.0.0.1:"
-                              + PORTS[node]
-                              + "/v0/entity?id="
-                              + key
-                              + "&ack=2&from=3"))
-                  .timeout(Duration.ofSeconds(5))
-                  .PUT(HttpRequest.BodyPublishers.ofString(Long.toString(version)))
-                  .build(),
-              HttpResponse.BodyHandlers.discarding())
-          .statusCode();
-    } catch (IOException e) {
-      return -1;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return -1;
-    }
-  }
-
   private static String adminStatus(int i) throws Exception {
-    return http.send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + PORTS[i] + "/v0/admin/status"))
-                .build(),
-            HttpResponse.BodyHandlers.ofString())
-        .body();
+    return LOCAL.text(i, "/v0/admin/status");
   }
 
   /** Node i's own replica of the test's keys: key → value (a version number). */
   private static Map<String, Long> localValues(int i) throws Exception {
-    String body =
-        http.send(
-                HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + PORTS[i] + "/v0/entities?start=r-&end=r."))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString())
-            .body();
+    String body = LOCAL.text(i, "/v0/entities?start=r-&end=r.");
     Map<String, Long> values = new HashMap<>();
     Matcher m = VALUE.matcher(body);
     while (m.find()) {
@@ -379,13 +342,6 @@ class RollingOperatorTest {
   }
 
   private static DhtClusterStatus awaitStatus(Predicate<DhtClusterStatus> condition) {
-    return Awaitility.await()
-        .atMost(TIMEOUT)
-        .pollInterval(Duration.ofMillis(200))
-        .ignoreExceptions()
-        .until(
-            () ->
-                client.resources(DhtCluster.class).inNamespace(ns).withName(NAME).get().getStatus(),
-            s -> s != null && condition.test(s));
+    return LocalNodes.awaitStatus(client, ns, NAME, TIMEOUT, condition);
   }
 }

@@ -9,9 +9,6 @@ import dev.dht.operator.scaling.NodeAdmin;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
@@ -36,6 +33,7 @@ class ScalingOperatorTest {
   private static final String NAME = "scale";
   private static final Duration TIMEOUT = Duration.ofSeconds(90);
   private static final int[] PORTS = StandInKubelet.freePorts(MAX_NODES);
+  private static final LocalNodes NODES = new LocalNodes(PORTS);
 
   static {
     TestCrds.forceApply(DhtCluster.class);
@@ -53,7 +51,6 @@ class ScalingOperatorTest {
   static KubernetesClient client;
   static String ns;
   static StandInKubelet kubelet;
-  static final HttpClient http = HttpClient.newHttpClient();
 
   @BeforeAll
   static void start() throws IOException {
@@ -168,65 +165,25 @@ class ScalingOperatorTest {
                 .equals(java.util.List.of("data-scale-3", "data-scale-4")));
   }
 
-  private static int put(int node, String key, long version, int ack) {
-    try {
-      return http.send(
-              HttpRequest.newBuilder(entity(node, key, ack))
-                  .timeout(Duration.ofSeconds(10))
-                  .PUT(HttpRequest.BodyPublishers.ofString(Long.toString(version)))
-                  .build(),
-              HttpResponse.BodyHandlers.discarding())
-          .statusCode();
-    } catch (IOException e) {
-      return -1;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return -1;
-    }
-  }
-
-  private static HttpResponse<String> get(int node, String key, int ack) {
-    try {
-      return http.send(
-          HttpRequest.newBuilder(entity(node, key, ack)).timeout(Duration.ofSeconds(10)).build(),
-          HttpResponse.BodyHandlers.ofString());
-    } catch (IOException e) {
-      return null;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return null;
-    }
-  }
-
-  private static URI entity(int node, String key, int ack) {
-    return URI.create(
-        "http://127.0.0.1:" + PORTS[node] + "/v0/entity?id=" + key + "&ack=" + ack + "&from=3");
-  }
-
   /** The live entries of nodes 0..count-1, summed (each node's own replica). */
   private static int copies(int count) throws Exception {
     int copies = 0;
     for (int i = 0; i < count; i++) {
-      String body =
-          http.send(
-                  HttpRequest.newBuilder(
-                          URI.create("http://127.0.0.1:" + PORTS[i] + "/v0/entities?start=s"))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString())
-              .body();
+      String body = NODES.text(i, "/v0/entities?start=s");
       copies += (int) body.split("s-", -1).length - 1;
     }
     return copies;
   }
 
   private static DhtClusterStatus awaitStatus(Predicate<DhtClusterStatus> condition) {
-    return Awaitility.await()
-        .atMost(TIMEOUT)
-        .pollInterval(Duration.ofMillis(200))
-        .ignoreExceptions()
-        .until(
-            () ->
-                client.resources(DhtCluster.class).inNamespace(ns).withName(NAME).get().getStatus(),
-            s -> s != null && condition.test(s));
+    return LocalNodes.awaitStatus(client, ns, NAME, TIMEOUT, condition);
+  }
+
+  private static int put(int node, String key, long version, int ack) {
+    return NODES.put(node, key, version, ack);
+  }
+
+  private static HttpResponse<String> get(int node, String key, int ack) {
+    return NODES.get(node, key, ack);
   }
 }

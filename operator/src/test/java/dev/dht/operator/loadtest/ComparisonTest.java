@@ -102,7 +102,9 @@ class ComparisonTest {
   void theReportPageShowsTheComparisonAndLinksTheFlameGraphs() {
     var test = LoadTests.test("put-10k-v2", "demo");
     var summary = RunSummary.parse(LoadTests.terminationMessage());
-    var c = Comparison.of("put-10k-v1", BASELINE, summary.results());
+    var c =
+        Comparison.of("put-10k-v1", BASELINE, summary.results())
+            .withBaselineSpectrum(HtmlReport.fromSummary(BASELINE.getLatencyMs()));
     String html =
         HtmlReport.render(
             test,
@@ -114,6 +116,8 @@ class ComparisonTest {
             java.util.List.of("flame-demo-0-cpu.html"));
     assertThat(html)
         .contains("<h2>Against put-10k-v1</h2>", "id=\"comparison\"", "p99.9")
-        .contains("<a href=\"flame-demo-0-cpu.html\">");
+        .contains("<a href=\"flame-demo-0-cpu.html\">")
+        .as("the baseline's curve is drawn beside this run's")
+        .contains("id=\"baseline-curve\"", "- - put-10k-v1");
   }
 }
