@@ -16,7 +16,12 @@
 #   PORTS="8080 8081 8082"               node ports (passed to scripts/local-cluster.sh)
 #   CLUSTER=none                         use nodes that are already running on PORTS
 #   LOADGEN="cmd ..."                    how to run the load generator (default: the node jar)
-# Output: target/bench/<workload>-<rate>.{json,txt,html}, fill.*, and the table on stdout.
+#   PROFILE=cpu,alloc,lock               profile every node during each measured window (events:
+#                                        cpu or wall, alloc, lock); flame graphs in target/bench/
+#   BASELINE=target/bench-baseline       the previous benchmark's JSON, kept when a new one starts;
+#                                        the table and index.html compare with it (none: off)
+# Output: target/bench/<workload>-<rate>.{json,txt,html}, fill.*, <run>-<port>-<event>.html
+# flame graphs, index.html, and the table on stdout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,6 +42,8 @@ PAUSE="${PAUSE:-2}"
 PORTS="${PORTS:-8080 8081 8082}"
 CLUSTER="${CLUSTER:-scripts/local-cluster.sh}"
 OUT=target/bench
+PROFILE="${PROFILE:-}"
+BASELINE="${BASELINE:-target/bench-baseline}"
 export PORTS DATA_DIR="${BENCH_DATA_DIR:-$OUT/data}"
 
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
@@ -46,29 +53,59 @@ JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 log() { echo "bench: $*" >&2; }
 
 # The table: one row per run, in run order, from the JSON summaries listed in $OUT/runs.
+# With a baseline (the previous benchmark's JSON of the same run), p99 and p99.9 get its change
+# ("-12%", "2.1x better"); index.html holds the same table with links to each run's page and
+# flame graphs.
 print_table() {
-  python3 - "$OUT" <<'PY'
-import json, os, sys
-out = sys.argv[1]
+  python3 - "$OUT" "$BASELINE" <<'PY'
+import html, json, os, sys
+out, base = sys.argv[1], sys.argv[2]
 names = open(os.path.join(out, "runs")).read().split() if os.path.exists(os.path.join(out, "runs")) else []
-head = ("workload", "target/s", "achieved/s", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "errors (+non2xx)")
+def load(d, name):
+    p = os.path.join(d, name + ".json")
+    return json.load(open(p)) if os.path.exists(p) else None
+def change(now, before):
+    if before is None or not before:
+        return ""
+    f = now / before
+    if abs(f - 1) < 0.01: return "same"
+    if f < 1 / 1.5: return "%.1fx better" % (1 / f)
+    if f > 1.5: return "%.1fx worse" % f
+    return "%+.0f%%" % ((f - 1) * 100)
+head = ("workload", "target/s", "achieved/s", "p50 ms", "p99 ms", "p99.9 ms", "max ms", "errors (+non2xx)",
+        "p99 vs base", "p99.9 vs base")
 rows = []
 for name in names:
-    path = os.path.join(out, name + ".json")
-    if not os.path.exists(path):
-        rows.append((name, "-", "failed", "-", "-", "-", "-", "-"))
+    j = load(out, name)
+    if j is None:
+        rows.append((name, "-", "failed") + ("-",) * 7)
         continue
-    j = json.load(open(path))
     l = j["latencyMs"]
+    b = load(base, name) if base != "none" else None
+    bl = b["latencyMs"] if b else {}
     rows.append((j["workload"], "%.0f" % j["targetRate"], "%.0f" % j["achievedRate"],
                  "%.2f" % l["p50"], "%.2f" % l["p99"], "%.2f" % l["p999"], "%.2f" % l["max"],
-                 "%d (+%d)" % (j["errors"], j["non2xx"])))
+                 "%d (+%d)" % (j["errors"], j["non2xx"]),
+                 change(l["p99"], bl.get("p99")), change(l["p999"], bl.get("p999"))))
 widths = [max(len(str(r[i])) for r in [head] + rows) for i in range(len(head))]
 fmt = "  ".join("%%-%ds" % w if i == 0 else "%%%ds" % w for i, w in enumerate(widths))
 print(fmt % head)
 print("  ".join("-" * w for w in widths))
 for r in rows:
     print(fmt % tuple(r))
+flames = sorted(f for f in os.listdir(out) if f.count("-") >= 3 and f.endswith(".html")
+                and f.rsplit("-", 1)[1][:-5] in ("cpu", "wall", "alloc", "lock"))
+with open(os.path.join(out, "index.html"), "w") as f:
+    f.write("<!DOCTYPE html><html><head><meta charset='utf-8'><title>dht bench</title>"
+            "<style>body{font-family:sans-serif;margin:2em}td,th{border:1px solid #ccc;padding:4px 8px}"
+            "table{border-collapse:collapse}</style></head><body><h1>dht bench</h1><table><tr>")
+    f.write("".join("<th>%s</th>" % html.escape(h) for h in head) + "<th>flame graphs</th></tr>")
+    for name, r in zip(names, rows):
+        links = " ".join("<a href='%s'>%s</a>" % (html.escape(x), html.escape(x[len(name) + 1:-5]))
+                         for x in flames if x.startswith(name + "-"))
+        f.write("<tr><td><a href='%s.html'>%s</a></td>" % (html.escape(name), html.escape(r[0])))
+        f.write("".join("<td>%s</td>" % html.escape(str(c)) for c in r[1:]) + "<td>%s</td></tr>" % links)
+    f.write("</table><p>baseline: %s</p></body></html>\n" % html.escape(base))
 PY
 }
 
@@ -97,6 +134,12 @@ urls=()
 for p in $PORTS; do urls+=("http://127.0.0.1:$p"); done
 URLS="$(IFS=,; echo "${urls[*]}")"
 
+# the previous benchmark's results become the baseline of this one
+if [ "$BASELINE" != none ] && [ -s "$OUT/runs" ]; then
+  rm -rf "$BASELINE" && mkdir -p "$BASELINE"
+  cp "$OUT"/runs "$OUT"/*.json "$BASELINE"/ 2>/dev/null || true
+  log "baseline: the previous benchmark ($BASELINE)"
+fi
 rm -rf "$OUT"
 mkdir -p "$OUT"
 : > "$OUT/runs"
@@ -109,6 +152,24 @@ if [ "$CLUSTER" != none ]; then
 fi
 
 failed=0
+profile_args=()
+[ -z "$PROFILE" ] ||
+  profile_args=(--profile-nodes "$URLS" --profile-events "$PROFILE" --profile-secret-file "$DATA_DIR/secret")
+# flame_graphs RUN: each node's flame graphs of the run's measured window -> $OUT/RUN-PORT-EVENT.html
+flame_graphs() {
+  local p e state i
+  for p in $PORTS; do
+    for i in $(seq 1 60); do   # the node converts its recording when the window closes
+      state="$(curl -s --max-time 5 "http://127.0.0.1:$p/v0/admin/profile" || true)"
+      [[ "$state" == *'"state":"running"'* ]] || break
+      sleep 0.5
+    done
+    for e in ${PROFILE//,/ }; do
+      curl -s --max-time 10 -f -o "$OUT/$1-$p-$e.html" "http://127.0.0.1:$p/v0/admin/profile/$e.html" ||
+        log "$1: no $e flame graph from node $p ($state)"
+    done
+  done
+}
 # run NAME ARGS...: one load generator run writing $OUT/NAME.{json,txt,html}.
 run() {
   local name=$1
@@ -144,7 +205,9 @@ fi
 for workload in put get; do
   for rate in $RATES; do
     sleep "$PAUSE"
-    run "$workload-$rate" --workload "$workload" --rate "$rate" --duration "${DURATION}s" --warmup "${WARMUP}s"
+    run "$workload-$rate" --workload "$workload" --rate "$rate" --duration "${DURATION}s" --warmup "${WARMUP}s" \
+      "${profile_args[@]}"
+    [ -z "$PROFILE" ] || flame_graphs "$workload-$rate"
   done
 done
 
@@ -154,5 +217,5 @@ echo "dht bench: ${CONNECTIONS} connections, ${THREADS} threads, ${DURATION}s ru
 print_table
 echo
 echo "load: $(uptime)"
-echo "details: $OUT/<run>.txt (wrk2 format), .json, .html"
+echo "details: $OUT/<run>.txt (wrk2 format), .json, .html; $OUT/index.html${PROFILE:+ (with the flame graphs)}"
 exit "$failed"
