@@ -84,21 +84,22 @@ public final class Profiler {
     worker
         .executeBlocking(
             () -> {
+              // the session ends once its flame graphs are written: a new one would reuse the files
               try {
                 AsyncProfiler.getInstance().execute("stop");
+                for (ProfileRequest.Event event : request.events()) {
+                  JfrToFlame.convert(
+                      jfr.toString(),
+                      flameGraph(event).toString(),
+                      new Arguments(
+                          "--" + event.lowerName(),
+                          "--title",
+                          title + ": " + event.lowerName() + ", " + request.seconds() + " s"));
+                }
+                Files.deleteIfExists(jfr);
               } finally {
                 SESSION.set(false);
               }
-              for (ProfileRequest.Event event : request.events()) {
-                JfrToFlame.convert(
-                    jfr.toString(),
-                    flameGraph(event).toString(),
-                    new Arguments(
-                        "--" + event.lowerName(),
-                        "--title",
-                        title + ": " + event.lowerName() + ", " + request.seconds() + " s"));
-              }
-              Files.deleteIfExists(jfr);
               return null;
             },
             false)
