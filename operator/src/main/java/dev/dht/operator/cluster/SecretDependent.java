@@ -72,7 +72,6 @@ public class SecretDependent extends KubernetesDependentResource<Secret, DhtClus
         .withName(cluster.getMetadata().getName())
         .withUid(cluster.getMetadata().getUid())
         .withController(true)
-        .withBlockOwnerDeletion(true)
         .build();
   }
 
