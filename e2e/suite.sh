@@ -333,8 +333,10 @@ print("    against put-300: " + ", ".join(f"{r['metric']} {r.get('summary', 'n/a
 print(f"    verdict {st.get('verdict')}")
 if problems: sys.exit("; ".join(problems))
 PY
-  k get configmap -l dht.dev/artifact=flame-demo-0-cpu-html -o jsonpath='{.items[0].binaryData.part\.gz}' |
-    base64 -d | gunzip | grep -q 'cpu, 15 s' || die "the stored cpu flame graph of demo-0 does not read back"
+  local flame
+  flame="$(k get configmap -l dht.dev/artifact=flame-demo-0-cpu-html -o jsonpath='{.items[0].binaryData.part\.gz}' |
+    base64 -d | gunzip)" || die "the stored cpu flame graph of demo-0 does not decompress"
+  grep -q 'cpu, 15 s' <<<"$flame" || die "the stored cpu flame graph of demo-0 does not read back"
   log "the stored flame graph of demo-0 (cpu) reads back ($((SECONDS - t))s); profile requests of the generator:"
   k logs "job/$(jp "dhtloadtest/$name" '{.status.jobName}')" 2>/dev/null | grep '^profile ' | sed 's/^/    | /'
 }
@@ -468,9 +470,10 @@ step_roll() {
   k get events --field-selector reason=RollingRestart --sort-by=.lastTimestamp \
     -o jsonpath='{range .items[*]}{.lastTimestamp} {.message}{"\n"}{end}' | sed 's/^/    /'
   [ "$(most_not_ready "$WORK/roll-ready")" -le 1 ] || die "more than one node pod was not Ready at once"
-  for p in 1 2; do
-    k get events --field-selector reason=RollingRestart -o jsonpath='{range .items[*]}{.message}{"\n"}{end}' |
-      grep -q "^restarting pod $CLUSTER-$p " || die "no RollingRestart event names $CLUSTER-$p"
+  local restarts_said
+  restarts_said="$(k get events --field-selector reason=RollingRestart -o jsonpath='{range .items[*]}{.message}{"\n"}{end}')"
+  for p in 1 2; do   # (grep on a variable: grep -q in a pipe under pipefail may kill its writer)
+    grep -q "^restarting pod $CLUSTER-$p " <<<"$restarts_said" || die "no RollingRestart event names $CLUSTER-$p"
   done
   [ "$(jp "sts/$CLUSTER" '{.spec.updateStrategy.type}')" = OnDelete ] || die "the StatefulSet's update strategy is not OnDelete"
   k get sts "$CLUSTER" -o jsonpath='{.spec.template.spec.containers[0].args}' | grep -q -- '--event-loops=2' ||
