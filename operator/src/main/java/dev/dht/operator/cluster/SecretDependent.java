@@ -1,7 +1,6 @@
 package dev.dht.operator.cluster;
 
-import io.fabric8.kubernetes.api.model.OwnerReference;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import dev.dht.operator.Owners;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -54,7 +53,7 @@ public class SecretDependent extends KubernetesDependentResource<Secret, DhtClus
       return false;
     }
     var secret = build(model, Optional.empty(), SecretDependent::newSecret);
-    secret.getMetadata().setOwnerReferences(List.of(ownerOf(cluster)));
+    secret.getMetadata().setOwnerReferences(List.of(Owners.controller(cluster)));
     try {
       secrets.resource(secret).create();
     } catch (KubernetesClientException e) {
@@ -63,16 +62,6 @@ public class SecretDependent extends KubernetesDependentResource<Secret, DhtClus
       }
     }
     return true;
-  }
-
-  private static OwnerReference ownerOf(DhtCluster cluster) {
-    return new OwnerReferenceBuilder()
-        .withApiVersion(cluster.getApiVersion())
-        .withKind(cluster.getKind())
-        .withName(cluster.getMetadata().getName())
-        .withUid(cluster.getMetadata().getUid())
-        .withController(true)
-        .build();
   }
 
   @Override

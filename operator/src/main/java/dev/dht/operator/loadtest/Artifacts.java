@@ -1,8 +1,8 @@
 package dev.dht.operator.loadtest;
 
+import dev.dht.operator.Owners;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -107,14 +107,7 @@ final class Artifacts {
                 artifact.contentType(),
                 "dht.dev/artifact-name",
                 artifact.name()))
-        .withOwnerReferences(
-            new OwnerReferenceBuilder()
-                .withApiVersion(test.getApiVersion())
-                .withKind(test.getKind())
-                .withName(meta.getName())
-                .withUid(meta.getUid())
-                .withController(true)
-                .build())
+        .withOwnerReferences(Owners.controller(test))
         .endMetadata()
         .withBinaryData(Map.of(DATA_KEY, java.util.Base64.getEncoder().encodeToString(slice)))
         .build();

@@ -1,8 +1,8 @@
 package dev.dht.operator.loadtest;
 
+import dev.dht.operator.Owners;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
@@ -55,14 +55,7 @@ final class ReportConfigMap {
         .withName(LoadTestModel.reportName(meta.getName()))
         .withNamespace(meta.getNamespace())
         .withLabels(LoadTestModel.labels(meta.getName()))
-        .withOwnerReferences(
-            new OwnerReferenceBuilder()
-                .withApiVersion(test.getApiVersion())
-                .withKind(test.getKind())
-                .withName(meta.getName())
-                .withUid(meta.getUid())
-                .withController(true)
-                .build())
+        .withOwnerReferences(Owners.controller(test))
         .endMetadata()
         .withData(data)
         .build();
