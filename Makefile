@@ -14,7 +14,7 @@ MVN := mvn -B -ntp
 NODE_JAR := node/target/dht-node.jar
 SOURCES := $(shell find pom.xml */pom.xml */src/main -type f 2>/dev/null)
 
-.PHONY: build run test fmt bench soak heal-bench scale-bench clean check-java prereqs chart-test images e2e
+.PHONY: build run test fmt bench bench-wrk2 soak heal-bench scale-bench clean check-java prereqs chart-test images e2e
 
 check-java:
 	@[ -n "$(JAVA_HOME)" ] || { echo "Temurin/JDK 25 not found: set JAVA_HOME to a JDK 25" >&2; exit 1; }
@@ -42,6 +42,11 @@ fmt: check-java
 ## bench: start a local cluster, fill it, sweep PUT/GET rates, print a table (see README)
 bench: build
 	scripts/bench.sh
+
+## bench-wrk2: wrk2 -t4 -c64 against a bare Vert.x server and the local 3-node cluster in one run;
+## both tables and the ratio of their peaks (builds wrk2 with ../shared/tools/build-wrk2.sh if missing)
+bench-wrk2: build
+	SHARED="$(SHARED)" scripts/bench-wrk2.sh
 
 ## soak: three local nodes under constant 2/3 load, one paused (SIGSTOP) for 3 minutes; prints heap
 ## and RSS per node every 10 s and the requests' outcomes (~4 min; see README)

@@ -1,5 +1,6 @@
 package dev.dht.node;
 
+import dev.dht.loadgen.BareServerCommand;
 import dev.dht.loadgen.LoadGenCommand;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,14 +14,15 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code java -jar dht-node.jar [flags]}: runs a node until SIGTERM (flags: API.md §7); {@code java
- * -jar dht-node.jar loadgen ...} runs the load generator from the same jar and image.
+ * -jar dht-node.jar loadgen ...} runs the load generator from the same jar and image; {@code
+ * bare-server} a fixed-answer Vert.x server for benchmarks.
  */
 @Command(
     name = "dht-node",
     mixinStandardHelpOptions = true,
     version = "dht-node 0.1.0",
     description = "A dht node: serves the entry API and replicates to its peers.",
-    subcommands = LoadGenCommand.class)
+    subcommands = {LoadGenCommand.class, BareServerCommand.class})
 public final class Main implements Callable<Integer> {
   @Option(
       names = "--port",
