@@ -13,13 +13,14 @@
 #   THREADS=4 CONNECTIONS=64 KEYSPACE=100000 VALUE_SIZE=100 ACK=2 FROM=3 SLO_MS=10 PAUSE=2
 #   PROFILE=cpu,alloc,lock  profile every node during each cluster run (flame graphs in $OUT)
 #   WRK2=/opt/wrk2/wrk      wrk2 binary; built by ../shared/tools/build-wrk2.sh when missing
+#   OPS="put get"           the cluster workloads
 # Output: target/bench-wrk2/<server>-<workload>-<rate>.txt (wrk2's own output), results.json,
 # and the tables on stdout.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 RATES="${RATES:-5000 10000 15000 20000 25000}"
-BARE_RATES="${BARE_RATES:-10000 20000 30000 40000 50000}"
+BARE_RATES="${BARE_RATES-10000 20000 30000 40000 50000}"
 DURATION="${DURATION:-30}"
 WARMUP="${WARMUP:-20}"
 THREADS="${THREADS:-4}"
@@ -68,13 +69,15 @@ measure() { # SERVER URL OP RATE
   echo "$1 $3 $4" >> "$OUT/runs"
 }
 
-# 1. the bare Vert.x server
+# 1. the bare Vert.x server (BARE_RATES="": skipped)
+if [ -n "$BARE_RATES" ]; then
 "$JAVA" -jar "$JAR" bare-server --port "$BARE_PORT" --body-size "$VALUE_SIZE" > "$OUT/bare-server.log" 2>&1 &
 bare_pid=$!
 for _ in $(seq 1 100); do curl -fsS -o /dev/null "http://127.0.0.1:$BARE_PORT/" 2>/dev/null && break; sleep 0.1; done
 wrk2_run bare-warmup "http://127.0.0.1:$BARE_PORT" get "${BARE_RATES%% *}" "$WARMUP"
 for rate in $BARE_RATES; do sleep "$PAUSE"; measure bare "http://127.0.0.1:$BARE_PORT" get "$rate"; done
 kill "$bare_pid"; wait "$bare_pid" 2>/dev/null || true; bare_pid=
+fi
 
 # 2. the 3-node cluster: filled with the load generator, warmed, then swept
 scripts/local-cluster.sh start >&2
@@ -84,7 +87,7 @@ urls="$(for p in $PORTS; do printf 'http://127.0.0.1:%s,' "$p"; done)"; urls="${
   --value-size "$VALUE_SIZE" --ack "$ACK" --from "$FROM" --connections 64 > "$OUT/fill.txt" 2>&1 ||
   log "the fill failed (see $OUT/fill.txt)"
 wrk2_run cluster-warmup "$url" put "${RATES%% *}" "$WARMUP"
-for op in put get; do
+for op in ${OPS:-put get}; do
   for rate in $RATES; do
     sleep "$PAUSE"
     if [ -n "$PROFILE" ]; then

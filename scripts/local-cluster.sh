@@ -20,6 +20,11 @@ members() { local IFS=,; local urls=(); for p in "${PORTS[@]}"; do urls+=("http:
 
 start_nodes() {
   [ -f "$JAR" ] || { echo "missing $JAR: run 'make build' first" >&2; exit 1; }
+  for p in "${PORTS[@]}"; do # a node of another cluster would pass the readiness checks below
+    if (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+      echo "port $p is in use (a cluster already running? stop it first)" >&2; exit 1
+    fi
+  done
   [ -f "$DATA_DIR/secret" ] || head -c 24 /dev/urandom | base64 > "$DATA_DIR/secret"
   : > "$PID_FILE"
   for p in "${PORTS[@]}"; do

@@ -26,6 +26,7 @@ import org.rocksdb.ReadOptions;
 import org.rocksdb.ReadTier;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
 import org.rocksdb.Statistics;
 import org.rocksdb.Status;
 import org.rocksdb.WriteBatch;
@@ -46,6 +47,12 @@ import org.rocksdb.WriteOptions;
  * <p>Besides the data (the default column family), the database holds hints for other replicas
  * ({@link #HINTS}) and the node's own small facts ({@link #META}, e.g. its clock's high-water
  * mark).
+ *
+ * <p>A write needs the stored version of its key only when it might not be the newer one: {@link
+ * VersionBounds} knows an upper bound of the stored versions per slot of keys, so a write stamped
+ * above it (the common case: clocks move forward) is stored without a read. The bound of the whole
+ * store at the last start is kept in {@link #META}, written in the same batch as any record above
+ * it.
  *
  * <p>Tombstones older than the purge horizon (a timestamp: now minus the tombstone grace period)
  * are not kept: a write of such a tombstone deletes the key instead, and {@link #purge} removes the
@@ -73,6 +80,17 @@ public final class Storage implements AutoCloseable {
   private final RocksDB db;
   private final Object writeLock = new Object();
   private final Set<RangeCursor> openCursors = ConcurrentHashMap.newKeySet();
+  private final VersionBounds bounds; // guarded by writeLock
+  private long persistedBound; // guarded by writeLock: STORED_BOUND's value in META
+
+  /** META key: an upper bound (unsigned) of the timestamp of every stored record. */
+  static final byte[] STORED_BOUND = "stored-version-bound".getBytes();
+
+  /** How far above a stored timestamp the persisted bound is set: one META write per ~10 s. */
+  private static final long BOUND_MARGIN = 10_000L << 20; // timestamps: millis << 20
+
+  /** Slots of {@link VersionBounds}: 4 MiB of bounds. */
+  private static final int BOUND_SLOTS = 1 << 19;
 
   /** Operations hold the read side; close() takes the write side, so no call races the close. */
   private final ReadWriteLock lifecycle = new ReentrantReadWriteLock();
@@ -139,6 +157,8 @@ public final class Storage implements AutoCloseable {
       data = families.get(0);
       hints = families.get(1);
       meta = families.get(2);
+      persistedBound = storedBound();
+      bounds = new VersionBounds(BOUND_SLOTS, persistedBound);
     } catch (Exception e) {
       throw new StorageException("cannot open RocksDB in " + dataDir + ": " + e.getMessage(), e);
     }
@@ -202,12 +222,20 @@ public final class Storage implements AutoCloseable {
         long horizon = purgeHorizon.getAsLong();
         Record[] kept = new Record[keys.size()];
         Map<ByteBuffer, Record> written = new HashMap<>();
+        long newest = 0;
         try (WriteBatch batch = new WriteBatch()) {
           for (int i = 0; i < keys.size(); i++) {
             ByteBuffer key = ByteBuffer.wrap(keys.get(i));
             Record record = records.get(i);
-            Record current = written.containsKey(key) ? written.get(key) : stored(keys.get(i));
+            Record current =
+                written.containsKey(key)
+                    ? written.get(key)
+                    : bounds.above(keys.get(i), record.timestamp()) ? null : stored(keys.get(i));
             if (record.newerThan(current)) {
+              bounds.raise(keys.get(i), record.timestamp());
+              if (Long.compareUnsigned(record.timestamp(), newest) > 0) {
+                newest = record.timestamp();
+              }
               if (record.tombstone() && record.timestamp() < horizon) {
                 batch.delete(data, keys.get(i)); // a tombstone past its grace: nothing to keep
               } else {
@@ -218,8 +246,15 @@ public final class Storage implements AutoCloseable {
               kept[i] = current;
             }
           }
+          long bound = persistedBound;
+          if (Long.compareUnsigned(newest, bound) > 0) {
+            bound = newest + BOUND_MARGIN;
+            bound = Long.compareUnsigned(bound, newest) < 0 ? -1L : bound; // unsigned overflow
+            batch.put(meta, STORED_BOUND, ByteBuffer.allocate(Long.BYTES).putLong(bound).array());
+          }
           if (!written.isEmpty()) {
             db.write(writeOptions, batch);
+            persistedBound = bound;
           }
         }
         return kept;
@@ -229,6 +264,29 @@ public final class Storage implements AutoCloseable {
     } finally {
       lifecycle.readLock().unlock();
     }
+  }
+
+  /**
+   * The persisted bound of every stored timestamp; without one (a store written by an older
+   * version), the largest stored timestamp, found by a scan of the data.
+   */
+  private long storedBound() throws RocksDBException {
+    byte[] persisted = db.get(meta, readOptions, STORED_BOUND);
+    if (persisted != null && persisted.length == Long.BYTES) {
+      return ByteBuffer.wrap(persisted).getLong();
+    }
+    long newest = 0;
+    try (RocksIterator all = db.newIterator(data, readOptions)) {
+      for (all.seekToFirst(); all.isValid(); all.next()) {
+        byte[] value = all.value();
+        if (value.length >= Long.BYTES) {
+          long timestamp = ByteBuffer.wrap(value, 0, Long.BYTES).getLong();
+          newest = Long.compareUnsigned(timestamp, newest) > 0 ? timestamp : newest;
+        }
+      }
+      all.status();
+    }
+    return newest;
   }
 
   private Record stored(byte[] key) throws RocksDBException {

@@ -155,4 +155,22 @@ class StorageTest {
       assertThat(reopened.getMeta(bytes("fact"))).isEqualTo(bytes("42"));
     }
   }
+
+  @Test
+  void anOlderWriteIsKeptOutAfterAReopenWithOrWithoutThePersistedBound() {
+    try (Storage storage = new Storage(dir, 1 << 20)) {
+      storage.putIfNewer(bytes("k"), Record.value(1L << 40, bytes("new")));
+    }
+    try (Storage storage = new Storage(dir, 1 << 20)) {
+      assertThat(storage.putIfNewer(bytes("k"), Record.value(5, bytes("old")))).isFalse();
+      storage.deleteMeta(Storage.STORED_BOUND); // as a store written before the bound existed
+    }
+    try (Storage storage = new Storage(dir, 1 << 20)) { // the bound comes from a scan
+      assertThat(storage.putIfNewer(bytes("k"), Record.value(5, bytes("old")))).isFalse();
+      assertThat(storage.putIfNewer(bytes("k"), Record.value((1L << 40) - 1, bytes("x"))))
+          .isFalse();
+      assertThat(storage.putIfNewer(bytes("k"), Record.value((1L << 40) + 1, bytes("y")))).isTrue();
+      assertThat(storage.get(bytes("k")).valueBytes()).containsExactly(bytes("y"));
+    }
+  }
 }
