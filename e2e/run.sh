@@ -21,6 +21,11 @@ die() { echo "e2e: ERROR: $*" >&2; exit 1; }
 . target/images.env
 export NODE_IMAGE OPERATOR_IMAGE
 for tool in kubectl helm; do command -v "$tool" >/dev/null || die "$tool not found"; done
+# the report page check renders the page in headless Chromium and reads its screenshot with Pillow
+if ! command -v chromium >/dev/null || ! python3 -c 'import PIL' 2>/dev/null; then
+  say "installing chromium and python3-pil (apt)"
+  apt-get update -qq && apt-get install -y -qq chromium python3-pil >/dev/null || die "cannot install chromium/python3-pil"
+fi
 
 reachable() { timeout 20 kubectl get --raw /readyz >/dev/null 2>&1; }
 [ -n "${KUBECONFIG:-}" ] || [ -f "$HOME/.kube/config" ] || export KUBECONFIG=/var/lib/k8s-local/admin.kubeconfig

@@ -10,7 +10,8 @@
 #                from one node through the headless peers Service (from a pod in the cluster)
 #   4 loadtest   a ~30 s DhtLoadTest at 300 req/s: Succeeded, results, verdict, report ConfigMap;
 #                again for 15 s with the nodes profiled (cpu, alloc) and the first as baseline:
-#                a flame graph per node and event stored, the comparison in the status
+#                a flame graph per node and event stored, the comparison in the status; its page on
+#                the report site through kubectl port-forward, rendered by headless Chromium
 #   5 failover   a node pod deleted during a 40 s write loop at ack=2/from=3: writes keep going, the
 #                pod returns, every acknowledged key reads back at ack=2/from=3
 #   6 roll       spec.threads changed while demo-0 is down: the roller waits for it (status says so),
@@ -339,6 +340,28 @@ PY
   grep -q 'cpu, 15 s' <<<"$flame" || die "the stored cpu flame graph of demo-0 does not read back"
   log "the stored flame graph of demo-0 (cpu) reads back ($((SECONDS - t))s); profile requests of the generator:"
   k logs "job/$(jp "dhtloadtest/$name" '{.status.jobName}')" 2>/dev/null | grep '^profile ' | sed 's/^/    | /'
+
+  # the report site, as a user reaches it: kubectl port-forward to the operator, the page rendered
+  # by headless Chromium (its DOM and a screenshot checked by e2e/lib/report_page.py)
+  local port=18081 pf url code
+  timeout 150 kubectl -n "$NS" port-forward "deploy/$OPERATOR" "$port:8081" > "$WORK/port-forward.log" 2>&1 &
+  pf=$!
+  until_ok 30 "kubectl port-forward to the operator's port 8081" \
+    sh -c "curl -s -o '$WORK/index.html' --max-time 5 http://127.0.0.1:$port/reports/"
+  grep -q "put-300-profiled" "$WORK/index.html" || { kill $pf; die "the report index does not list put-300-profiled"; }
+  url="http://127.0.0.1:$port/reports/$NS/$name/"
+  code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$port/reports/kube-system/")"
+  [ "$code" = 404 ] || { kill $pf; die "a namespace the operator does not watch answered $code, not 404"; }
+  local chrome=(chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,3000
+    --virtual-time-budget=10000)
+  timeout 90 "${chrome[@]}" --dump-dom "$url" > "$WORK/report-dom.html" 2> "$WORK/chromium.log" &&
+    timeout 90 "${chrome[@]}" --screenshot="$WORK/report.png" "$url" >> "$WORK/chromium.log" 2>&1
+  local rc=$?
+  kill $pf 2>/dev/null
+  [ $rc = 0 ] || { tail -5 "$WORK/chromium.log"; die "headless Chromium failed on $url (exit $rc)"; }
+  python3 "$ROOT/e2e/lib/report_page.py" "$WORK/report-dom.html" "$WORK/report.png" \
+    flame-demo-{0,1,2}-{cpu,alloc}.html || die "the report page as Chromium rendered it ($url)"
+  log "report page through kubectl port-forward, rendered by headless Chromium ($((SECONDS - t))s)"
 }
 
 step_failover() {

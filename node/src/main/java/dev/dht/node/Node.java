@@ -130,7 +130,8 @@ public final class Node implements AutoCloseable {
                 vertx,
                 backgroundWorker,
                 Path.of(System.getProperty("java.io.tmpdir"), "dht-profile-" + config.port()),
-                "dht node " + config.self()),
+                "dht node " + config.self(),
+                metrics::requestsServed),
             NodeSettings.json(config));
     HttpVerticle.Shared shared =
         new HttpVerticle.Shared(

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
@@ -32,6 +33,7 @@ public final class NodeMetrics implements AutoCloseable {
   /** Per operation, a timer per status code, filled lazily; a racing fill gets the same meter. */
   private final Map<String, Timer[]> requestTimers = new ConcurrentHashMap<>();
 
+  private final LongAdder requestsServed = new LongAdder();
   private final Timer hopSuccess;
   private final Timer hopFailure;
   private final Counter peerOpsShed;
@@ -202,6 +204,7 @@ public final class NodeMetrics implements AutoCloseable {
 
   /** A request answered with {@code status} after {@code nanos} (499: its client left first). */
   public void request(String operation, int status, long nanos) {
+    requestsServed.increment();
     Timer[] byStatus = requestTimers.computeIfAbsent(operation, op -> new Timer[600]);
     Timer timer = byStatus[status];
     if (timer == null) {
@@ -217,6 +220,11 @@ public final class NodeMetrics implements AutoCloseable {
       byStatus[status] = timer;
     }
     timer.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Every request answered so far, whatever its path or status. */
+  public long requestsServed() {
+    return requestsServed.sum();
   }
 
   /** One call to another node's replica. */

@@ -6,9 +6,12 @@ import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 import one.convert.Arguments;
 import one.convert.JfrToFlame;
 import one.profiler.AsyncProfiler;
@@ -20,6 +23,10 @@ import org.slf4j.LoggerFactory;
  * the last session. async-profiler is one per JVM: {@link #SESSION} lets one session run at a time
  * whatever else shares the JVM. The native calls and the conversion run on {@code worker}; the wait
  * between start and stop is a timer, so no thread sleeps.
+ *
+ * <p>What profiling costs is measured each time: the JVM's CPU time per request served during the
+ * session against the {@link #BEFORE_SECONDS} before it ({@link CpuPerRequest}), read once a
+ * second.
  */
 public final class Profiler {
   private static final Logger log = LoggerFactory.getLogger(Profiler.class);
@@ -31,21 +38,60 @@ public final class Profiler {
   private final WorkerExecutor worker;
   private final Path dir;
   private final String title;
+  private final LongSupplier requests;
+  private final ArrayDeque<CpuPerRequest.Sample> samples = new ArrayDeque<>(); // guarded by itself
   private volatile State state = State.idle();
+
+  /** How far back the CPU per request before a session is measured. */
+  static final int BEFORE_SECONDS = 10;
 
   /** What the last session did; the flame graphs are files in {@code dir}. */
   private record State(
-      String state, ProfileRequest request, long startedMillis, long endedMillis, String error) {
+      String state,
+      ProfileRequest request,
+      long startedMillis,
+      long endedMillis,
+      String error,
+      CpuPerRequest overhead) {
     static State idle() {
-      return new State("idle", null, 0, 0, null);
+      return new State("idle", null, 0, 0, null, null);
     }
   }
 
-  public Profiler(Vertx vertx, WorkerExecutor worker, Path dir, String title) {
+  /** {@code requests}: how many requests this node has served so far. */
+  public Profiler(
+      Vertx vertx, WorkerExecutor worker, Path dir, String title, LongSupplier requests) {
     this.vertx = vertx;
     this.worker = worker;
     this.dir = dir;
     this.title = title;
+    this.requests = requests;
+    vertx.setPeriodic(
+        0,
+        1000,
+        id -> {
+          synchronized (samples) {
+            samples.addLast(sample());
+            if (samples.size() > BEFORE_SECONDS + 1) {
+              samples.removeFirst();
+            }
+          }
+        });
+  }
+
+  private CpuPerRequest.Sample sample() {
+    long cpu =
+        ManagementFactory.getOperatingSystemMXBean()
+                instanceof com.sun.management.OperatingSystemMXBean os
+            ? os.getProcessCpuTime()
+            : 0;
+    return new CpuPerRequest.Sample(System.currentTimeMillis(), cpu, requests.getAsLong());
+  }
+
+  private CpuPerRequest.Sample oldestSample(CpuPerRequest.Sample otherwise) {
+    synchronized (samples) {
+      return samples.isEmpty() ? otherwise : samples.getFirst();
+    }
   }
 
   /** Starts a session; false if one runs in this JVM already. */
@@ -68,18 +114,22 @@ public final class Profiler {
             },
             false)
         .map(started -> {
-          state = new State("running", request, System.currentTimeMillis(), 0, null);
-          vertx.setTimer(request.seconds() * 1000L, id -> stop(request, jfr));
+          CpuPerRequest.Sample start = sample();
+          CpuPerRequest.Sample before = oldestSample(start);
+          state = new State("running", request, System.currentTimeMillis(), 0, null, null);
+          vertx.setTimer(
+              request.seconds() * 1000L,
+              id -> stop(request, jfr, CpuPerRequest.of(before, start, sample())));
           return true;
         })
         .recover(e -> {
           SESSION.set(false);
-          state = new State("failed", request, System.currentTimeMillis(), 0, e.toString());
+          state = new State("failed", request, System.currentTimeMillis(), 0, e.toString(), null);
           return Future.failedFuture(e);
         });
   }
 
-  private void stop(ProfileRequest request, Path jfr) {
+  private void stop(ProfileRequest request, Path jfr, CpuPerRequest overhead) {
     long started = state.startedMillis();
     worker
         .executeBlocking(
@@ -103,10 +153,10 @@ public final class Profiler {
               return null;
             },
             false)
-        .onSuccess(v -> state = new State("done", request, started, now(), null))
+        .onSuccess(v -> state = new State("done", request, started, now(), null, overhead))
         .onFailure(e -> {
           log.warn("profile failed: {}", e.toString());
-          state = new State("failed", request, started, now(), e.toString());
+          state = new State("failed", request, started, now(), e.toString(), overhead);
         });
   }
 
@@ -151,6 +201,9 @@ public final class Profiler {
     }
     if (s.error() != null) {
       json.put("error", s.error());
+    }
+    if (s.overhead() != null) {
+      json.put("overhead", s.overhead().toJson());
     }
     return json;
   }

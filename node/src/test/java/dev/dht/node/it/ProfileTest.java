@@ -45,6 +45,7 @@ class ProfileTest {
                 }
               });
       try {
+        Thread.sleep(1500); // traffic before the profile: what its overhead is measured against
         assertThat(post(client, "events=cpu,alloc&seconds=2", Map.of(HEADER, SECRET)).status())
             .isEqualTo(202);
         assertThat(post(client, "events=lock&seconds=2", Map.of(HEADER, SECRET)).status())
@@ -58,6 +59,14 @@ class ProfileTest {
       } finally {
         writing.set(false);
         writer.join(10_000);
+      }
+      var overhead =
+          new io.vertx.core.json.JsonObject(get(client, "/v0/admin/profile").text())
+              .getJsonObject("overhead");
+      assertThat(overhead.getLong("requestsBefore")).isPositive();
+      assertThat(overhead.getLong("requestsDuring")).isPositive();
+      if (!overhead.containsKey("unmeasured")) {
+        assertThat(overhead.getDouble("cpuMsPerRequestDuring")).isPositive();
       }
       var cpu = get(client, "/v0/admin/profile/cpu.html");
       assertThat(cpu.status()).isEqualTo(200);

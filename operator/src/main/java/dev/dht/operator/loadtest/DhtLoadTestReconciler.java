@@ -193,11 +193,13 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
             test.getSpec().getProfile(),
             Target.resolve(test, context.getSecondaryResource(DhtCluster.class), defaultImage));
     List<String> artifacts = List.of();
+    List<String> overhead = List.of();
     if (profiling.any()) {
       var collected = flameGraphs.collect(profiling);
       var stored = Artifacts.build(test, collected.artifacts());
       stored.configMaps().forEach(map -> apply(context, map));
       artifacts = stored.names();
+      overhead = collected.overhead();
       var missing = new ArrayList<>(collected.missing());
       missing.addAll(stored.left());
       if (!missing.isEmpty()) {
@@ -206,7 +208,13 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
     }
     var report =
         ReportConfigMap.build(
-            test, Objects.toString(target, ""), summary, verdict, wrk2, comparison, artifacts);
+            test,
+            Objects.toString(target, ""),
+            summary,
+            verdict,
+            wrk2,
+            comparison,
+            new HtmlReport.Profiles(artifacts, overhead));
     apply(context, report);
     String name = report.getMetadata().getName();
     if (wrk2.isEmpty()) {

@@ -1,5 +1,7 @@
 package dev.dht.operator.loadtest;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,8 +23,14 @@ final class FlameGraphs {
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
   private static final Duration WAIT_FOR_DONE = Duration.ofSeconds(30);
 
-  /** What was collected, and what could not be (with why). */
-  record Collected(List<Artifacts.Artifact> artifacts, List<String> missing) {}
+  /**
+   * What was collected, what could not be (with why), and what profiling cost each node (its CPU
+   * per request during the profile against the seconds before, as the node measured it).
+   */
+  record Collected(
+      List<Artifacts.Artifact> artifacts, List<String> missing, List<String> overhead) {}
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final HttpClient http =
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT).build();
@@ -35,9 +43,14 @@ final class FlameGraphs {
   Collected collect(LoadTestModel.Profiling profiling) {
     var artifacts = new ArrayList<Artifacts.Artifact>();
     var missing = new ArrayList<String>();
+    var overhead = new ArrayList<String>();
     for (String node : profiling.nodes()) {
       String pod = LoadTestModel.Profiling.podOf(node);
-      String state = awaitDone(node);
+      JsonNode profile = awaitDone(node);
+      String state = profile.path("state").asText("unknown");
+      if (profile.has("overhead")) {
+        overhead.add(pod + ": " + overhead(profile.get("overhead")));
+      }
       if (!"done".equals(state)) {
         missing.add("flame graphs of " + pod + ": its profile is " + state);
         continue;
@@ -62,17 +75,37 @@ final class FlameGraphs {
           missing.add("flame graph " + pod + " " + event + ": " + e.getMessage());
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
-          return new Collected(artifacts, missing);
+          return new Collected(artifacts, missing, overhead);
         }
       }
     }
-    return new Collected(List.copyOf(artifacts), List.copyOf(missing));
+    return new Collected(List.copyOf(artifacts), List.copyOf(missing), List.copyOf(overhead));
   }
 
-  /** The node's profile state once it is no longer running (or after the bounded wait). */
-  private String awaitDone(String node) {
+  /** The node's measurement of what its profile cost, in words. Pure. */
+  static String overhead(JsonNode o) {
+    if (o.has("unmeasured")) {
+      return "not measured (" + o.path("unmeasured").asText() + ")";
+    }
+    double change = o.path("changePercent").asDouble();
+    return String.format(
+        java.util.Locale.ROOT,
+        "%+.1f%% CPU per request while profiled (%.4f ms, against %.4f ms in the seconds before;"
+            + " %d and %d requests)",
+        change,
+        o.path("cpuMsPerRequestDuring").asDouble(),
+        o.path("cpuMsPerRequestBefore").asDouble(),
+        o.path("requestsDuring").asLong(),
+        o.path("requestsBefore").asLong());
+  }
+
+  /**
+   * The node's profile state ({@code GET /v0/admin/profile}) once it is no longer running, or after
+   * the bounded wait; {@code {"state": "unreachable (why)"}} if the node did not answer.
+   */
+  private JsonNode awaitDone(String node) {
     Instant deadline = Instant.now().plus(WAIT_FOR_DONE);
-    String state = "unreachable";
+    JsonNode state = JSON.createObjectNode().put("state", "unreachable");
     while (Instant.now().isBefore(deadline)) {
       try {
         var answer =
@@ -81,15 +114,13 @@ final class FlameGraphs {
                     .timeout(TIMEOUT)
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
-        var m = java.util.regex.Pattern.compile("\"state\":\"(\\w+)\"").matcher(answer.body());
-        state = m.find() ? m.group(1) : "unknown";
-        if (!"running".equals(state)) {
+        state = answer.statusCode() == 200 ? JSON.readTree(answer.body()) : state;
+        if (!"running".equals(state.path("state").asText())) {
           return state;
         }
         Thread.sleep(500);
       } catch (IOException e) {
-        state = "unreachable (" + e.getMessage() + ")";
-        return state;
+        return JSON.createObjectNode().put("state", "unreachable (" + e.getMessage() + ")");
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return state;

@@ -12,6 +12,14 @@ import java.util.Optional;
  * the full spectrum from the pod log when there is one, else the summary's percentiles. Pure.
  */
 final class HtmlReport {
+  /**
+   * The run's flame graphs (artifact names, served beside the page) and what profiling cost each
+   * node, in words.
+   */
+  record Profiles(List<String> flameGraphs, List<String> overhead) {
+    static final Profiles NONE = new Profiles(List.of(), List.of());
+  }
+
   private static final int WIDTH = 760;
   private static final int HEIGHT = 360;
   private static final int LEFT = 70;
@@ -24,7 +32,7 @@ final class HtmlReport {
 
   static String render(
       DhtLoadTest test, String target, RunSummary summary, Verdict verdict, Optional<String> wrk2) {
-    return render(test, target, summary, verdict, wrk2, null, List.of());
+    return render(test, target, summary, verdict, wrk2, null, Profiles.NONE);
   }
 
   /**
@@ -38,7 +46,8 @@ final class HtmlReport {
       Verdict verdict,
       Optional<String> wrk2,
       Comparison comparison,
-      List<String> artifacts) {
+      Profiles profiles) {
+    List<String> artifacts = profiles.flameGraphs();
     var r = summary.results();
     var l = r.getLatencyMs();
     String title = "dht load test " + test.getMetadata().getName();
@@ -103,14 +112,25 @@ final class HtmlReport {
       h.append("</table>\n");
     }
     if (!artifacts.isEmpty()) {
-      h.append("<h2>Flame graphs</h2>\n<ul id=\"artifacts\">\n");
+      // each flame graph shown in the page (the report site serves it beside the page), and linked
+      h.append("<h2>Flame graphs</h2>\n<div id=\"artifacts\">\n");
       for (String artifact : artifacts) {
-        h.append("<li><a href=\"")
-            .append(escape(artifact))
+        String name = escape(artifact);
+        h.append("<figure class=\"flame\"><figcaption><a href=\"")
+            .append(name)
             .append("\">")
-            .append(escape(artifact))
-            .append("</a></li>\n");
+            .append(name)
+            .append("</a></figcaption><iframe src=\"")
+            .append(name)
+            .append("\" title=\"")
+            .append(name)
+            .append("\" width=\"100%\" height=\"360\"></iframe></figure>\n");
       }
+      h.append("</div>\n");
+    }
+    if (!profiles.overhead().isEmpty()) {
+      h.append("<h2>What profiling cost</h2>\n<ul id=\"profiling-overhead\">\n");
+      profiles.overhead().forEach(line -> h.append("<li>").append(escape(line)).append("</li>\n"));
       h.append("</ul>\n");
     }
     h.append("<h2>Latency by percentile</h2>\n")

@@ -4,7 +4,6 @@ import dev.dht.operator.Owners;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -26,7 +25,7 @@ final class ReportConfigMap {
 
   static ConfigMap build(
       DhtLoadTest test, String target, RunSummary summary, Verdict verdict, Optional<String> wrk2) {
-    return build(test, target, summary, verdict, wrk2, null, List.of());
+    return build(test, target, summary, verdict, wrk2, null, HtmlReport.Profiles.NONE);
   }
 
   /**
@@ -40,7 +39,7 @@ final class ReportConfigMap {
       Verdict verdict,
       Optional<String> wrk2,
       Comparison comparison,
-      List<String> artifacts) {
+      HtmlReport.Profiles profiles) {
     var meta = test.getMetadata();
     var bounded =
         wrk2.map(t -> t.length() <= MAX_SPECTRUM_CHARS ? t : t.substring(0, MAX_SPECTRUM_CHARS));
@@ -48,8 +47,7 @@ final class ReportConfigMap {
     data.put(SUMMARY_KEY, summary.json() + "\n");
     bounded.ifPresent(text -> data.put(SPECTRUM_KEY, text));
     data.put(
-        HTML_KEY,
-        HtmlReport.render(test, target, summary, verdict, bounded, comparison, artifacts));
+        HTML_KEY, HtmlReport.render(test, target, summary, verdict, bounded, comparison, profiles));
     return new ConfigMapBuilder()
         .withNewMetadata()
         .withName(LoadTestModel.reportName(meta.getName()))

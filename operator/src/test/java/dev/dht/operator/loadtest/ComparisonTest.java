@@ -113,10 +113,13 @@ class ComparisonTest {
             Verdict.judge(summary.results(), null),
             Optional.empty(),
             c,
-            java.util.List.of("flame-demo-0-cpu.html"));
+            new HtmlReport.Profiles(
+                java.util.List.of("flame-demo-0-cpu.html"),
+                java.util.List.of("demo-0: +3.0% CPU per request while profiled")));
     assertThat(html)
         .contains("<h2>Against put-10k-v1</h2>", "id=\"comparison\"", "p99.9")
-        .contains("<a href=\"flame-demo-0-cpu.html\">")
+        .contains("<a href=\"flame-demo-0-cpu.html\">", "<iframe src=\"flame-demo-0-cpu.html\"")
+        .contains("<li>demo-0: +3.0% CPU per request while profiled</li>")
         .as("the baseline's curve is drawn beside this run's")
         .contains("id=\"baseline-curve\"", "- - put-10k-v1");
   }
