@@ -22,11 +22,13 @@ die() { echo "e2e: ERROR: $*" >&2; exit 1; }
 export NODE_IMAGE OPERATOR_IMAGE
 for tool in kubectl helm; do command -v "$tool" >/dev/null || die "$tool not found"; done
 # the report page check renders the page in headless Chromium and reads its screenshot with Pillow
-if ! command -v chromium >/dev/null || ! python3 -c 'import PIL' 2>/dev/null; then
+# (Debian's python3-pil, for Debian's /usr/bin/python3: PATH may start with another python3)
+pil_python() { for p in python3 /usr/bin/python3; do "$p" -c 'import PIL' 2>/dev/null && { command -v "$p"; return; }; done; }
+if ! command -v chromium >/dev/null || [ -z "$(pil_python)" ]; then
   say "installing chromium and python3-pil (apt)"
   apt-get update -qq && apt-get install -y -qq chromium python3-pil >/dev/null || die "cannot install chromium/python3-pil"
 fi
-
+PIL_PYTHON="$(pil_python)"; export PIL_PYTHON
 reachable() { timeout 20 kubectl get --raw /readyz >/dev/null 2>&1; }
 [ -n "${KUBECONFIG:-}" ] || [ -f "$HOME/.kube/config" ] || export KUBECONFIG=/var/lib/k8s-local/admin.kubeconfig
 KIND_CREATED=""

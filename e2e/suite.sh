@@ -31,6 +31,7 @@
 #
 # Environment: NODE_IMAGE, OPERATOR_IMAGE (required; `make e2e` reads target/images.env),
 #   NODE_IMAGE_NEXT (the node image under another tag, for the upgrade step; e2e/run.sh makes it),
+#   PIL_PYTHON (a python3 with Pillow, for the report page check; e2e/run.sh finds or installs one),
 #   PULL_POLICY (IfNotPresent), CLIENT_IMAGE (local/debian-tools:1: any image with sh + curl),
 #   E2E_NAMESPACE (dht-e2e-<time>), E2E_WATCH_ALL=1 (operator watches all namespaces: ClusterRole),
 #   E2E_KEEP=1 (keep the namespace), E2E_ONLY="1 2 3" (run only these steps; later ones need the
@@ -343,11 +344,14 @@ PY
 
   # the report site, as a user reaches it: kubectl port-forward to the operator, the page rendered
   # by headless Chromium (its DOM and a screenshot checked by e2e/lib/report_page.py)
-  local port=18081 pf url code
-  timeout 150 kubectl -n "$NS" port-forward "deploy/$OPERATOR" "$port:8081" > "$WORK/port-forward.log" 2>&1 &
-  pf=$!
+  local port pf url code
+  timeout 150 kubectl -n "$NS" port-forward "deploy/$OPERATOR" :8081 > "$WORK/port-forward.log" 2>&1 &
+  pf=$!  # a free local port, which kubectl names in its first line
   until_ok 30 "kubectl port-forward to the operator's port 8081" \
-    sh -c "curl -s -o '$WORK/index.html' --max-time 5 http://127.0.0.1:$port/reports/"
+    sh -c "grep -q '^Forwarding from 127.0.0.1:' '$WORK/port-forward.log'"
+  port="$(sed -n 's/^Forwarding from 127.0.0.1:\([0-9]*\) .*/\1/p' "$WORK/port-forward.log" | head -n1)"
+  code="$(curl -s -o "$WORK/index.html" -w '%{http_code}' --max-time 10 "http://127.0.0.1:$port/reports/")"
+  [ "$code" = 200 ] || { kill $pf; die "the report index answered $code"; }
   grep -q "put-300-profiled" "$WORK/index.html" || { kill $pf; die "the report index does not list put-300-profiled"; }
   url="http://127.0.0.1:$port/reports/$NS/$name/"
   code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$port/reports/kube-system/")"
@@ -359,7 +363,8 @@ PY
   local rc=$?
   kill $pf 2>/dev/null
   [ $rc = 0 ] || { tail -5 "$WORK/chromium.log"; die "headless Chromium failed on $url (exit $rc)"; }
-  python3 "$ROOT/e2e/lib/report_page.py" "$WORK/report-dom.html" "$WORK/report.png" \
+  cp "$WORK/report.png" "$ROOT/target/e2e-report-page.png" 2>/dev/null # to look at afterwards
+  "${PIL_PYTHON:-python3}" "$ROOT/e2e/lib/report_page.py" "$WORK/report-dom.html" "$WORK/report.png" \
     flame-demo-{0,1,2}-{cpu,alloc}.html || die "the report page as Chromium rendered it ($url)"
   log "report page through kubectl port-forward, rendered by headless Chromium ($((SECONDS - t))s)"
 }

@@ -61,44 +61,59 @@ public final class ReportSite implements HttpHandler {
   @Override
   public void handle(HttpExchange exchange) throws IOException {
     try (exchange) {
-      if (!"GET".equals(exchange.getRequestMethod())) {
-        send(exchange, 405, "text/plain", "read-only: GET\n".getBytes(StandardCharsets.UTF_8));
-        return;
+      try {
+        serve(exchange);
+      } catch (RuntimeException e) { // answered before the exchange closes
+        send(
+            exchange,
+            500,
+            "text/plain",
+            ("error: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
       }
-      var page = Page.of(exchange.getRequestURI().getPath());
-      if (page == null || page.namespace() != null && !serves(page.namespace())) {
-        send(exchange, 404, "text/plain", "no such report\n".getBytes(StandardCharsets.UTF_8));
-        return;
-      }
-      if (page.test() == null) {
-        send(exchange, 200, "text/html; charset=utf-8", index(page.namespace()));
-      } else if (page.artifact() == null) {
-        testPage(exchange, page);
-      } else {
-        artifact(exchange, page);
-      }
-    } catch (RuntimeException e) {
-      send(
-          exchange,
-          500,
-          "text/plain",
-          ("error: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
     }
   }
 
+  private void serve(HttpExchange exchange) throws IOException {
+    if (!"GET".equals(exchange.getRequestMethod())) {
+      send(exchange, 405, "text/plain", "read-only: GET\n".getBytes(StandardCharsets.UTF_8));
+      return;
+    }
+    var page = Page.of(exchange.getRequestURI().getPath());
+    if (page == null || page.namespace() != null && !serves(page.namespace())) {
+      send(exchange, 404, "text/plain", "no such report\n".getBytes(StandardCharsets.UTF_8));
+      return;
+    }
+    if (page.test() == null) {
+      send(exchange, 200, "text/html; charset=utf-8", index(page.namespace()));
+    } else if (page.artifact() == null) {
+      testPage(exchange, page);
+    } else {
+      artifact(exchange, page);
+    }
+  }
+
+  /**
+   * The index of one namespace, or of every watched one: listed namespace by namespace, since an
+   * operator that watches some namespaces may not list across all of them.
+   */
   private byte[] index(String namespace) {
+    var resources = client.resources(DhtLoadTest.class);
+    List<DhtLoadTest> listed =
+        namespace != null
+            ? resources.inNamespace(namespace).list().getItems()
+            : namespaces.isEmpty()
+                ? resources.inAnyNamespace().list().getItems()
+                : namespaces.stream()
+                    .flatMap(ns -> resources.inNamespace(ns).list().getItems().stream())
+                    .toList();
     var tests =
-        (namespace == null
-                ? client.resources(DhtLoadTest.class).inAnyNamespace().list().getItems()
-                : client.resources(DhtLoadTest.class).inNamespace(namespace).list().getItems())
-            .stream()
-                .filter(t -> serves(t.getMetadata().getNamespace()))
-                .sorted(
-                    Comparator.comparing((DhtLoadTest t) -> t.getMetadata().getNamespace())
-                        .thenComparing(
-                            t -> t.getMetadata().getCreationTimestamp(),
-                            Comparator.nullsLast(Comparator.reverseOrder())))
-                .toList();
+        listed.stream()
+            .sorted(
+                Comparator.comparing((DhtLoadTest t) -> t.getMetadata().getNamespace())
+                    .thenComparing(
+                        t -> t.getMetadata().getCreationTimestamp(),
+                        Comparator.nullsLast(Comparator.reverseOrder())))
+            .toList();
     return ReportIndex.render(namespace, tests).getBytes(StandardCharsets.UTF_8);
   }
 
