@@ -27,6 +27,13 @@ import java.util.concurrent.TimeUnit;
 final class PeerChannel {
   private static final int MAX_OPS_PER_BATCH = 256;
 
+  /**
+   * Batches in flight to the peer from this loop. At the limit, new ops gather until an answer
+   * comes back and go out together: under load a batch carries more ops, and the peer and this node
+   * parse fewer requests; when idle, an op still leaves in the loop turn it came.
+   */
+  private static final int MAX_BATCHES_IN_FLIGHT = 2;
+
   /** An error answer's reason is read only up to this size. */
   private static final int MAX_ERROR_BYTES = 4096;
 
@@ -42,6 +49,8 @@ final class PeerChannel {
   private List<Pending> pending = new ArrayList<>();
   private int queuedOps; // pending or in flight
   private long queuedBytes;
+  private int batchesInFlight;
+  private boolean flushScheduled;
 
   PeerChannel(
       HttpClientAgent client,
@@ -83,20 +92,28 @@ final class PeerChannel {
     queuedOps++;
     queuedBytes += bytes;
     Promise<Record> promise = Promise.promise();
-    if (pending.isEmpty()) {
-      loop.runOnContext(v -> flush());
-    }
     pending.add(new Pending(op, deadlineNanos, bytes, promise));
+    scheduleFlush();
     return promise.future();
   }
 
+  /** A flush at the end of this loop turn, unless one is due or the batches in flight are many. */
+  private void scheduleFlush() {
+    if (!flushScheduled && batchesInFlight < MAX_BATCHES_IN_FLIGHT && !pending.isEmpty()) {
+      flushScheduled = true;
+      loop.runOnContext(v -> flush());
+    }
+  }
+
+  /** Sends what is pending, in batches, as far as the batches in flight allow; the rest waits. */
   private void flush() {
-    List<Pending> all = pending;
-    pending = new ArrayList<>();
+    flushScheduled = false;
     long now = System.nanoTime();
     List<Pending> batch = new ArrayList<>();
     int bytes = 0;
-    for (Pending p : all) {
+    int next = 0;
+    for (; next < pending.size(); next++) {
+      Pending p = pending.get(next);
       if (p.deadlineNanos() - now <= 0) {
         metrics.peerOpShed();
         done(p, Future.failedFuture(new PeerBusyException("the deadline passed before sending")));
@@ -107,6 +124,9 @@ final class PeerChannel {
         send(batch, now);
         batch = new ArrayList<>();
         bytes = 0;
+        if (batchesInFlight >= MAX_BATCHES_IN_FLIGHT) {
+          break;
+        }
       }
       batch.add(p);
       bytes += p.bytes();
@@ -114,9 +134,14 @@ final class PeerChannel {
     if (!batch.isEmpty()) {
       send(batch, now);
     }
+    pending =
+        next >= pending.size()
+            ? new ArrayList<>()
+            : new ArrayList<>(pending.subList(next, pending.size()));
   }
 
   private void send(List<Pending> batch, long now) {
+    batchesInFlight++;
     List<ReplicaOp> ops = new ArrayList<>(batch.size());
     long deadline = now;
     long maxAnswer = 0;
@@ -143,6 +168,8 @@ final class PeerChannel {
         .compose(response -> answer(response, maxAnswerBytes))
         .map(answer -> BatchCodec.decodeResults(answer, batch.size()))
         .onComplete(answers -> {
+          batchesInFlight--;
+          scheduleFlush();
           for (int i = 0; i < batch.size(); i++) {
             Pending p = batch.get(i);
             if (answers.failed()) {
