@@ -50,6 +50,8 @@ fi
 rm -rf "$OUT" && mkdir -p "$OUT"
 : > "$OUT/runs"
 
+# shellcheck source=lib/flame-graphs.sh
+. scripts/lib/flame-graphs.sh
 bare_pid=
 cleanup() {
   [ -z "$bare_pid" ] || { kill "$bare_pid" 2>/dev/null; wait "$bare_pid" 2>/dev/null || true; }
@@ -98,18 +100,7 @@ for op in ${OPS:-put get}; do
       done
     fi
     measure cluster "$url" "$op" "$rate"
-    if [ -n "$PROFILE" ]; then
-      for p in $PORTS; do
-        for _ in $(seq 1 60); do
-          [[ "$(curl -s --max-time 5 "http://127.0.0.1:$p/v0/admin/profile" || true)" == *'"state":"running"'* ]] || break
-          sleep 0.5
-        done
-        for e in ${PROFILE//,/ }; do
-          curl -fsS --max-time 10 -o "$OUT/cluster-$op-$rate-$p-$e.html" "http://127.0.0.1:$p/v0/admin/profile/$e.html" ||
-            log "no $e flame graph from node $p"
-        done
-      done
-    fi
+    [ -z "$PROFILE" ] || flame_graphs "$OUT" "cluster-$op-$rate" "$PORTS" "$PROFILE"
   done
 done
 

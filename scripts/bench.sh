@@ -155,21 +155,8 @@ failed=0
 profile_args=()
 [ -z "$PROFILE" ] ||
   profile_args=(--profile-nodes "$URLS" --profile-events "$PROFILE" --profile-secret-file "$DATA_DIR/secret")
-# flame_graphs RUN: each node's flame graphs of the run's measured window -> $OUT/RUN-PORT-EVENT.html
-flame_graphs() {
-  local p e state i
-  for p in $PORTS; do
-    for i in $(seq 1 60); do   # the node converts its recording when the window closes
-      state="$(curl -s --max-time 5 "http://127.0.0.1:$p/v0/admin/profile" || true)"
-      [[ "$state" == *'"state":"running"'* ]] || break
-      sleep 0.5
-    done
-    for e in ${PROFILE//,/ }; do
-      curl -s --max-time 10 -f -o "$OUT/$1-$p-$e.html" "http://127.0.0.1:$p/v0/admin/profile/$e.html" ||
-        log "$1: no $e flame graph from node $p ($state)"
-    done
-  done
-}
+# shellcheck source=lib/flame-graphs.sh
+. scripts/lib/flame-graphs.sh
 # run NAME ARGS...: one load generator run writing $OUT/NAME.{json,txt,html}.
 run() {
   local name=$1
@@ -207,7 +194,7 @@ for workload in put get; do
     sleep "$PAUSE"
     run "$workload-$rate" --workload "$workload" --rate "$rate" --duration "${DURATION}s" --warmup "${WARMUP}s" \
       "${profile_args[@]}"
-    [ -z "$PROFILE" ] || flame_graphs "$workload-$rate"
+    [ -z "$PROFILE" ] || flame_graphs "$OUT" "$workload-$rate" "$PORTS" "$PROFILE"
   done
 done
 

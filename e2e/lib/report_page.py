@@ -6,7 +6,7 @@ usage: report_page.py DOM.html SCREENSHOT.png FLAME_GRAPH...
   SCREENSHOT   chromium --screenshot of the page
 Checks: the DOM has the latency chart (an SVG with the run's curve and the baseline's), the
 comparison table, and one framed flame graph per name given; the screenshot is not blank, and the
-flame graphs' warm colours cover a real area of it (they are drawn by the frames' scripts, on
+flame graphs' saturated colours cover a real area of it (they are drawn by the frames' scripts, on
 canvas, so only the pixels show that they rendered). Exit 1 with the reasons otherwise.
 """
 import re
@@ -35,12 +35,12 @@ total = w * h
 ink = sum(1 for r, g, b in px if r < 235 or g < 235 or b < 235)
 # async-profiler's palettes are saturated (greens for JIT-compiled Java, yellows for C++, reds for
 # native, aqua for inlined); the rest of the page is black text on white and grey table lines
-warm = sum(1 for r, g, b in px if max(r, g, b) - min(r, g, b) > 80)
-print("    screenshot %dx%d: %.1f%% non-white, %d flame-coloured pixels" % (w, h, 100.0 * ink / total, warm))
+flame = sum(1 for r, g, b in px if max(r, g, b) - min(r, g, b) > 80)
+print("    screenshot %dx%d: %.1f%% non-white, %d flame-coloured pixels" % (w, h, 100.0 * ink / total, flame))
 if ink < 0.02 * total:
     problems.append("the screenshot is (nearly) blank: %.2f%% non-white" % (100.0 * ink / total))
-if flames and warm < 12000:  # measured: ~30k with six frames drawn, ~1k without
-    problems.append("too few flame-graph pixels in the screenshot (%d): the frames did not render" % warm)
+if flames and flame < 12000:  # measured: ~30k with six frames drawn, ~1k without
+    problems.append("too few flame-graph pixels in the screenshot (%d): the frames did not render" % flame)
 if problems:
     sys.exit("; ".join(problems))
 print("    rendered page: chart with baseline, comparison, %d flame graphs framed and drawn" % len(flames))

@@ -12,7 +12,7 @@ record CpuPerRequest(double beforeMs, double duringMs, long requestsBefore, long
   static final long MIN_REQUESTS = 200;
 
   /** One reading of the JVM's CPU time and of the requests it served so far. */
-  record Sample(long millis, long cpuNanos, long requests) {}
+  record Sample(long cpuNanos, long requests) {}
 
   /** From readings at the start of the window before, the profile's start and its end. */
   static CpuPerRequest of(Sample before, Sample start, Sample end) {

@@ -85,7 +85,7 @@ public final class Profiler {
                 instanceof com.sun.management.OperatingSystemMXBean os
             ? os.getProcessCpuTime()
             : 0;
-    return new CpuPerRequest.Sample(System.currentTimeMillis(), cpu, requests.getAsLong());
+    return new CpuPerRequest.Sample(cpu, requests.getAsLong());
   }
 
   private CpuPerRequest.Sample oldestSample(CpuPerRequest.Sample otherwise) {

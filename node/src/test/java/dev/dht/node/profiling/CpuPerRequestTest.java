@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 
 class CpuPerRequestTest {
   private static CpuPerRequest.Sample at(long cpuMillis, long requests) {
-    return new CpuPerRequest.Sample(0, cpuMillis * 1_000_000, requests);
+    return new CpuPerRequest.Sample(cpuMillis * 1_000_000, requests);
   }
 
   @Test
