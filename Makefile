@@ -14,7 +14,7 @@ MVN := mvn -B -ntp
 NODE_JAR := node/target/dht-node.jar
 SOURCES := $(shell find pom.xml */pom.xml */src/main -type f 2>/dev/null)
 
-.PHONY: build run test fmt bench bench-wrk2 soak heal-bench scale-bench clean check-java prereqs chart-test images e2e
+.PHONY: build run test fmt bench bench-wrk2 bench-k8s soak heal-bench scale-bench clean check-java prereqs chart-test images e2e
 
 check-java:
 	@[ -n "$(JAVA_HOME)" ] || { echo "Temurin/JDK 25 not found: set JAVA_HOME to a JDK 25" >&2; exit 1; }
@@ -47,6 +47,12 @@ bench: build
 ## both tables and the ratio of their peaks (builds wrk2 with ../shared/tools/build-wrk2.sh if missing)
 bench-wrk2: build
 	SHARED="$(SHARED)" scripts/bench-wrk2.sh
+
+## bench-k8s: DhtLoadTests (a first PUT on cold pods, then PUT and GET per rate) against a DhtCluster
+## with the CRD's defaults on the local Kubernetes, and the same runs over loopback; one table with
+## the p99 ratio per row (~15 min; see README)
+bench-k8s: build
+	SHARED="$(SHARED)" scripts/bench-k8s.sh
 
 ## soak: three local nodes under constant 2/3 load, one paused (SIGSTOP) for 3 minutes; prints heap
 ## and RSS per node every 10 s and the requests' outcomes (~4 min; see README)

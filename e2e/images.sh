@@ -10,6 +10,9 @@
 # Environment:
 #   JIB_FROM_IMAGE  base image; default: k8s-local's tar:///opt/k8s/images/jre25-base.tar when it
 #                   exists, else eclipse-temurin:25-jre (Jib pulls it from Docker Hub itself)
+#   AOT_CACHE       1 (default): the node image carries the AOT cache of a training run of itself
+#                   (e2e/aot-cache.sh, needs root); 0: without
+#   AOT_TRAIN_SECONDS  load time of that training run (default 30)
 #   IMAGE_TAG       use this tag instead of the generated one
 #   IMAGE_PREFIX    repository prefix instead of "local/" (e.g. registry.example.com/dht/)
 #   LOAD_IMAGES     auto (default) | k8s-local | none
@@ -33,12 +36,23 @@ NODE_IMAGE="${PREFIX}dht-node:$TAG"
 OPERATOR_IMAGE="${PREFIX}dht-operator:$TAG"
 
 say "base $JIB_FROM_IMAGE, tag $TAG"
+jib() { # jib MODULE IMAGE [MAVEN ARGS]: jib:buildTar alone (the jars come from `make build`)
+  local module=$1 image=$2; shift 2
+  $MVN -q -pl "$module" jib:buildTar -Djib.from.image="$JIB_FROM_IMAGE" -Djib.to.image="$image" \
+    -Djib.console=plain -Dstyle.color=never "$@"
+}
 for module in node operator; do
   image="$NODE_IMAGE"; [ "$module" = node ] || image="$OPERATOR_IMAGE"
   t=$SECONDS
-  # jib:buildTar alone: the classes and the reactor's jars come from the preceding `make build`
-  $MVN -q -pl "$module" jib:buildTar -Djib.from.image="$JIB_FROM_IMAGE" -Djib.to.image="$image" \
-    -Djib.console=plain -Dstyle.color=never
+  jib "$module" "$image"
+  if [ "$module" = node ] && [ "${AOT_CACHE:-1}" = 1 ]; then
+    # a training run of this image writes its AOT cache; the image is built again with it
+    rm -rf node/target/aot && mkdir -p node/target/aot/app
+    say "AOT cache: training run of $image (${AOT_TRAIN_SECONDS:-30} s of load)"
+    e2e/aot-cache.sh node/target/jib-image.tar node/target/aot/app/dht.aot "${AOT_TRAIN_SECONDS:-30}"
+    jib node "$image" -Paot-cache
+    say "AOT cache: $(du -m node/target/aot/app/dht.aot | cut -f1) MB at /app/dht.aot"
+  fi
   say "$image -> $module/target/jib-image.tar ($(du -m "$module/target/jib-image.tar" | cut -f1) MB, $((SECONDS - t))s)"
 done
 

@@ -3,6 +3,7 @@ package dev.dht.loadgen;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * The machine-readable summary of a run ({@code --json}), and its compact form for the Kubernetes
@@ -65,6 +66,12 @@ final class JsonSummary {
       o.raw("statusCounts", statuses.append('}').toString());
     }
     o.raw("latencyMs", latency(r));
+    o.raw(
+        "p99ByThirdMs",
+        r.p99ByThirdMs().stream()
+            .map(v -> String.format(Locale.ROOT, "%.3f", v))
+            .collect(Collectors.joining(",", "[", "]")));
+    o.raw("warmedUp", Boolean.toString(r.warmedUp()));
     return "{" + o.text() + end + "}";
   }
 

@@ -37,6 +37,7 @@ final class LatencyRecorder {
   private final SingleWriterRecorder progress = newRecorder();
   private final SingleWriterRecorder corrected = newRecorder();
   private final SingleWriterRecorder uncorrected = newRecorder();
+  private final SingleWriterRecorder[] thirds = {newRecorder(), newRecorder(), newRecorder()};
   private volatile long lastCompletionNanos = Long.MIN_VALUE;
   private volatile boolean closed;
 
@@ -53,11 +54,12 @@ final class LatencyRecorder {
   }
 
   /**
-   * A response arrived. {@code correctedNanos} is measured from the intended send time, {@code
-   * uncorrectedNanos} from the actual one.
+   * A response arrived. {@code third} is the third of the measured window the request was due in
+   * ({@link RunWindow#WARMUP}: not measured). {@code correctedNanos} is measured from the intended
+   * send time, {@code uncorrectedNanos} from the actual one.
    */
   void response(
-      boolean measured,
+      int third,
       boolean put,
       int status,
       long correctedNanos,
@@ -74,7 +76,7 @@ final class LatencyRecorder {
       add(Count.ALL_NON_2XX, 1);
     }
     progress.recordValue(micros(correctedNanos));
-    if (!measured) {
+    if (third == RunWindow.WARMUP) {
       return;
     }
     add(Count.RESPONSES, 1);
@@ -84,6 +86,7 @@ final class LatencyRecorder {
       statusCounts.setRelease(status, statusCounts.getPlain(status) + 1);
     }
     corrected.recordValue(micros(correctedNanos));
+    thirds[third].recordValue(micros(correctedNanos));
     uncorrected.recordValue(micros(uncorrectedNanos));
     lastCompletionNanos = nowNanos;
   }
@@ -137,6 +140,11 @@ final class LatencyRecorder {
   /** All measured latencies from intended send times; call once, at the end. */
   Histogram correctedTotal() {
     return corrected.getIntervalHistogram();
+  }
+
+  /** The measured latencies (from intended send times) due in one third of the window; once. */
+  Histogram correctedThird(int third) {
+    return thirds[third].getIntervalHistogram();
   }
 
   /** All measured latencies from actual send times; call once, at the end. */

@@ -113,7 +113,7 @@ final class RequestLoop implements Transport.Callback {
     long now = clock.getAsLong();
     long from = Math.min(intendedNanos, sentNanos);
     recorder.response(
-        window.isMeasured(intendedNanos), put, status, now - from, now - sentNanos, bodyBytes, now);
+        window.thirdOf(intendedNanos), put, status, now - from, now - sentNanos, bodyBytes, now);
     next();
   }
 

@@ -11,7 +11,8 @@ import org.HdrHistogram.Histogram;
 /**
  * The measured outcome of a run (warm-up excluded). Latency histograms are in microseconds; {@code
  * latency} is measured from intended send times, {@code uncorrected} from actual send times. {@code
- * dropped} are requests still in flight when the run was cut.
+ * dropped} are requests still in flight when the run was cut. {@code p99ByThirdMs}: the p99 of the
+ * requests due in each third of the measured window, in milliseconds.
  */
 record RunResult(
     LoadConfig config,
@@ -28,11 +29,21 @@ record RunResult(
     SortedMap<Integer, Long> statusCounts,
     Histogram latency,
     Histogram uncorrected,
-    List<Double> threadRateSamples) {
+    List<Double> threadRateSamples,
+    List<Double> p99ByThirdMs) {
 
   RunResult {
     statusCounts = Collections.unmodifiableSortedMap(new TreeMap<>(statusCounts));
     threadRateSamples = List.copyOf(threadRateSamples);
+    p99ByThirdMs = List.copyOf(p99ByThirdMs);
+    if (p99ByThirdMs.size() != 3) {
+      throw new IllegalArgumentException("three thirds");
+    }
+  }
+
+  /** Whether latency had stopped falling by the measured window ({@link WarmupCheck}). */
+  boolean warmedUp() {
+    return WarmupCheck.warmedUp(p99ByThirdMs.get(0), p99ByThirdMs.get(2));
   }
 
   /** Requests that got no HTTP response: connect errors, timeouts, I/O errors, dropped. */
@@ -69,12 +80,20 @@ record RunResult(
       long endNanos) {
     Histogram latency = LatencyRecorder.newHistogram();
     Histogram uncorrected = LatencyRecorder.newHistogram();
+    List<Histogram> thirds =
+        List.of(
+            LatencyRecorder.newHistogram(),
+            LatencyRecorder.newHistogram(),
+            LatencyRecorder.newHistogram());
     long[] sums = new long[Count.values().length];
     SortedMap<Integer, Long> statuses = new TreeMap<>();
     long lastCompletion = Long.MIN_VALUE;
     for (LatencyRecorder r : recorders) {
       latency.add(r.correctedTotal());
       uncorrected.add(r.uncorrectedTotal());
+      for (int t = 0; t < 3; t++) {
+        thirds.get(t).add(r.correctedThird(t));
+      }
       for (Count c : Count.values()) {
         sums[c.ordinal()] += r.count(c);
       }
@@ -108,6 +127,11 @@ record RunResult(
         statuses,
         latency,
         uncorrected,
-        threadRateSamples);
+        threadRateSamples,
+        thirds.stream().map(RunResult::p99Ms).toList());
+  }
+
+  private static double p99Ms(Histogram h) {
+    return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(99) / 1000.0;
   }
 }

@@ -32,4 +32,19 @@ record RunWindow(
   boolean isMeasured(long intendedNanos) {
     return intendedNanos >= measureFromNanos;
   }
+
+  /** Warm-up: not measured. */
+  static final int WARMUP = -1;
+
+  /**
+   * Which third (0, 1, 2) of the measured window a request due at {@code intendedNanos} falls in,
+   * or {@link #WARMUP}.
+   */
+  int thirdOf(long intendedNanos) {
+    if (!isMeasured(intendedNanos)) {
+      return WARMUP;
+    }
+    long length = Math.max(sendUntilNanos - measureFromNanos, 1);
+    return (int) Math.min(2, (intendedNanos - measureFromNanos) * 3 / length);
+  }
 }

@@ -10,7 +10,7 @@ class LatencyRecorderTest {
 
   private void respond(boolean put, int status) {
     r.sent();
-    r.response(true, put, status, 1_000_000, 1_000_000, 10, 0);
+    r.response(1, put, status, 1_000_000, 1_000_000, 10, 0);
   }
 
   @Test
@@ -34,12 +34,12 @@ class LatencyRecorderTest {
   @Test
   void warmupOnlyFeedsProgressAndClosedRecordersIgnoreLateAnswers() {
     r.sent();
-    r.response(false, true, 201, 5_000, 5_000, 0, 0);
+    r.response(RunWindow.WARMUP, true, 201, 5_000, 5_000, 0, 0);
     r.sent();
     r.failure(true, Transport.Failure.TIMEOUT, 0);
     r.sent();
     r.close();
-    r.response(true, true, 201, 5_000, 5_000, 0, 0);
+    r.response(1, true, 201, 5_000, 5_000, 0, 0);
 
     assertThat(r.count(Count.ALL_RESPONSES)).isEqualTo(1);
     assertThat(r.count(Count.RESPONSES)).isZero();

@@ -55,6 +55,7 @@ final class Results {
         new TreeMap<>(Map.of(201, 9_990L, 503, 10L)),
         h,
         u,
-        List.of(240.0, 250.0, 260.0, 250.0));
+        List.of(240.0, 250.0, 260.0, 250.0),
+        List.of(9.9, 9.9, 9.9));
   }
 }

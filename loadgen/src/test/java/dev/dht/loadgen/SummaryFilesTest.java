@@ -55,7 +55,8 @@ class SummaryFilesTest {
             many,
             r.latency(),
             r.uncorrected(),
-            List.of());
+            List.of(),
+            r.p99ByThirdMs());
 
     for (RunResult x : List.of(r, noisy)) {
       String log = JsonSummary.toTerminationLog(x);

@@ -187,7 +187,8 @@ class Wrk2ReportTest {
             new java.util.TreeMap<>(),
             LatencyRecorder.newHistogram(),
             LatencyRecorder.newHistogram(),
-            List.of());
+            List.of(),
+            List.of(0.0, 0.0, 0.0));
     List<String> l = Wrk2Report.format(empty, false).lines().toList();
     assertThat(parseSpectrum(l)).isEmpty();
     assertThat(l).contains("#[Max     =        0.000, Total count    =            0]");

@@ -15,14 +15,15 @@ import picocli.CommandLine.Option;
 /**
  * {@code java -jar dht-node.jar [flags]}: runs a node until SIGTERM (flags: API.md §7); {@code java
  * -jar dht-node.jar loadgen ...} runs the load generator from the same jar and image; {@code
- * bare-server} a fixed-answer Vert.x server for benchmarks.
+ * bare-server} a fixed-answer Vert.x server for benchmarks; {@code train} the image's AOT cache
+ * training run.
  */
 @Command(
     name = "dht-node",
     mixinStandardHelpOptions = true,
     version = "dht-node 0.1.0",
     description = "A dht node: serves the entry API and replicates to its peers.",
-    subcommands = {LoadGenCommand.class, BareServerCommand.class})
+    subcommands = {LoadGenCommand.class, BareServerCommand.class, TrainCommand.class})
 public final class Main implements Callable<Integer> {
   @Option(
       names = "--port",

@@ -101,6 +101,13 @@ public record ClusterModel(
             : replication.getDefaultFrom() == null && pinned.getPinnedDefaultAck() != null
                 ? pinned.getPinnedDefaultAck()
                 : from / 2 + 1;
+    var resources = spec.getResources() != null ? spec.getResources() : defaults.getResources();
+    // the counts follow the CPU from pod template v3 on: older clusters keep theirs until their
+    // nodes may restart for this operator's defaults (UpgradeGate)
+    var derived =
+        defaults.getTemplateVersion() >= 3
+            ? NodeThreads.forResources(resources)
+            : NodeThreads.BEFORE_TEMPLATE_3;
     var jvm = new ArrayList<>(defaults.getJvmOptions());
     jvm.addAll(requireNonNullElse(spec.getJvmOptions(), List.of()));
     return new ClusterModel(
@@ -113,14 +120,14 @@ public record ClusterModel(
             : spec.getImage(),
         ack,
         from,
-        requireNonNullElse(threads.getEventLoops(), 2),
-        requireNonNullElse(threads.getStorageWorkers(), 8),
+        requireNonNullElse(threads.getEventLoops(), derived.eventLoops()),
+        requireNonNullElse(threads.getStorageWorkers(), derived.storageWorkers()),
         requireNonNullElse(limits.getMaxInflight(), 4096),
         requireNonNullElse(limits.getRequestTimeoutMs(), 1000),
         requireNonNullElse(limits.getMaxValueBytes(), 1048576),
         requireNonNullElse(storage.getSize(), "1Gi"),
         storage.getStorageClassName(),
-        spec.getResources() != null ? spec.getResources() : defaults.getResources(),
+        resources,
         List.copyOf(jvm),
         spec.getScheduling(),
         membership(cluster.getStatus(), replicas),
@@ -201,9 +208,14 @@ public record ClusterModel(
 
   /** Labels that identify this cluster's pods; never change them (StatefulSet selector). */
   public Map<String, String> selectorLabels() {
+    return selectorLabels(name);
+  }
+
+  /** The labels that select the node pods of the DhtCluster {@code clusterName}. */
+  public static Map<String, String> selectorLabels(String clusterName) {
     var labels = new LinkedHashMap<String, String>();
     labels.put("app.kubernetes.io/name", "dht");
-    labels.put("app.kubernetes.io/instance", name);
+    labels.put("app.kubernetes.io/instance", clusterName);
     return labels;
   }
 

@@ -244,17 +244,17 @@ public class DhtClusterSpec {
     }
   }
 
-  /** Node thread pools; a change restarts the pods. */
+  /** Node thread pools; a change restarts the pods. Unset: from the container's CPU. */
   public static class Threads {
-    @Default("2")
     @Min(1)
-    @JsonPropertyDescription("Vert.x event-loop instances.")
-    private Integer eventLoops = 2;
+    @JsonPropertyDescription(
+        "Vert.x event-loop instances. Default: one per whole core of the node container's CPU"
+            + " limit, else of its CPU request (at least one).")
+    private Integer eventLoops;
 
-    @Default("8")
     @Min(1)
-    @JsonPropertyDescription("Bounded RocksDB worker pool size.")
-    private Integer storageWorkers = 8;
+    @JsonPropertyDescription("Bounded RocksDB worker pool size. Default: two per event loop.")
+    private Integer storageWorkers;
 
     public Integer getEventLoops() {
       return eventLoops;

@@ -15,8 +15,11 @@ import java.util.Objects;
  * allowed ({@link UpgradeGate}).
  */
 public class OperatorDefaults {
-  /** Bumped whenever the operator changes the node pod template's shape. */
-  public static final int TEMPLATE_VERSION = 2;
+  /**
+   * Bumped whenever the operator changes the node pod template's shape. 3: thread counts follow the
+   * container's CPU ({@link NodeThreads}).
+   */
+  public static final int TEMPLATE_VERSION = 3;
 
   @JsonPropertyDescription("Node image used when spec.image is unset.")
   private String image;

@@ -33,6 +33,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
     name = "P99",
     jsonPath = ".status.results.latencyMs.p99",
     type = Type.NUMBER)
+@AdditionalPrinterColumn(name = "Warm", jsonPath = ".status.results.warmedUp", type = Type.BOOLEAN)
 @AdditionalPrinterColumn(name = "Verdict", jsonPath = ".status.verdict", type = Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = Type.DATE)
 public class DhtLoadTest extends CustomResource<DhtLoadTestSpec, DhtLoadTestStatus>

@@ -31,7 +31,7 @@ import java.util.Locale;
     value = "!has(self.profile) || has(self.clusterRef)",
     message = "profile needs a clusterRef: the nodes it profiles are the cluster's")
 @ValidationRule(
-    value = "self.threads <= self.connections",
+    value = "!has(self.threads) || self.threads <= self.connections",
     message = "threads must not exceed connections (each event loop needs a connection)")
 public class DhtLoadTestSpec {
   static final String IMMUTABLE_MESSAGE = "spec is immutable: create a new DhtLoadTest to re-run";
@@ -186,10 +186,11 @@ public class DhtLoadTestSpec {
   @JsonPropertyDescription("Keep-alive connections, one request in flight each.")
   private Integer connections = 64;
 
-  @Default("2")
   @Min(1)
-  @JsonPropertyDescription("Load generator event loops.")
-  private Integer threads = 2;
+  @JsonPropertyDescription(
+      "Load generator event loops. Default: one per whole core of the generator's CPU limit, else"
+          + " of its CPU request (at least one, at most the connections).")
+  private Integer threads;
 
   @JsonPropertyDescription("Limits the verdict checks; an absent threshold is not checked.")
   private Thresholds thresholds;

@@ -192,6 +192,32 @@ public class DhtLoadTestStatus {
         "Latency from each request's intended send time (coordinated omission corrected).")
     private Latency latencyMs;
 
+    @JsonPropertyDescription(
+        "p99 of the requests due in each third of the measured window, in milliseconds.")
+    private List<Double> p99ByThirdMs;
+
+    @JsonPropertyDescription(
+        "False when latency was still falling during the measured window (a cold JVM, a node still"
+            + " starting): the first third's p99 at least twice the last third's and 1 ms above it."
+            + " A longer warm-up gives numbers that hold.")
+    private Boolean warmedUp;
+
+    public List<Double> getP99ByThirdMs() {
+      return p99ByThirdMs;
+    }
+
+    public void setP99ByThirdMs(List<Double> p99ByThirdMs) {
+      this.p99ByThirdMs = p99ByThirdMs;
+    }
+
+    public Boolean getWarmedUp() {
+      return warmedUp;
+    }
+
+    public void setWarmedUp(Boolean warmedUp) {
+      this.warmedUp = warmedUp;
+    }
+
     public Long getRequests() {
       return requests;
     }

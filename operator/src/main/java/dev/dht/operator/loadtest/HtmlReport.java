@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * A self-contained HTML page for the report ConfigMap: results, verdict, a latency-by-percentile
@@ -87,6 +88,19 @@ final class HtmlReport {
       h.append("<td>").append(escape(String.valueOf(cell))).append("</td>");
     }
     h.append("</tr></table>\n");
+    if (r.getP99ByThirdMs() != null) {
+      var thirds = r.getP99ByThirdMs();
+      boolean warm = !Boolean.FALSE.equals(r.getWarmedUp());
+      h.append("<p id=\"warm-up\" class=\"")
+          .append(warm ? "Passed" : "Failed")
+          .append("\">")
+          .append(warm ? "Warmed up" : escape("Not warmed up: latency was still falling"))
+          .append(escape(" (p99 by third of the measured window: "))
+          .append(escape(thirds.stream().map(Verdict::format).collect(Collectors.joining(" / "))))
+          .append(" ms)")
+          .append(warm ? "" : escape(". A longer warm-up gives numbers that hold."))
+          .append("</p>\n");
+    }
     if (comparison != null) {
       h.append("<h2>Against ")
           .append(escape(comparison.getBaseline()))

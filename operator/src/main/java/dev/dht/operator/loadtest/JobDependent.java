@@ -3,6 +3,8 @@ package dev.dht.operator.loadtest;
 import dev.dht.operator.SecurityContexts;
 import dev.dht.operator.cluster.ClusterModel;
 import dev.dht.operator.cluster.Scheduling;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -101,12 +103,36 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
         .withType("RuntimeDefault")
         .endSeccompProfile()
         .endSecurityContext()
-        .withAffinity(scheduling.getAffinity())
+        .withAffinity(affinity(scheduling.getAffinity(), model.clusterName()))
         .withTolerations(scheduling.getTolerations())
         .withNodeSelector(scheduling.getNodeSelector())
         .withTopologySpreadConstraints(scheduling.getTopologySpreadConstraints())
         .withContainers(container(model))
         .withVolumes(volumes(model))
+        .build();
+  }
+
+  /**
+   * The user's affinity; if none, and the target is a DhtCluster, a preference for a host without
+   * its nodes: a generator beside a node takes CPU from it, and its latency then reads as the
+   * node's. Where the cluster has no such host (one machine), it runs beside them anyway.
+   */
+  static Affinity affinity(Affinity user, String clusterName) {
+    if (user != null || clusterName == null) {
+      return user;
+    }
+    return new AffinityBuilder()
+        .withNewPodAntiAffinity()
+        .addNewPreferredDuringSchedulingIgnoredDuringExecution()
+        .withWeight(100)
+        .withNewPodAffinityTerm()
+        .withTopologyKey("kubernetes.io/hostname")
+        .withNewLabelSelector()
+        .withMatchLabels(ClusterModel.selectorLabels(clusterName))
+        .endLabelSelector()
+        .endPodAffinityTerm()
+        .endPreferredDuringSchedulingIgnoredDuringExecution()
+        .endPodAntiAffinity()
         .build();
   }
 

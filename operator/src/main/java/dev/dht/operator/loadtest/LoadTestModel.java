@@ -3,6 +3,7 @@ package dev.dht.operator.loadtest;
 import static java.util.Objects.requireNonNullElse;
 
 import dev.dht.operator.cluster.ClusterModel;
+import dev.dht.operator.cluster.CpuCores;
 import dev.dht.operator.cluster.Scheduling;
 import dev.dht.operator.loadtest.DhtLoadTestSpec.KeyDistribution;
 import dev.dht.operator.loadtest.DhtLoadTestSpec.Operation;
@@ -37,6 +38,7 @@ public record LoadTestModel(
     int threads,
     ResourceRequirements resources,
     Scheduling scheduling,
+    String clusterName,
     Profiling profiling) {
 
   /**
@@ -94,6 +96,7 @@ public record LoadTestModel(
   static LoadTestModel of(DhtLoadTest test, Target target) {
     var spec = test.getSpec();
     var workload = requireNonNullElse(spec.getWorkload(), new DhtLoadTestSpec.Workload());
+    int connections = requireNonNullElse(spec.getConnections(), 64);
     return new LoadTestModel(
         test.getMetadata().getName(),
         test.getMetadata().getNamespace(),
@@ -110,10 +113,16 @@ public record LoadTestModel(
         spec.getRate(),
         GoDuration.parse(requireNonNullElse(spec.getDuration(), "60s")),
         GoDuration.parse(requireNonNullElse(spec.getWarmup(), "10s")),
-        requireNonNullElse(spec.getConnections(), 64),
-        requireNonNullElse(spec.getThreads(), 2),
+        connections,
+        spec.getThreads() != null
+            ? spec.getThreads()
+            : Math.min(
+                connections,
+                CpuCores.of(
+                    requireNonNullElse(spec.getResources(), JobDependent.defaultResources()))),
         spec.getResources(),
         spec.getScheduling(),
+        spec.getTargetUrl() == null ? spec.getClusterRef().getName() : null,
         Profiling.of(spec.getProfile(), target));
   }
 

@@ -4,11 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dht.operator.loadtest.DhtLoadTestStatus.Latency;
 import dev.dht.operator.loadtest.DhtLoadTestStatus.Results;
+import java.util.ArrayList;
 
 /**
  * The load generator's compact JSON summary, as its pod's termination message carries it (at most 4
  * KiB): tool, workload, targetRate, achievedRate, requests, errors, non2xx, notFound,
- * latencyMs{p50..max}, ... Unknown fields are ignored; statusCounts may be absent. Pure.
+ * latencyMs{p50..max}, p99ByThirdMs, warmedUp, ... Unknown fields are ignored; statusCounts may be
+ * absent. Pure.
  *
  * @param json the message verbatim (stored in the report as summary.json)
  */
@@ -43,6 +45,15 @@ record RunSummary(String json, Results results, Double targetRate, Double durati
             number(latency, "p99"),
             number(latency, "p999"),
             number(latency, "max")));
+    var thirds = root.path("p99ByThirdMs");
+    if (thirds.isArray() && thirds.size() == 3) {
+      var p99s = new ArrayList<Double>();
+      thirds.forEach(t -> p99s.add(t.asDouble()));
+      results.setP99ByThirdMs(p99s);
+    }
+    if (root.path("warmedUp").isBoolean()) {
+      results.setWarmedUp(root.path("warmedUp").asBoolean());
+    }
     return new RunSummary(
         message.strip(), results, number(root, "targetRate"), number(root, "durationSeconds"));
   }
@@ -72,6 +83,17 @@ record RunSummary(String json, Results results, Double targetRate, Double durati
         + r.getErrors()
         + " errors, "
         + r.getNon2xx()
-        + " non-2xx";
+        + " non-2xx"
+        + (Boolean.FALSE.equals(r.getWarmedUp()) ? "; " + notWarmedUp(r) : "");
+  }
+
+  /** "not warmed up: p99 fell from 992 ms (first third) to 9.1 ms (last third)". */
+  static String notWarmedUp(Results r) {
+    var thirds = r.getP99ByThirdMs();
+    return "not warmed up: p99 fell from "
+        + Verdict.format(thirds.get(0))
+        + " ms (first third) to "
+        + Verdict.format(thirds.get(2))
+        + " ms (last third)";
   }
 }

@@ -48,8 +48,9 @@ class DhtClusterValidationTest {
     create("defaults", "{}");
     var spec = read("defaults").getSpec();
     assertThat(spec.getReplicas()).isEqualTo(3);
-    assertThat(spec.getThreads().getEventLoops()).isEqualTo(2);
-    assertThat(spec.getThreads().getStorageWorkers()).isEqualTo(8);
+    // the thread counts follow the pod's CPU (NodeThreads): no fixed default
+    assertThat(spec.getThreads().getEventLoops()).isNull();
+    assertThat(spec.getThreads().getStorageWorkers()).isNull();
     assertThat(spec.getLimits().getMaxInflight()).isEqualTo(4096);
     assertThat(spec.getLimits().getRequestTimeoutMs()).isEqualTo(1000);
     assertThat(spec.getLimits().getMaxValueBytes()).isEqualTo(1048576);

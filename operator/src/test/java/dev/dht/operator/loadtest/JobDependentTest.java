@@ -2,9 +2,11 @@ package dev.dht.operator.loadtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.operator.cluster.ClusterModel;
 import dev.dht.operator.cluster.Scheduling;
 import dev.dht.operator.loadtest.DhtLoadTestSpec.KeyDistribution;
 import dev.dht.operator.loadtest.DhtLoadTestSpec.Operation;
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import java.util.Map;
@@ -44,7 +46,7 @@ class JobDependentTest {
             "--connections",
             "64",
             "--threads",
-            "2",
+            "1", // the default 500m of CPU: one event loop
             "--keyspace",
             "100000",
             "--key-prefix",
@@ -145,6 +147,9 @@ class JobDependentTest {
             .getSpec();
     assertThat(pod.getNodeSelector()).containsEntry("pool", "loadgen");
     assertThat(pod.getContainers().getFirst().getResources()).isEqualTo(resources);
+    assertThat(pod.getContainers().getFirst().getArgs())
+        .as("two cores: two event loops")
+        .containsSequence("--threads", "2");
   }
 
   @Test
@@ -154,5 +159,32 @@ class JobDependentTest {
     test.getSpec().setTargetUrl("http://10.1.2.3:8080");
     var model = LoadTestModel.of(test, Target.resolve(test, Optional.empty(), LoadTests.IMAGE));
     assertThat(model.args()).containsSequence("--url", "http://10.1.2.3:8080");
+  }
+
+  @Test
+  void theGeneratorPrefersAHostWithoutTheClustersNodesUnlessTheUserPlacesIt() {
+    var pod = JobDependent.build(model(spec -> {})).getSpec().getTemplate().getSpec();
+    var terms =
+        pod.getAffinity().getPodAntiAffinity().getPreferredDuringSchedulingIgnoredDuringExecution();
+    assertThat(terms).hasSize(1);
+    var term = terms.getFirst().getPodAffinityTerm();
+    assertThat(term.getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+    assertThat(term.getLabelSelector().getMatchLabels())
+        .isEqualTo(ClusterModel.of(LoadTests.cluster("demo", true), "img").selectorLabels());
+
+    var scheduling = new Scheduling();
+    scheduling.setAffinity(new AffinityBuilder().withNewNodeAffinity().endNodeAffinity().build());
+    var placed =
+        JobDependent.build(model(spec -> spec.setScheduling(scheduling)))
+            .getSpec()
+            .getTemplate()
+            .getSpec();
+    assertThat(placed.getAffinity()).isEqualTo(scheduling.getAffinity());
+
+    var external = LoadTests.test("ext", "unused");
+    external.getSpec().setClusterRef(null);
+    external.getSpec().setTargetUrl("http://10.1.2.3:8080");
+    var model = LoadTestModel.of(external, Target.resolve(external, Optional.empty(), "img"));
+    assertThat(JobDependent.build(model).getSpec().getTemplate().getSpec().getAffinity()).isNull();
   }
 }

@@ -42,6 +42,26 @@ class RunSummaryTest {
   }
 
   @Test
+  void aRunWhoseLatencyWasStillFallingIsMarkedNotWarmedUp() {
+    var summary =
+        RunSummary.parse(
+            "{\"requests\":30000,\"achievedRate\":1000.0,\"errors\":0,\"non2xx\":0,"
+                + "\"latencyMs\":{\"p99\":75.4},\"p99ByThirdMs\":[212.5,4.1,2.0],"
+                + "\"warmedUp\":false}");
+    assertThat(summary.results().getWarmedUp()).isFalse();
+    assertThat(summary.results().getP99ByThirdMs()).containsExactly(212.5, 4.1, 2.0);
+    assertThat(summary.describe())
+        .endsWith(
+            "0 non-2xx; not warmed up: p99 fell from 212.5 ms (first third) to 2 ms (last third)");
+    var warm =
+        RunSummary.parse(
+            "{\"requests\":1,\"latencyMs\":{\"p99\":2.0},\"p99ByThirdMs\":[2.1,2.0,2.2],"
+                + "\"warmedUp\":true}");
+    assertThat(warm.results().getWarmedUp()).isTrue();
+    assertThat(warm.describe()).doesNotContain("warm");
+  }
+
+  @Test
   void whatIsNotASummaryIsRefusedWithAReason() {
     assertThatThrownBy(() -> RunSummary.parse(null)).hasMessageContaining("empty");
     assertThatThrownBy(() -> RunSummary.parse("  ")).hasMessageContaining("empty");
