@@ -297,6 +297,10 @@ if not r.get("requests"): problems.append("no requests in results")
 if float(r.get("achievedRate") or 0) < 0.8 * spec["rate"]: problems.append(f"achievedRate {r.get('achievedRate')} < 80% of {spec['rate']}")
 for p in ("p50", "p99", "max"):
     if p not in lat: problems.append(f"latencyMs.{p} missing")
+if not isinstance(r.get("warmedUp"), bool) or len(r.get("p99ByThirdMs") or []) != 3:
+    problems.append(f"warmedUp/p99ByThirdMs missing: {r.get('warmedUp')} {r.get('p99ByThirdMs')}")
+else:
+    print(f"    warmed up: {r['warmedUp']} (p99 by third of the window: {r['p99ByThirdMs']} ms)")
 # the verdict must follow from the results and the thresholds (the machine's speed is not under test)
 th = spec.get("thresholds") or {}
 reqs = r.get("requests") or 0
