@@ -50,6 +50,36 @@ class ReportConfigMapTest {
   }
 
   @Test
+  void theReportSaysWhetherTheRunWasWarmedUp() {
+    assertThat(ReportConfigMap.build(test, "http://x:1", summary, verdict, Optional.empty()))
+        .as("an older generator's summary has no thirds: nothing said")
+        .satisfies(
+            m -> assertThat(m.getData().get("report.html")).doesNotContain("id=\"warm-up\""));
+    var cold =
+        RunSummary.parse(
+            "{\"requests\":30000,\"achievedRate\":1000.0,\"latencyMs\":{\"p99\":75.4},"
+                + "\"p99ByThirdMs\":[212.5,4.1,2.0],\"warmedUp\":false}");
+    String html =
+        ReportConfigMap.build(
+                test, "http://x:1", cold, Verdict.judge(cold.results(), null), Optional.empty())
+            .getData()
+            .get("report.html");
+    assertThat(html)
+        .contains("<p id=\"warm-up\" class=\"Failed\">Not warmed up: latency was still falling")
+        .contains("212.5 / 4.1 / 2 ms");
+    var warm =
+        RunSummary.parse(
+            "{\"requests\":30000,\"latencyMs\":{\"p99\":2.0},\"p99ByThirdMs\":[2.1,2,2.2],"
+                + "\"warmedUp\":true}");
+    assertThat(
+            ReportConfigMap.build(
+                    test, "http://x:1", warm, Verdict.judge(warm.results(), null), Optional.empty())
+                .getData()
+                .get("report.html"))
+        .contains("class=\"Passed\">Warmed up");
+  }
+
+  @Test
   void textIsEscaped() {
     assertThat(HtmlReport.escape("<a href=\"x\">&</a>"))
         .isEqualTo("&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;");
