@@ -67,6 +67,17 @@ json.dump(j, open(path, "w"))
 PY
 }
 
+# host_loadgen FILE URL OPERATION RATE: the load generator on this machine, with the DhtLoadTests'
+# arguments; $OUT/FILE.json (with the machine's CPU during the run) and .txt (its output)
+host_loadgen() {
+  local cpu0; cpu0="$(cpu_now)"
+  "$JAVA" -jar node/target/dht-node.jar loadgen --url "$2" --workload "$3" --rate "$4" \
+    --duration "${DURATION}s" --warmup "${WARMUP}s" --connections "$CONNECTIONS" --threads "$THREADS" \
+    --keyspace "$KEYSPACE" --value-size "$VALUE_SIZE" --ack "$ACK" --from "$FROM" \
+    --json "$OUT/$1.json" > "$OUT/$1.txt" 2>&1 || log "$1 failed"
+  record_cpu "$OUT/$1.json" "$cpu0"
+}
+
 # the runs, in order: NAME OPERATION RATE
 runs() {
   [ "$FIRST_RATE" = 0 ] || echo "first-put-$FIRST_RATE put $FIRST_RATE"
@@ -193,12 +204,7 @@ else: print("no results: %s" % st.get("conditions"), file=sys.stderr)
   while read -r name op rate; do
     local url="${pods%,}"; [[ "$name" != host-svc-* ]] || url="$svc"
     log "k8s $name: the load generator on the host, $op at $rate/s to $url"
-    cpu0="$(cpu_now)"
-    "$JAVA" -jar node/target/dht-node.jar loadgen --url "$url" --workload "$op" --rate "$rate" \
-      --duration "${DURATION}s" --warmup "${WARMUP}s" --connections "$CONNECTIONS" --threads "$THREADS" \
-      --keyspace "$KEYSPACE" --value-size "$VALUE_SIZE" --ack "$ACK" --from "$FROM" \
-      --json "$OUT/k8s-$name.json" > "$OUT/k8s-$name.txt" 2>&1 || log "$name failed"
-    record_cpu "$OUT/k8s-$name.json" "$cpu0"
+    host_loadgen "k8s-$name" "$url" "$op" "$rate"
   done < <(host_runs)
 }
 
@@ -213,12 +219,7 @@ loopback_side() {
   local urls; urls="$(printf 'http://127.0.0.1:%s,' "${ports[@]}")"; urls="${urls%,}"
   while read -r name op rate; do
     log "loopback $name: the load generator, $op at $rate/s"
-    cpu0="$(cpu_now)"
-    "$JAVA" -jar node/target/dht-node.jar loadgen --url "$urls" --workload "$op" --rate "$rate" \
-      --duration "${DURATION}s" --warmup "${WARMUP}s" --connections "$CONNECTIONS" --threads "$THREADS" \
-      --keyspace "$KEYSPACE" --value-size "$VALUE_SIZE" --ack "$ACK" --from "$FROM" \
-      --json "$OUT/loopback-$name.json" > "$OUT/loopback-$name.txt" || log "$name failed"
-    record_cpu "$OUT/loopback-$name.json" "$cpu0"
+    host_loadgen "loopback-$name" "$urls" "$op" "$rate"
   done < <(runs)
   scripts/local-cluster.sh stop
   trap - EXIT
