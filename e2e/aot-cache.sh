@@ -24,11 +24,13 @@ for layer in m["Layers"]: print("layer", layer)
 for e in c.get("Env", []): print("env", e)
 print("entrypoint", json.dumps(c["Entrypoint"]))
 PY
-while read -r kind value; do
-  [ "$kind" = layer ] && tar --warning=no-unknown-keyword -xzf "$work/image/$value" -C "$work/root"
-done < "$work/plan"
 env_args=()
-while read -r kind value; do [ "$kind" = env ] && env_args+=("$value"); done < "$work/plan"
+while read -r kind value; do
+  case "$kind" in
+    layer) tar --warning=no-unknown-keyword -xzf "$work/image/$value" -C "$work/root" ;;
+    env) env_args+=("$value") ;;
+  esac
+done < "$work/plan"
 # java [flags] -cp ... MainClass  ->  java [flags] -XX:AOTCacheOutput=... -cp ... MainClass train ...
 mapfile -t cmd < <(sed -n 's/^entrypoint //p' "$work/plan" | python3 -c '
 import json, sys

@@ -35,9 +35,11 @@ final class LatencyRecorder {
   private final AtomicLongArray counts = new AtomicLongArray(Count.values().length);
   private final AtomicLongArray statusCounts = new AtomicLongArray(STATUS_SLOTS);
   private final SingleWriterRecorder progress = newRecorder();
-  private final SingleWriterRecorder corrected = newRecorder();
   private final SingleWriterRecorder uncorrected = newRecorder();
+
+  /** Measured latencies from intended send times, by third of the window they were due in. */
   private final SingleWriterRecorder[] thirds = {newRecorder(), newRecorder(), newRecorder()};
+
   private volatile long lastCompletionNanos = Long.MIN_VALUE;
   private volatile boolean closed;
 
@@ -85,7 +87,6 @@ final class LatencyRecorder {
     if (status >= 0 && status < STATUS_SLOTS) {
       statusCounts.setRelease(status, statusCounts.getPlain(status) + 1);
     }
-    corrected.recordValue(micros(correctedNanos));
     thirds[third].recordValue(micros(correctedNanos));
     uncorrected.recordValue(micros(uncorrectedNanos));
     lastCompletionNanos = nowNanos;
@@ -137,9 +138,16 @@ final class LatencyRecorder {
     return progress.getIntervalHistogram(recycle);
   }
 
-  /** All measured latencies from intended send times; call once, at the end. */
+  /**
+   * All measured latencies from intended send times (the union of the thirds); call once, at the
+   * end, instead of {@link #correctedThird}.
+   */
   Histogram correctedTotal() {
-    return corrected.getIntervalHistogram();
+    Histogram total = newHistogram();
+    for (int t = 0; t < thirds.length; t++) {
+      total.add(correctedThird(t));
+    }
+    return total;
   }
 
   /** The measured latencies (from intended send times) due in one third of the window; once. */

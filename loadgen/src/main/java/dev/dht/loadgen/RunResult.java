@@ -89,10 +89,11 @@ record RunResult(
     SortedMap<Integer, Long> statuses = new TreeMap<>();
     long lastCompletion = Long.MIN_VALUE;
     for (LatencyRecorder r : recorders) {
-      latency.add(r.correctedTotal());
       uncorrected.add(r.uncorrectedTotal());
       for (int t = 0; t < 3; t++) {
-        thirds.get(t).add(r.correctedThird(t));
+        Histogram third = r.correctedThird(t);
+        thirds.get(t).add(third);
+        latency.add(third);
       }
       for (Count c : Count.values()) {
         sums[c.ordinal()] += r.count(c);
