@@ -1,9 +1,13 @@
 package dev.dht.loadgen;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.HdrHistogram.Histogram;
 
 /**
  * The machine-readable summary of a run ({@code --json}), and its compact form for the Kubernetes
@@ -72,7 +76,29 @@ final class JsonSummary {
             .map(v -> String.format(Locale.ROOT, "%.3f", v))
             .collect(Collectors.joining(",", "[", "]")));
     o.raw("warmedUp", Boolean.toString(r.warmedUp()));
+    o.number("windowStartMs", r.windowStartMs());
+    o.number("windowEndMs", r.windowEndMs());
     return "{" + o.text() + end + "}";
+  }
+
+  /**
+   * What a generator that ran with others hands over for the merged result: the summary, which
+   * generator it was, and its measured latency histogram (HdrHistogram's compressed encoding,
+   * base64), which merges exactly with the others'.
+   */
+  static String toGeneratorResult(RunResult r, GeneratorShare share) {
+    String summary = build(r, true, "", "");
+    Fields o = new Fields("");
+    o.number("generator", share.index());
+    o.number("generators", share.count());
+    o.string("histogram", encode(r.latency()));
+    return summary.substring(0, summary.length() - 1) + "," + o.text() + "}";
+  }
+
+  static String encode(Histogram h) {
+    ByteBuffer buffer = ByteBuffer.allocate(h.getNeededByteBufferCapacity());
+    int length = h.encodeIntoCompressedByteBuffer(buffer);
+    return Base64.getEncoder().encodeToString(Arrays.copyOf(buffer.array(), length));
   }
 
   private static String latency(RunResult r) {

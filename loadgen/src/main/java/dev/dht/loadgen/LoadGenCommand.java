@@ -169,6 +169,51 @@ public final class LoadGenCommand implements Callable<Integer> {
   Path terminationLog;
 
   @Option(
+      names = "--generators",
+      defaultValue = "1",
+      description =
+          "Generators running this test together; this one takes its share: rate/N and about"
+              + " connections/N. Default: ${DEFAULT-VALUE}.")
+  int generators;
+
+  @Option(
+      names = "--generator-index",
+      defaultValue = "${env:JOB_COMPLETION_INDEX:-0}",
+      description =
+          "Which of the generators this is, from 0. Default: $JOB_COMPLETION_INDEX (set in an"
+              + " indexed Kubernetes Job), else 0.")
+  int generatorIndex;
+
+  @Option(
+      names = "--control-port",
+      description =
+          "Serve GET /progress, POST /start?at=<epoch ms>, GET /result and POST /release on this"
+              + " port (0: any free port).")
+  Integer controlPort;
+
+  @Option(
+      names = "--await-start",
+      description =
+          "Connect and start only at the time given by POST /start (needs --control-port).")
+  boolean awaitStart;
+
+  @Option(
+      names = "--start-timeout",
+      defaultValue = "10m",
+      converter = OptionConverters.DurationConverter.class,
+      description = "With --await-start: give up if no start time came. Default: ${DEFAULT-VALUE}.")
+  Duration startTimeout;
+
+  @Option(
+      names = "--linger",
+      defaultValue = "0s",
+      converter = OptionConverters.DurationConverter.class,
+      description =
+          "After the run, keep serving GET /result until POST /release, at most this long."
+              + " Default: ${DEFAULT-VALUE}.")
+  Duration linger;
+
+  @Option(
       names = {"-U", "--u-latency"},
       description = "Also print the uncorrected latency (from actual send times), like wrk2 -U.")
   boolean uncorrected;
@@ -190,20 +235,38 @@ public final class LoadGenCommand implements Callable<Integer> {
                 profileNodes.stream().map(String::strip).map(URI::create).toList(),
                 profileEvents,
                 profileSecretFile);
-    RunResult result = new LoadRunner(config, quiet ? null : err, profile).run();
-    String text = Wrk2Report.format(result, uncorrected);
-    out.print(text);
-    out.flush();
-    try {
-      write(json, JsonSummary.toJson(result) + "\n");
-      write(html, HtmlReport.render(result, text));
-      write(terminationLog, JsonSummary.toTerminationLog(result));
-    } catch (IOException e) {
-      err.println("loadgen: cannot write a report: " + e);
-      err.flush();
-      return 1;
+    GeneratorShare share = share();
+    RunControl control = new RunControl(share, awaitStart ? startTimeout : null);
+    try (ControlServer server =
+        controlPort == null ? null : ControlServer.start(controlPort, control)) {
+      RunResult result = new LoadRunner(config, quiet ? null : err, profile, control).run();
+      String text = Wrk2Report.format(result, uncorrected);
+      out.print(text);
+      out.flush();
+      control.finished(JsonSummary.toGeneratorResult(result, share));
+      try {
+        write(json, JsonSummary.toJson(result) + "\n");
+        write(html, HtmlReport.render(result, text));
+        write(terminationLog, JsonSummary.toTerminationLog(result));
+      } catch (IOException e) {
+        err.println("loadgen: cannot write a report: " + e);
+        err.flush();
+        return 1;
+      }
+      if (server != null && !linger.isZero() && !control.awaitRelease(linger)) {
+        err.println("loadgen: the result was not collected within " + linger.toSeconds() + " s");
+        err.flush();
+      }
+      return 0;
     }
-    return 0;
+  }
+
+  private GeneratorShare share() {
+    check(generators >= 1, "--generators must be >= 1");
+    check(
+        generatorIndex >= 0 && generatorIndex < generators,
+        "--generator-index must be in [0, --generators)");
+    return new GeneratorShare(generatorIndex, generators);
   }
 
   /** Validates the options; a bad one is a usage error (exit code 2) with a message. */
@@ -214,6 +277,12 @@ public final class LoadGenCommand implements Callable<Integer> {
         "--connections must be in [1, " + MAX_CONNECTIONS + "]");
     check(threads >= 1, "--threads must be >= 1");
     check(threads <= connections, "--threads must not exceed --connections");
+    check(
+        generators <= connections,
+        "--generators must not exceed --connections (one each at least)");
+    check(controlPort == null || controlPort >= 0 && controlPort <= 65535, "bad --control-port");
+    check(!awaitStart || controlPort != null, "--await-start needs --control-port");
+    check(!linger.isNegative(), "--linger must be >= 0");
     check(keyspace >= 1, "--keyspace must be >= 1");
     check(valueSize >= 0 && valueSize <= MAX_VALUE_SIZE, "--value-size must be in [0, 16 MiB]");
     check(
@@ -232,6 +301,7 @@ public final class LoadGenCommand implements Callable<Integer> {
               : DEFAULT_DURATION;
     }
     check(!measured.isZero() && !measured.isNegative(), "--duration must be > 0");
+    GeneratorShare share = share();
     return new LoadConfig(
         parseUrls(),
         workload,
@@ -242,13 +312,13 @@ public final class LoadGenCommand implements Callable<Integer> {
         valueSize,
         ack,
         from,
-        rate,
+        share.rate(rate),
         measured,
         warmup,
-        connections,
-        threads,
+        share.connections(connections),
+        share.threads(threads, connections),
         timeout,
-        seed,
+        share.seed(seed),
         keyPrefix);
   }
 

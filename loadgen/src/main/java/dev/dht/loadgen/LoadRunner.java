@@ -29,17 +29,23 @@ final class LoadRunner {
   private final LongSupplier clock = System::nanoTime;
 
   private final ProfileTrigger profile;
+  private final RunControl control;
 
   /** {@code progressOut} may be null for a quiet run. */
   LoadRunner(LoadConfig config, PrintWriter progressOut) {
-    this(config, progressOut, null);
+    this(config, progressOut, null, null);
   }
 
-  /** With {@code profile} (null: none) armed for the measured window. */
-  LoadRunner(LoadConfig config, PrintWriter progressOut, ProfileTrigger profile) {
+  /**
+   * With {@code profile} (null: none) armed for the measured window, and {@code control} (null:
+   * start at once) giving the start time of a run together with other generators.
+   */
+  LoadRunner(
+      LoadConfig config, PrintWriter progressOut, ProfileTrigger profile, RunControl control) {
     this.config = config;
     this.progressOut = progressOut;
     this.profile = profile;
+    this.control = control;
   }
 
   RunResult run() throws InterruptedException {
@@ -67,12 +73,24 @@ final class LoadRunner {
       if (loops < workers.size() && progressOut != null) {
         progressOut.printf("warning: %d workers share %d event loops%n", workers.size(), loops);
       }
+      // Wait before connecting: a long wait would otherwise leave the connections idle.
+      long startAtMillis = control == null ? -1 : control.awaitStart();
       CountDownLatch opened = new CountDownLatch(config.connections());
       workers.forEach(w -> w.open(opened));
       // Connect and prime first (bounded by twice the timeout), so that the schedule starts warm.
       opened.await(2 * config.timeout().toMillis() + 1000, TimeUnit.MILLISECONDS);
       List<LatencyRecorder> recorders = workers.stream().map(LoadWorker::recorder).toList();
-      long start = clock.getAsLong() + START_DELAY_NANOS;
+      long now = clock.getAsLong();
+      long epochOffsetNanos = System.currentTimeMillis() * 1_000_000L - now;
+      long start = now + START_DELAY_NANOS;
+      if (startAtMillis >= 0) {
+        // late (connecting took longer than the coordinator allowed): start now, the measured
+        // windows will show it
+        start = Math.max(start, startAtMillis * 1_000_000L - epochOffsetNanos);
+      }
+      if (control != null) {
+        control.running();
+      }
       RunWindow window = config.window(start);
       if (profile != null) {
         profile.armFor(window, config.duration(), clock, progressOut);
@@ -83,7 +101,8 @@ final class LoadRunner {
       Progress progress = new Progress(recorders, window, progressOut);
       long end = waitForEnd(done, window, progress);
       recorders.forEach(LatencyRecorder::close);
-      return RunResult.collect(config, window, recorders, progress.threadRateSamples(), end);
+      return RunResult.collect(
+          config, window, recorders, progress.threadRateSamples(), end, epochOffsetNanos);
     } finally {
       close(vertx);
     }

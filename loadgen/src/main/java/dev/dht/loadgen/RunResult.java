@@ -12,7 +12,9 @@ import org.HdrHistogram.Histogram;
  * The measured outcome of a run (warm-up excluded). Latency histograms are in microseconds; {@code
  * latency} is measured from intended send times, {@code uncorrected} from actual send times. {@code
  * dropped} are requests still in flight when the run was cut. {@code p99ByThirdMs}: the p99 of the
- * requests due in each third of the measured window, in milliseconds.
+ * requests due in each third of the measured window, in milliseconds. {@code windowStartMs} and
+ * {@code windowEndMs}: the measured window on the wall clock (epoch milliseconds), so that the
+ * windows of generators that ran together can be compared.
  */
 record RunResult(
     LoadConfig config,
@@ -30,7 +32,9 @@ record RunResult(
     Histogram latency,
     Histogram uncorrected,
     List<Double> threadRateSamples,
-    List<Double> p99ByThirdMs) {
+    List<Double> p99ByThirdMs,
+    long windowStartMs,
+    long windowEndMs) {
 
   RunResult {
     statusCounts = Collections.unmodifiableSortedMap(new TreeMap<>(statusCounts));
@@ -70,14 +74,16 @@ record RunResult(
 
   /**
    * Sums the recorders of all event loops once they are closed. The measured duration is the
-   * configured one, except for a fill, which lasts until its last answer.
+   * configured one, except for a fill, which lasts until its last answer. {@code epochOffsetNanos}
+   * turns clock nanos into epoch nanos.
    */
   static RunResult collect(
       LoadConfig config,
       RunWindow window,
       List<LatencyRecorder> recorders,
       List<Double> threadRateSamples,
-      long endNanos) {
+      long endNanos,
+      long epochOffsetNanos) {
     Histogram latency = LatencyRecorder.newHistogram();
     Histogram uncorrected = LatencyRecorder.newHistogram();
     List<Histogram> thirds =
@@ -129,7 +135,9 @@ record RunResult(
         latency,
         uncorrected,
         threadRateSamples,
-        thirds.stream().map(RunResult::p99Ms).toList());
+        thirds.stream().map(RunResult::p99Ms).toList(),
+        (window.measureFromNanos() + epochOffsetNanos) / 1_000_000,
+        (Math.min(endNanos, window.sendUntilNanos()) + epochOffsetNanos) / 1_000_000);
   }
 
   private static double p99Ms(Histogram h) {

@@ -56,7 +56,9 @@ class SummaryFilesTest {
             r.latency(),
             r.uncorrected(),
             List.of(),
-            r.p99ByThirdMs());
+            r.p99ByThirdMs(),
+            r.windowStartMs(),
+            r.windowEndMs());
 
     for (RunResult x : List.of(r, noisy)) {
       String log = JsonSummary.toTerminationLog(x);

@@ -188,7 +188,9 @@ class Wrk2ReportTest {
             LatencyRecorder.newHistogram(),
             LatencyRecorder.newHistogram(),
             List.of(),
-            List.of(0.0, 0.0, 0.0));
+            List.of(0.0, 0.0, 0.0),
+            0,
+            0);
     List<String> l = Wrk2Report.format(empty, false).lines().toList();
     assertThat(parseSpectrum(l)).isEmpty();
     assertThat(l).contains("#[Max     =        0.000, Total count    =            0]");

@@ -1,0 +1,167 @@
+package dev.dht.loadgen;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The HTTP face of a {@link RunControl}, on its own thread so that it never takes a turn from the
+ * load's event loops:
+ *
+ * <ul>
+ *   <li>{@code GET /progress}: {@code {"generator":i,"generators":n,"phase":"waiting",
+ *       "startAt":ms|null}};
+ *   <li>{@code POST /start?at=<epoch ms>}: 202, or 409 if another start time was given;
+ *   <li>{@code GET /result}: the run's result (summary, measured window, histogram) once done, 409
+ *       before;
+ *   <li>{@code POST /release}: the result was collected, the generator may exit.
+ * </ul>
+ */
+final class ControlServer implements AutoCloseable {
+  private final HttpServer server;
+  private final ExecutorService executor;
+  private final RunControl control;
+
+  private ControlServer(HttpServer server, ExecutorService executor, RunControl control) {
+    this.server = server;
+    this.executor = executor;
+    this.control = control;
+  }
+
+  /** Listens on all addresses at {@code port} (0: any free port). */
+  static ControlServer start(int port, RunControl control) throws IOException {
+    HttpServer server = HttpServer.create(new InetSocketAddress(port), 16);
+    ExecutorService executor =
+        Executors.newSingleThreadExecutor(r -> {
+          Thread t = new Thread(r, "loadgen-control");
+          t.setDaemon(true);
+          return t;
+        });
+    ControlServer controlServer = new ControlServer(server, executor, control);
+    server.createContext("/", controlServer::handle);
+    server.setExecutor(executor);
+    server.start();
+    return controlServer;
+  }
+
+  int port() {
+    return server.getAddress().getPort();
+  }
+
+  private void handle(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      String method = exchange.getRequestMethod();
+      URI uri = exchange.getRequestURI();
+      switch (uri.getPath()) {
+        case "/progress" -> {
+          if (expect(exchange, method, "GET")) {
+            send(exchange, 200, progressJson());
+          }
+        }
+        case "/start" -> {
+          if (expect(exchange, method, "POST")) {
+            start(exchange, uri.getRawQuery());
+          }
+        }
+        case "/result" -> {
+          if (expect(exchange, method, "GET")) {
+            var result = control.result();
+            if (result.isPresent()) {
+              send(exchange, 200, result.get());
+            } else {
+              send(exchange, 409, error("the run has not finished (" + phase() + ")"));
+            }
+          }
+        }
+        case "/release" -> {
+          if (expect(exchange, method, "POST")) {
+            control.release();
+            send(exchange, 202, "{\"released\":true}");
+          }
+        }
+        default -> send(exchange, 404, error("no such path: " + uri.getPath()));
+      }
+    }
+  }
+
+  private void start(HttpExchange exchange, String query) throws IOException {
+    long at;
+    try {
+      at = Long.parseLong(param(query, "at"));
+    } catch (NumberFormatException e) {
+      send(exchange, 400, error("start needs at=<epoch milliseconds>"));
+      return;
+    }
+    if (control.start(at)) {
+      send(exchange, 202, "{\"startAt\":" + at + "}");
+    } else {
+      send(
+          exchange,
+          409,
+          error("already given another start time: " + control.startAt().orElseThrow()));
+    }
+  }
+
+  String progressJson() {
+    GeneratorShare share = control.share();
+    return "{\"generator\":"
+        + share.index()
+        + ",\"generators\":"
+        + share.count()
+        + ",\"phase\":\""
+        + phase()
+        + "\",\"startAt\":"
+        + control.startAt().map(String::valueOf).orElse("null")
+        + "}";
+  }
+
+  private String phase() {
+    return control.phase().name().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  private static String param(String query, String name) {
+    if (query != null) {
+      for (String pair : query.split("&")) {
+        if (pair.startsWith(name + "=")) {
+          return pair.substring(name.length() + 1);
+        }
+      }
+    }
+    return "";
+  }
+
+  private static boolean expect(HttpExchange exchange, String method, String wanted)
+      throws IOException {
+    if (wanted.equals(method)) {
+      return true;
+    }
+    exchange.getResponseHeaders().set("Allow", wanted);
+    send(exchange, 405, error(method + " is not allowed here; use " + wanted));
+    return false;
+  }
+
+  private static String error(String message) {
+    return "{\"error\":" + JsonSummary.quote(message) + "}";
+  }
+
+  private static void send(HttpExchange exchange, int status, String json) throws IOException {
+    byte[] body = json.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "application/json");
+    exchange.sendResponseHeaders(status, body.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop(0);
+    executor.shutdownNow();
+  }
+}

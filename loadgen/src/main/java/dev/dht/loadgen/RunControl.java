@@ -1,0 +1,107 @@
+package dev.dht.loadgen;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * What a generator that runs with others shares with whoever coordinates them (the operator, over
+ * {@link ControlServer}): it waits for a start time, says where it is, and keeps its result until
+ * it has been collected. Thread-safe: the runner's thread and the control server's thread meet
+ * here.
+ */
+final class RunControl {
+  enum Phase {
+    WAITING,
+    STARTING,
+    RUNNING,
+    DONE
+  }
+
+  private final GeneratorShare share;
+  private final Duration startTimeout;
+  private final CompletableFuture<Long> startAt = new CompletableFuture<>();
+  private final CountDownLatch released = new CountDownLatch(1);
+  private volatile Phase phase = Phase.WAITING;
+  private volatile String result;
+
+  /** {@code startTimeout}: how long to wait for a start time; null: start at once. */
+  RunControl(GeneratorShare share, Duration startTimeout) {
+    this.share = share;
+    this.startTimeout = startTimeout;
+  }
+
+  GeneratorShare share() {
+    return share;
+  }
+
+  Phase phase() {
+    return phase;
+  }
+
+  /** The start time given, in epoch milliseconds, if any. */
+  Optional<Long> startAt() {
+    return Optional.ofNullable(startAt.getNow(null));
+  }
+
+  /** Sets the start time; false if another one was set before (the same one again is fine). */
+  boolean start(long epochMillis) {
+    startAt.complete(epochMillis);
+    boolean same = startAt.join() == epochMillis;
+    if (same && phase == Phase.WAITING) {
+      phase = Phase.STARTING;
+    }
+    return same;
+  }
+
+  /**
+   * Blocks until a start time is given; IllegalStateException after the start timeout. -1 at once
+   * when the run need not wait (no start timeout).
+   */
+  long awaitStart() throws InterruptedException {
+    if (startTimeout == null) {
+      return -1;
+    }
+    try {
+      return startAt.get(startTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException(
+          "no start time was given within "
+              + startTimeout.toSeconds()
+              + " s (generator "
+              + share.index()
+              + " of "
+              + share.count()
+              + ")");
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
+  void running() {
+    phase = Phase.RUNNING;
+  }
+
+  /** The run is over; {@code resultJson} is served until released. */
+  void finished(String resultJson) {
+    result = resultJson;
+    phase = Phase.DONE;
+  }
+
+  Optional<String> result() {
+    return Optional.ofNullable(result);
+  }
+
+  void release() {
+    released.countDown();
+  }
+
+  /** Waits until the result was collected (released), at most {@code linger}; true if it was. */
+  boolean awaitRelease(Duration linger) throws InterruptedException {
+    return released.await(linger.toMillis(), TimeUnit.MILLISECONDS);
+  }
+}
