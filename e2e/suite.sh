@@ -12,21 +12,24 @@
 #                again for 15 s with the nodes profiled (cpu, alloc) and the first as baseline:
 #                a flame graph per node and event stored, the comparison in the status; its page on
 #                the report site through kubectl port-forward, rendered by headless Chromium
-#   5 failover   a node pod deleted during a 40 s write loop at ack=2/from=3: writes keep going, the
+#   5 parallel   a DhtLoadTest with parallelism 2 (indexed Job): both generators' measured windows
+#                overlap by >= 90%, achievedRate is their sum, one merged spectrum, both in the report;
+#                then one with an unmeetable p99 and abortOnFail: Failed (Aborted) long before 120 s
+#   6 failover   a node pod deleted during a 40 s write loop at ack=2/from=3: writes keep going, the
 #                pod returns, every acknowledged key reads back at ack=2/from=3
-#   6 roll       spec.threads changed while demo-0 is down: the roller waits for it (status says so),
+#   7 roll       spec.threads changed while demo-0 is down: the roller waits for it (status says so),
 #                then restarts one Ready, caught-up pod at a time (sampled every second: never two
 #                down); a writer at 2/3: at most 3 failures, every acknowledged write on all 3
 #                replicas; spec.replication.defaultAck changes the ConfigMap and restarts nothing
-#   7 paused     with the pause annotation, a spec change does not advance observedGeneration
-#   8 secret     the Secret deleted with a writer running, then a pod: no new Secret, Degraded
+#   8 paused     with the pause annotation, a spec change does not advance observedGeneration
+#   9 secret     the Secret deleted with a writer running, then a pod: no new Secret, Degraded
 #                SecretMissing + Event, no 403 in any node log; restored from a backup, it heals
-#   9 upgrade    helm upgrade with a new default node image: no node pod restarts for 120 s,
+#  10 upgrade    helm upgrade with a new default node image: no node pod restarts for 120 s,
 #                RestartRequired says why; dht.dev/allow-restart=once rolls it under the same guard
-#  10 scale      5000 keys at 2/3; with a writer and a reader running at 2/3, kubectl scale to 5 and
+#  11 scale      5000 keys at 2/3; with a writer and a reader running at 2/3, kubectl scale to 5 and
 #                back to 3: no read fails, at most 3 writes fail, every acknowledged key reads back
 #                at 3/3 and has exactly 3 copies over the nodes; each change's steps and durations
-#  11 uninstall  helm uninstall removes the operator; deleting the cluster (no operator needed)
+#  12 uninstall  helm uninstall removes the operator; deleting the cluster (no operator needed)
 #                removes everything but the PersistentVolumeClaims
 #
 # Environment: NODE_IMAGE, OPERATOR_IMAGE (required; `make e2e` reads target/images.env),
@@ -762,12 +765,72 @@ diagnose() {
   timeout 30 kubectl -n "$NS" get events --sort-by=.lastTimestamp 2>&1 | tail -n 60 | sed 's/^/  | /'
 }
 
+step_parallel() {
+  k apply -f "$ROOT/e2e/manifests/dhtloadtest-parallel.yaml" >/dev/null || die "kubectl apply of the parallel DhtLoadTest failed"
+  local name=put-parallel t=$SECONDS
+  until_ok 300 "$name finished" sh -c "timeout 20 kubectl -n '$NS' get dhtlt $name -o jsonpath='{.status.phase}' | grep -qE '^(Succeeded|Failed)$'"
+  k get dhtlt "$name" | sed 's/^/    /'
+  k get dhtlt "$name" -o json > "$WORK/ltp.json"
+  local report
+  report="$(jp "dhtloadtest/$name" '{.status.report}')"
+  [ -n "$report" ] || die "$name has no report: $(jp "dhtloadtest/$name" '{.status.conditions}')"
+  k get configmap "$report" -o json > "$WORK/reportp.json" || die "report ConfigMap $report missing"
+  python3 - "$WORK/ltp.json" "$WORK/reportp.json" <<'PY' || die "parallel DhtLoadTest: $(jp "dhtloadtest/$name" '{.status.conditions}')"
+import json, sys
+from datetime import datetime
+st = json.load(open(sys.argv[1])).get("status", {}); report = json.load(open(sys.argv[2]))["data"]
+r = st.get("results") or {}; gens = st.get("generators") or []
+problems = []
+if st.get("phase") != "Succeeded": problems.append(f"phase {st.get('phase')}")
+if len(gens) != 2: problems.append(f"{len(gens)} generators in the status")
+ts = lambda s: datetime.fromisoformat(s.replace("Z", "+00:00")).timestamp()
+starts = [ts(g["windowStart"]) for g in gens]; ends = [ts(g["windowEnd"]) for g in gens]
+overlap = max(0.0, min(ends) - max(starts)) / (max(ends) - min(starts)) if gens else 0
+for g in gens:
+    print(f"    generator {g['index']} ({g['pod']}): {g['achievedRate']} of {g['targetRate']} req/s, "
+          f"p99 {g['p99Ms']} ms, measured {g['windowStart']} .. {g['windowEnd']}")
+print(f"    merged: {r.get('requests')} requests at {r.get('achievedRate')} req/s, p99 {r.get('latencyMs', {}).get('p99')} ms; "
+      f"windows overlap {overlap:.3f} (status {r.get('windowOverlap')}); started at {st.get('startAt')}")
+if overlap < 0.9: problems.append(f"measured windows overlap {overlap:.3f} < 0.9")
+total = sum(g["achievedRate"] for g in gens)
+if abs(total - (r.get("achievedRate") or 0)) > 0.05: problems.append(f"achievedRate {r.get('achievedRate')} != sum {total}")
+if sum(g["requests"] for g in gens) != r.get("requests"): problems.append("requests != sum of the generators'")
+html = report.get("report.html", "")
+for g in gens:
+    if g["pod"] not in html: problems.append(f"report.html does not list {g['pod']}")
+if "Merged latency of 2 generators" not in report.get("spectrum.txt", ""): problems.append("no merged spectrum")
+if problems: sys.exit("; ".join(problems))
+PY
+  log "parallel test checked ($((SECONDS - t))s)"
+
+  # an unmeetable p99 with abortOnFail: stopped early, Failed with reason Aborted
+  k apply -f "$ROOT/e2e/manifests/dhtloadtest-abort.yaml" >/dev/null || die "kubectl apply of the aborting DhtLoadTest failed"
+  name=put-abort; t=$SECONDS
+  until_ok 100 "$name finished (it measures 120 s unless aborted)" sh -c "timeout 20 kubectl -n '$NS' get dhtlt $name -o jsonpath='{.status.phase}' | grep -qE '^(Succeeded|Failed)$'"
+  k get dhtlt "$name" | sed 's/^/    /'
+  k get dhtlt "$name" -o json > "$WORK/lta.json"
+  python3 - "$WORK/lta.json" <<'PY' || die "aborting DhtLoadTest: $(jp "dhtloadtest/$name" '{.status.conditions}')"
+import json, sys
+st = json.load(open(sys.argv[1])).get("status", {})
+cond = {c["type"]: c for c in st.get("conditions", [])}
+s = cond.get("Succeeded", {})
+print(f"    phase {st.get('phase')}, Succeeded {s.get('reason')}: {s.get('message')}")
+problems = []
+if st.get("phase") != "Failed": problems.append(f"phase {st.get('phase')}")
+if s.get("reason") != "Aborted": problems.append(f"reason {s.get('reason')}")
+if "p99 can no longer be 0.001 ms or less" not in (s.get("message") or ""): problems.append("the message does not say why")
+if problems: sys.exit("; ".join(problems))
+PY
+  log "aborted test checked: finished $((SECONDS - t))s after it was created (120 s measured otherwise)"
+}
+
 # ---------------------------------------------------------------------------------------- runner
 STEPS=(
   "install|helm install the operator (charts/dht) with the built images|step_install|360"
   "cluster|3-replica DhtCluster: Ready, 3/3, printer columns|step_cluster|660"
   "api|PUT/GET/DELETE via the client Service, ack/from, range read from one node|step_api|240"
   "loadtest|DhtLoadTest ~30 s at 300 req/s: Succeeded, results, verdict, report; profiled, with a baseline|step_loadtest|600"
+  "parallel|DhtLoadTest with parallelism 2: windows overlap, one merged result, both generators in the report; abortOnFail|step_parallel|480"
   "failover|delete a node pod during a write loop at ack=2/from=3|step_failover|720"
   "roll|threads with demo-0 down -> the roller waits, then one pod at a time; defaultAck -> no restart|step_roll|1200"
   "paused|a spec change while paused does not advance observedGeneration|step_paused|360"

@@ -16,8 +16,11 @@ import java.util.concurrent.Executors;
  *
  * <ul>
  *   <li>{@code GET /progress}: {@code {"generator":i,"generators":n,"phase":"waiting",
- *       "startAt":ms|null}};
+ *       "startAt":ms|null, ...}}, and once running where the run stands (see {@link LiveStats}),
+ *       with the measured histogram so far;
+ *   <li>{@code GET /metrics}: the same for Prometheus (text format 0.0.4);
  *   <li>{@code POST /start?at=<epoch ms>}: 202, or 409 if another start time was given;
+ *   <li>{@code POST /abort?reason=...}: ends the run early; its result says why;
  *   <li>{@code GET /result}: the run's result (summary, measured window, histogram) once done, 409
  *       before;
  *   <li>{@code POST /release}: the result was collected, the generator may exit.
@@ -64,6 +67,19 @@ final class ControlServer implements AutoCloseable {
             send(exchange, 200, progressJson());
           }
         }
+        case "/metrics" -> {
+          if (expect(exchange, method, "GET")) {
+            send(exchange, 200, PrometheusText.of(control), "text/plain; version=0.0.4");
+          }
+        }
+        case "/abort" -> {
+          if (expect(exchange, method, "POST")) {
+            control.abort(
+                java.net.URLDecoder.decode(
+                    param(uri.getRawQuery(), "reason"), StandardCharsets.UTF_8));
+            send(exchange, 202, "{\"aborted\":" + JsonSummary.quote(control.abortReason()) + "}");
+          }
+        }
         case "/start" -> {
           if (expect(exchange, method, "POST")) {
             start(exchange, uri.getRawQuery());
@@ -81,8 +97,9 @@ final class ControlServer implements AutoCloseable {
         }
         case "/release" -> {
           if (expect(exchange, method, "POST")) {
-            control.release();
+            // answered first: once released, the generator stops this server and exits
             send(exchange, 202, "{\"released\":true}");
+            control.release();
           }
         }
         default -> send(exchange, 404, error("no such path: " + uri.getPath()));
@@ -110,15 +127,37 @@ final class ControlServer implements AutoCloseable {
 
   String progressJson() {
     GeneratorShare share = control.share();
-    return "{\"generator\":"
-        + share.index()
-        + ",\"generators\":"
-        + share.count()
-        + ",\"phase\":\""
-        + phase()
-        + "\",\"startAt\":"
-        + control.startAt().map(String::valueOf).orElse("null")
-        + "}";
+    LiveStats live = control.live();
+    var json =
+        new StringBuilder("{\"generator\":")
+            .append(share.index())
+            .append(",\"generators\":")
+            .append(share.count())
+            .append(",\"phase\":\"")
+            .append(phase())
+            .append("\",\"startAt\":")
+            .append(control.startAt().map(String::valueOf).orElse("null"))
+            .append(",\"measuring\":")
+            .append(live.measuring())
+            .append(
+                String.format(
+                    java.util.Locale.ROOT, ",\"elapsedSeconds\":%.3f", live.elapsedSeconds()))
+            .append(
+                String.format(
+                    java.util.Locale.ROOT, ",\"measuredSeconds\":%.3f", live.measuredSeconds()))
+            .append(",\"requests\":")
+            .append(live.requests())
+            .append(",\"errors\":")
+            .append(live.errors())
+            .append(",\"non2xx\":")
+            .append(live.non2xx());
+    if (control.abortReason() != null) {
+      json.append(",\"aborted\":").append(JsonSummary.quote(control.abortReason()));
+    }
+    if (live.measuring()) {
+      json.append(",\"histogram\":\"").append(JsonSummary.encode(live.measured())).append('"');
+    }
+    return json.append('}').toString();
   }
 
   private String phase() {
@@ -151,8 +190,13 @@ final class ControlServer implements AutoCloseable {
   }
 
   private static void send(HttpExchange exchange, int status, String json) throws IOException {
-    byte[] body = json.getBytes(StandardCharsets.UTF_8);
-    exchange.getResponseHeaders().set("Content-Type", "application/json");
+    send(exchange, status, json, "application/json");
+  }
+
+  private static void send(HttpExchange exchange, int status, String text, String type)
+      throws IOException {
+    byte[] body = text.getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", type);
     exchange.sendResponseHeaders(status, body.length);
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(body);

@@ -84,13 +84,17 @@ final class JsonSummary {
   /**
    * What a generator that ran with others hands over for the merged result: the summary, which
    * generator it was, and its measured latency histogram (HdrHistogram's compressed encoding,
-   * base64), which merges exactly with the others'.
+   * base64), which merges exactly with the others'; and why it was aborted, if it was (null: it was
+   * not).
    */
-  static String toGeneratorResult(RunResult r, GeneratorShare share) {
+  static String toGeneratorResult(RunResult r, GeneratorShare share, String aborted) {
     String summary = build(r, true, "", "");
     Fields o = new Fields("");
     o.number("generator", share.index());
     o.number("generators", share.count());
+    if (aborted != null) {
+      o.string("aborted", aborted);
+    }
     o.string("histogram", encode(r.latency()));
     return summary.substring(0, summary.length() - 1) + "," + o.text() + "}";
   }

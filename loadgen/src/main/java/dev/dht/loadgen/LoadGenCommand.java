@@ -243,7 +243,11 @@ public final class LoadGenCommand implements Callable<Integer> {
       String text = Wrk2Report.format(result, uncorrected);
       out.print(text);
       out.flush();
-      control.finished(JsonSummary.toGeneratorResult(result, share));
+      if (control.abortReason() != null) {
+        err.println("loadgen: the run was aborted: " + control.abortReason());
+        err.flush();
+      }
+      control.finished(JsonSummary.toGeneratorResult(result, share, control.abortReason()));
       try {
         write(json, JsonSummary.toJson(result) + "\n");
         write(html, HtmlReport.render(result, text));

@@ -98,17 +98,28 @@ final class LoadRunner {
       Schedule schedule = new Schedule(config.rate(), start);
       CountDownLatch done = new CountDownLatch(config.connections());
       workers.forEach(w -> w.begin(schedule, window, done));
-      Progress progress = new Progress(recorders, window, progressOut);
+      Progress progress =
+          new Progress(
+              recorders, window, progressOut, control == null ? stats -> {} : control::live);
       long end = waitForEnd(done, window, progress);
+      boolean aborted = control != null && control.abortReason() != null;
+      if (aborted) {
+        workers.forEach(LoadWorker::stopSending);
+        // the window ends at the abort; what is in flight may still answer within the grace
+        done.await(config.drainGrace().toMillis(), TimeUnit.MILLISECONDS);
+      }
       recorders.forEach(LatencyRecorder::close);
       return RunResult.collect(
-          config, window, recorders, progress.threadRateSamples(), end, epochOffsetNanos);
+          config, window, recorders, progress.threadRateSamples(), end, epochOffsetNanos, aborted);
     } finally {
       close(vertx);
     }
   }
 
-  /** Prints progress each second until all connections are done or the hard stop; returns now. */
+  /**
+   * Prints progress each second until all connections are done, the hard stop, or an abort; returns
+   * now.
+   */
   private long waitForEnd(CountDownLatch done, RunWindow window, Progress progress)
       throws InterruptedException {
     long nextTick = window.startNanos() + SECOND;
@@ -125,6 +136,9 @@ final class LoadRunner {
       if (now >= nextTick) {
         progress.tick(now);
         nextTick += SECOND;
+        if (control != null && control.abortReason() != null) {
+          return now;
+        }
       }
     }
   }

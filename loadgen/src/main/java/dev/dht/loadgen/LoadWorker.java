@@ -99,6 +99,9 @@ final class LoadWorker extends VerticleBase {
     });
   }
 
+  /** The request loops, once begun; only touched on this worker's event loop. */
+  private List<RequestLoop> loops = List.of();
+
   /** Starts sending on the opened connections; each counts {@code done} down once finished. */
   void begin(Schedule schedule, RunWindow window, CountDownLatch done) {
     context.runOnContext(v -> startLoops(schedule, window, done));
@@ -133,7 +136,13 @@ final class LoadWorker extends VerticleBase {
               SEND_EARLY_NANOS,
               done::countDown));
     }
+    this.loops = loops;
     loops.forEach(RequestLoop::start);
+  }
+
+  /** Sends nothing more (an aborted run); requests in flight still complete. */
+  void stopSending() {
+    context.runOnContext(v -> loops.forEach(RequestLoop::stop));
   }
 
   private byte[] valueBytes() {

@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -21,12 +22,28 @@ final class Progress {
   private final Histogram interval = LatencyRecorder.newHistogram();
   private final List<Double> threadRateSamples = new ArrayList<>();
   private final Histogram[] recycled;
+  private final Consumer<LiveStats> live;
+  private final Histogram measuredSoFar = new Histogram(3);
+  private final Histogram allSoFar = new Histogram(3);
+  private long allResponses;
+  private long allFailures;
+  private long allNon2xx;
   private long lastTickNanos;
 
   Progress(List<LatencyRecorder> recorders, RunWindow window, PrintWriter out) {
+    this(recorders, window, out, stats -> {});
+  }
+
+  /** {@code live} gets where the run stands after each second. */
+  Progress(
+      List<LatencyRecorder> recorders,
+      RunWindow window,
+      PrintWriter out,
+      Consumer<LiveStats> live) {
     this.recorders = recorders;
     this.window = window;
     this.out = out;
+    this.live = live;
     this.previous = new long[recorders.size()][Count.values().length];
     this.lastTickNanos = window.startNanos();
     this.recycled = new Histogram[recorders.size()];
@@ -56,6 +73,14 @@ final class Progress {
         threadRateSamples.add(dr / seconds);
       }
     }
+    allResponses += responses;
+    allFailures += failures;
+    allNon2xx += non2xx;
+    allSoFar.add(interval);
+    if (measured) {
+      measuredSoFar.add(interval);
+    }
+    publish(nowNanos, responses / seconds);
     lastTickNanos = nowNanos;
     if (out != null) {
       long elapsed = Math.round((nowNanos - window.startNanos()) / 1e9);
@@ -71,6 +96,33 @@ final class Progress {
           warmup ? "  (warm-up)" : "");
       out.flush();
     }
+  }
+
+  private void publish(long nowNanos, double lastSecondRate) {
+    long requests = 0;
+    long errors = 0;
+    long non2xx = 0;
+    for (LatencyRecorder r : recorders) {
+      requests += r.count(Count.RESPONSES);
+      errors += r.count(Count.CONNECT_ERRORS) + r.count(Count.TIMEOUTS) + r.count(Count.IO_ERRORS);
+      non2xx += r.count(Count.NON_2XX);
+    }
+    long measuredNanos =
+        Math.max(0, Math.min(nowNanos, window.sendUntilNanos()) - window.measureFromNanos());
+    live.accept(
+        new LiveStats(
+            nowNanos >= window.measureFromNanos(),
+            (nowNanos - window.startNanos()) / 1e9,
+            measuredNanos / 1e9,
+            requests,
+            errors,
+            non2xx,
+            lastSecondRate,
+            allResponses,
+            allFailures,
+            allNon2xx,
+            measuredSoFar.copy(),
+            allSoFar.copy()));
   }
 
   List<Double> threadRateSamples() {

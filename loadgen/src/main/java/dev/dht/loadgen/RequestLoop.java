@@ -25,6 +25,8 @@ final class RequestLoop implements Transport.Callback {
   private final Runnable onDone;
   private final Runnable sendTask = this::send;
   private final Runnable advanceTask = this::advance;
+  private boolean stopped;
+  private boolean inFlight;
 
   private long slot;
   private long intendedNanos;
@@ -66,9 +68,18 @@ final class RequestLoop implements Transport.Callback {
     return done;
   }
 
+  /** Sends nothing more: the loop finishes once its request in flight, if any, completes. */
+  void stop() {
+    stopped = true;
+    if (!inFlight) {
+      finish();
+    }
+  }
+
   private void advance() {
+    inFlight = false;
     long now = clock.getAsLong();
-    if (slot >= window.maxSlots() || now >= window.sendUntilNanos()) {
+    if (stopped || slot >= window.maxSlots() || now >= window.sendUntilNanos()) {
       finish();
       return;
     }
@@ -99,6 +110,11 @@ final class RequestLoop implements Transport.Callback {
   }
 
   private void send() {
+    if (stopped) {
+      finish();
+      return;
+    }
+    inFlight = true;
     PlannedRequest request = planner.plan(slot);
     put = request.put();
     sentNanos = clock.getAsLong();

@@ -28,6 +28,8 @@ final class RunControl {
   private final CountDownLatch released = new CountDownLatch(1);
   private volatile Phase phase = Phase.WAITING;
   private volatile String result;
+  private volatile LiveStats live = LiveStats.NONE;
+  private volatile String abortReason;
 
   /** {@code startTimeout}: how long to wait for a start time; null: start at once. */
   RunControl(GeneratorShare share, Duration startTimeout) {
@@ -94,6 +96,27 @@ final class RunControl {
 
   Optional<String> result() {
     return Optional.ofNullable(result);
+  }
+
+  /** Where the run stands, as of its last whole second. */
+  LiveStats live() {
+    return live;
+  }
+
+  void live(LiveStats stats) {
+    live = stats;
+  }
+
+  /** Ends the run early (the first reason given stays). */
+  void abort(String reason) {
+    if (abortReason == null) {
+      abortReason = reason == null || reason.isBlank() ? "aborted" : reason;
+    }
+  }
+
+  /** Why the run was aborted, null if it was not. */
+  String abortReason() {
+    return abortReason;
   }
 
   void release() {

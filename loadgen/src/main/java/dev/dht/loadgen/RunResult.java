@@ -74,8 +74,8 @@ record RunResult(
 
   /**
    * Sums the recorders of all event loops once they are closed. The measured duration is the
-   * configured one, except for a fill, which lasts until its last answer. {@code epochOffsetNanos}
-   * turns clock nanos into epoch nanos.
+   * configured one, except for a fill, which lasts until its last answer, and for an aborted run,
+   * which lasts until it was cut. {@code epochOffsetNanos} turns clock nanos into epoch nanos.
    */
   static RunResult collect(
       LoadConfig config,
@@ -83,7 +83,8 @@ record RunResult(
       List<LatencyRecorder> recorders,
       List<Double> threadRateSamples,
       long endNanos,
-      long epochOffsetNanos) {
+      long epochOffsetNanos,
+      boolean aborted) {
     Histogram latency = LatencyRecorder.newHistogram();
     Histogram uncorrected = LatencyRecorder.newHistogram();
     List<Histogram> thirds =
@@ -115,6 +116,9 @@ record RunResult(
     double seconds;
     if (config.workload() == Workload.FILL) {
       long end = lastCompletion == Long.MIN_VALUE ? endNanos : lastCompletion;
+      seconds = Math.max(end - window.measureFromNanos(), 1) / 1e9;
+    } else if (aborted) {
+      long end = Math.min(endNanos, window.sendUntilNanos());
       seconds = Math.max(end - window.measureFromNanos(), 1) / 1e9;
     } else {
       seconds = config.duration().toNanos() / 1e9;

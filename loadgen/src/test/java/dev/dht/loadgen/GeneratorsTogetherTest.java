@@ -133,6 +133,80 @@ class GeneratorsTogetherTest {
     }
   }
 
+  @Test
+  void aRunShowsWhereItStandsAndEndsEarlyWhenAborted() throws Exception {
+    HttpServer server =
+        vertx
+            .createHttpServer()
+            .requestHandler(
+                req -> req.body().onSuccess(b -> req.response().setStatusCode(201).end()))
+            .listen(0, "127.0.0.1")
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
+    int port = freePort();
+    try {
+      String[] args = {
+        "--url",
+        "http://127.0.0.1:" + server.actualPort(),
+        "--quiet",
+        "--rate",
+        "200",
+        "--duration",
+        "60",
+        "--warmup",
+        "0s",
+        "--connections",
+        "2",
+        "--threads",
+        "1",
+        "--control-port",
+        Integer.toString(port),
+        "--linger",
+        "30s"
+      };
+      long started = System.nanoTime();
+      var run = CompletableFuture.supplyAsync(() -> LoadGenCommandTest.execute(args));
+      JsonObject progress;
+      do {
+        Thread.sleep(200);
+        try {
+          progress = new JsonObject(get(port, "/progress").body());
+        } catch (IOException notYetListening) {
+          progress = new JsonObject();
+        }
+      } while (progress.getLong("requests", 0L) < 100);
+      assertThat(progress.getString("phase")).isEqualTo("running");
+      assertThat(progress.getBoolean("measuring")).isTrue();
+      assertThat(progress.getDouble("measuredSeconds")).isPositive();
+      assertThat(decode(progress.getString("histogram")).getTotalCount()).isPositive();
+
+      var metrics = get(port, "/metrics");
+      assertThat(metrics.statusCode()).isEqualTo(200);
+      assertThat(metrics.headers().firstValue("content-type"))
+          .hasValue("text/plain; version=0.0.4");
+      assertThat(metrics.body())
+          .contains("# TYPE dht_loadgen_responses_total counter")
+          .contains("dht_loadgen_running{generator=\"0\"} 1")
+          .contains("dht_loadgen_latency_seconds_bucket{generator=\"0\",le=\"+Inf\"} ")
+          .containsPattern("(?m)^dht_loadgen_responses_total\\{generator=\"0\"\\} [1-9][0-9]*$");
+
+      assertThat(post(port, "/abort?reason=p99%20past%20the%20limit").statusCode()).isEqualTo(202);
+      awaitPhase(port, "done");
+      var result = new JsonObject(get(port, "/result").body());
+      assertThat(result.getString("aborted")).isEqualTo("p99 past the limit");
+      assertThat(result.getDouble("durationSeconds")).isLessThan(30.0);
+      assertThat(result.getDouble("achievedRate")).isGreaterThan(100.0);
+      assertThat(post(port, "/release").statusCode()).isEqualTo(202);
+      var outcome = run.get(30, TimeUnit.SECONDS);
+      assertThat(outcome.exitCode()).as(outcome.err()).isZero();
+      assertThat(outcome.err()).contains("the run was aborted: p99 past the limit");
+      assertThat(System.nanoTime() - started).isLessThan(TimeUnit.SECONDS.toNanos(50));
+    } finally {
+      server.close();
+    }
+  }
+
   private static Histogram decode(String base64) throws Exception {
     return Histogram.decodeFromCompressedByteBuffer(
         ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);

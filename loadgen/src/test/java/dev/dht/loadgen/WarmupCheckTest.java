@@ -53,7 +53,8 @@ class WarmupCheckTest {
             java.util.List.of(recorder),
             java.util.List.of(),
             3_000,
-            0);
+            0,
+            false);
     // within HdrHistogram's 3 significant digits
     assertThat(result.p99ByThirdMs().get(0)).isCloseTo(50.0, within(0.1));
     assertThat(result.p99ByThirdMs().get(1)).isCloseTo(5.0, within(0.01));

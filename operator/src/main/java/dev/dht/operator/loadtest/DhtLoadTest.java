@@ -35,6 +35,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
     type = Type.NUMBER)
 @AdditionalPrinterColumn(name = "Warm", jsonPath = ".status.results.warmedUp", type = Type.BOOLEAN)
 @AdditionalPrinterColumn(name = "Verdict", jsonPath = ".status.verdict", type = Type.STRING)
+@AdditionalPrinterColumn(
+    name = "Progress",
+    jsonPath = ".status.progress.summary",
+    type = Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = Type.DATE)
 public class DhtLoadTest extends CustomResource<DhtLoadTestSpec, DhtLoadTestStatus>
     implements Namespaced {

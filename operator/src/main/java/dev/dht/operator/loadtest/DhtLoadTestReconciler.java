@@ -45,20 +45,29 @@ import java.util.stream.Collectors;
 public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
   public static final String NAME = "dhtloadtest";
   static final Duration PENDING_RECHECK = Duration.ofSeconds(15);
+
+  /** How often the generators of a running test are asked where they stand. */
+  static final Duration POLL = Duration.ofSeconds(2);
+
   static final String BY_CLUSTER_INDEX = "dhtloadtest-by-cluster";
   private static final String FIELD_MANAGER = "dht-operator";
 
   private final String defaultImage;
   private final FlameGraphs flameGraphs;
+  private final UnaryOperator<String> podAddress;
 
   public DhtLoadTestReconciler(String defaultImage) {
     this(defaultImage, UnaryOperator.identity());
   }
 
-  /** {@code nodeAddress} maps a node URL to the address to call (tests: local ports). */
-  public DhtLoadTestReconciler(String defaultImage, UnaryOperator<String> nodeAddress) {
+  /**
+   * {@code podAddress} maps the URL of a node or of a generator's control port to the address to
+   * call (tests: local ports).
+   */
+  public DhtLoadTestReconciler(String defaultImage, UnaryOperator<String> podAddress) {
     this.defaultImage = defaultImage;
-    this.flameGraphs = new FlameGraphs(nodeAddress);
+    this.flameGraphs = new FlameGraphs(podAddress);
+    this.podAddress = podAddress;
   }
 
   @Override
@@ -93,7 +102,9 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
     var now = Instant.now();
     var job = existingJob(test, context);
     if (job.isPresent()) {
-      return report(test, context, follow(test, job.get(), context, now));
+      var status = follow(test, job.get(), context, now);
+      var control = report(test, context, status);
+      return status.isFinished() ? control : control.rescheduleAfter(POLL);
     }
     if (test.getStatus() != null && test.getStatus().getJobName() != null) {
       var outcome = RunOutcome.jobDeleted(test.getStatus().getJobName());
@@ -156,8 +167,15 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
   private DhtLoadTestStatus follow(
       DhtLoadTest test, Job job, Context<DhtLoadTest> context, Instant now) {
     var state = JobState.of(job);
+    int parallelism = LoadTestModel.parallelism(test.getSpec());
     if (!state.finished()) {
-      return LoadTestStatusCalculator.running(test, job.getMetadata().getName(), null, state, now);
+      var status =
+          LoadTestStatusCalculator.running(test, job.getMetadata().getName(), null, state, now);
+      watch(test, job, parallelism, status, context);
+      return status;
+    }
+    if (parallelism > 1 && state.kind() == JobState.Kind.COMPLETE) {
+      return merge(test, state, job, parallelism, context, now);
     }
     var pods = new JobPods(context.getClient());
     var pod = pods.podOf(job);
@@ -168,11 +186,125 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
             JobPods.terminated(pod),
             pod.map(p -> p.getMetadata().getName()).orElse("(no pod)"),
             log.map(l -> Wrk2Log.tail(l, 5, 600)));
+    outcome = abortedOr(test, outcome);
     if (!outcome.succeeded()) {
       var verdict = Verdict.runFailed(outcome.reason() + ": " + outcome.message());
       return LoadTestStatusCalculator.finished(test, state, outcome, verdict, null, now);
     }
-    return judgeAndReport(test, state, outcome, log, context, now);
+    return judgeAndReport(test, state, outcome, log.flatMap(Wrk2Log::report), context, now);
+  }
+
+  /**
+   * A round with the running generators: start a parallel test's together and collect their
+   * results, show where the run stands, and stop it once its verdict is decided (abortOnFail).
+   */
+  private void watch(
+      DhtLoadTest test,
+      Job job,
+      int parallelism,
+      DhtLoadTestStatus status,
+      Context<DhtLoadTest> context) {
+    var spec = test.getSpec();
+    var generators = generators(context);
+    var seen = generators.progress(job);
+    var warmup = GoDuration.parse(requireNonNullElse(spec.getWarmup(), "10s"));
+    var duration = GoDuration.parse(requireNonNullElse(spec.getDuration(), "60s"));
+    var progress = RunProgress.of(seen, parallelism, warmup, duration);
+    status.setProgress(progress.status());
+    if (parallelism > 1) {
+      var step = generators.coordinate(test, seen, parallelism, knownStartAt(test));
+      status.setStartAt(
+          step.startAt() == null ? null : Instant.ofEpochMilli(step.startAt()).toString());
+      if (step.waiting() != null) {
+        progress.status().setSummary("waiting: " + step.waiting());
+      }
+    }
+    if (status.getAborted() != null) {
+      generators.abort(
+          seen.stream().filter(g -> "running".equals(g.phase())).toList(), status.getAborted());
+      return;
+    }
+    double expected = spec.getRate() * (duration.toMillis() / 1000.0);
+    AbortRule.check(spec.getThresholds(), expected, progress.measured(), progress.failed())
+        .ifPresent(reason -> {
+          generators.abort(seen, reason);
+          status.setAborted(reason);
+        });
+  }
+
+  /** A run that the operator stopped fails as Aborted, with the results it had. */
+  private static RunOutcome abortedOr(DhtLoadTest test, RunOutcome outcome) {
+    String aborted = test.getStatus() == null ? null : test.getStatus().getAborted();
+    if (aborted == null || !outcome.succeeded()) {
+      return outcome;
+    }
+    return RunOutcome.failed(
+            RunOutcome.ABORTED, "aborted: " + aborted + "; " + outcome.summary().describe())
+        .withSummary(outcome.summary());
+  }
+
+  private GeneratorPods generators(Context<DhtLoadTest> context) {
+    return new GeneratorPods(context.getClient(), podAddress, FIELD_MANAGER);
+  }
+
+  private static Long knownStartAt(DhtLoadTest test) {
+    var status = test.getStatus();
+    return status == null || status.getStartAt() == null
+        ? null
+        : Instant.parse(status.getStartAt()).toEpochMilli();
+  }
+
+  /**
+   * Every generator of a parallel test completed: one result from all their histograms. A result
+   * that was not collected, or a generator that fell behind its share, fails the run by name.
+   */
+  private DhtLoadTestStatus merge(
+      DhtLoadTest test,
+      JobState state,
+      Job job,
+      int parallelism,
+      Context<DhtLoadTest> context,
+      Instant now) {
+    var generators = generators(context);
+    var pods = GeneratorPods.podNames(generators.pods(job));
+    var collected = generators.collected(test);
+    var results = new ArrayList<GeneratorResult>();
+    var missing = new ArrayList<String>();
+    for (int i = 0; i < parallelism; i++) {
+      String pod = pods.getOrDefault(i, "?");
+      String json = collected.get(i);
+      if (json == null) {
+        missing.add("generator " + i + " (pod " + pod + ") handed over no result");
+        continue;
+      }
+      try {
+        results.add(GeneratorResult.parse(json));
+      } catch (IllegalArgumentException e) {
+        missing.add(
+            "generator " + i + " (pod " + pod + ") left an unreadable result: " + e.getMessage());
+      }
+    }
+    if (!missing.isEmpty()) {
+      var outcome = RunOutcome.failed(RunOutcome.RESULTS_MISSING, String.join("; ", missing));
+      return LoadTestStatusCalculator.finished(
+          test, state, outcome, Verdict.runFailed(outcome.message()), null, now);
+    }
+    var merged = MergedRun.of(results, pods);
+    var summary = merged.summary();
+    var outcome =
+        abortedOr(test, new RunOutcome(true, RunOutcome.COMPLETED, summary.describe(), summary));
+    if (outcome.succeeded() && !merged.behind().isEmpty()) {
+      outcome =
+          RunOutcome.failed(
+                  RunOutcome.GENERATOR_BEHIND,
+                  summary.describe() + "; " + String.join("; ", merged.behind()))
+              .withSummary(summary);
+    }
+    if (!outcome.succeeded()) {
+      return LoadTestStatusCalculator.finished(
+          test, state, outcome, Verdict.runFailed(outcome.message()), null, now);
+    }
+    return judgeAndReport(test, state, outcome, Optional.of(merged.spectrum()), context, now);
   }
 
   /** Thresholds give the verdict; summary, wrk2 report and HTML go to the report ConfigMap. */
@@ -180,13 +312,12 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
       DhtLoadTest test,
       JobState state,
       RunOutcome outcome,
-      Optional<String> log,
+      Optional<String> wrk2,
       Context<DhtLoadTest> context,
       Instant now) {
     var summary = outcome.summary();
     var comparison = compare(test, summary.results(), context);
     var verdict = Verdict.judge(summary.results(), test.getSpec().getThresholds(), comparison);
-    var wrk2 = log.flatMap(Wrk2Log::report);
     String target = test.getStatus() == null ? null : test.getStatus().getTarget();
     var profiling =
         LoadTestModel.Profiling.of(

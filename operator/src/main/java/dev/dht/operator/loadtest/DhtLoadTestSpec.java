@@ -33,6 +33,9 @@ import java.util.Locale;
 @ValidationRule(
     value = "!has(self.threads) || self.threads <= self.connections",
     message = "threads must not exceed connections (each event loop needs a connection)")
+@ValidationRule(
+    value = "!has(self.parallelism) || self.parallelism <= self.connections",
+    message = "parallelism must not exceed connections (each generator needs a connection)")
 public class DhtLoadTestSpec {
   static final String IMMUTABLE_MESSAGE = "spec is immutable: create a new DhtLoadTest to re-run";
 
@@ -192,8 +195,41 @@ public class DhtLoadTestSpec {
           + " of its CPU request (at least one, at most the connections).")
   private Integer threads;
 
+  @Default("1")
+  @Min(1)
+  @Max(MAX_PARALLELISM)
+  @JsonPropertyDescription(
+      "Load generator pods running the test together, each at rate/parallelism with about"
+          + " connections/parallelism, their measured windows started at the same moment; the"
+          + " result merges their histograms exactly. Above 1 the operator must reach the pods"
+          + " (port 9090) to start them and collect their histograms.")
+  private Integer parallelism = 1;
+
+  static final int MAX_PARALLELISM = 32;
+
+  @JsonPropertyDescription(
+      "Put the generator pods on different hosts (at most one more on any host than on another),"
+          + " in addition to spec.scheduling.")
+  private Boolean spreadAcrossNodes;
+
   @JsonPropertyDescription("Limits the verdict checks; an absent threshold is not checked.")
   private Thresholds thresholds;
+
+  public Integer getParallelism() {
+    return parallelism;
+  }
+
+  public void setParallelism(Integer parallelism) {
+    this.parallelism = parallelism;
+  }
+
+  public Boolean getSpreadAcrossNodes() {
+    return spreadAcrossNodes;
+  }
+
+  public void setSpreadAcrossNodes(Boolean spreadAcrossNodes) {
+    this.spreadAcrossNodes = spreadAcrossNodes;
+  }
 
   @JsonPropertyDescription(
       "Where the load generator pod may run, e.g. away from the dht nodes it measures.")
@@ -514,6 +550,21 @@ public class DhtLoadTestSpec {
     @Max(1)
     @JsonPropertyDescription("Largest acceptable (transport errors + non-2xx answers) / requests.")
     private Double maxErrorRatio;
+
+    @JsonPropertyDescription(
+        "Stop the generators as soon as p99Ms, p999Ms or maxErrorRatio can no longer be met by"
+            + " the whole run, whatever the rest of it does (e.g. more than 1% of the requests the"
+            + " test will measure already took longer than p99Ms); the test then fails with reason"
+            + " Aborted.")
+    private Boolean abortOnFail;
+
+    public Boolean getAbortOnFail() {
+      return abortOnFail;
+    }
+
+    public void setAbortOnFail(Boolean abortOnFail) {
+      this.abortOnFail = abortOnFail;
+    }
 
     public Double getP99Ms() {
       return p99Ms;

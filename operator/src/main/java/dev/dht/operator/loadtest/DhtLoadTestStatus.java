@@ -67,6 +67,237 @@ public class DhtLoadTestStatus {
 
   private List<Condition> conditions = new ArrayList<>();
 
+  @JsonPropertyDescription(
+      "With parallelism above 1: the moment the generators were told to start (their warm-up"
+          + " begins then, the measured window after it).")
+  private String startAt;
+
+  @JsonPropertyDescription(
+      "While running: where the run stands, from the generators, every few seconds.")
+  private Progress progress;
+
+  @JsonPropertyDescription("Why the operator stopped the run early (thresholds.abortOnFail).")
+  private String aborted;
+
+  public Progress getProgress() {
+    return progress;
+  }
+
+  public void setProgress(Progress progress) {
+    this.progress = progress;
+  }
+
+  public String getAborted() {
+    return aborted;
+  }
+
+  public void setAborted(String aborted) {
+    this.aborted = aborted;
+  }
+
+  /** A running test, as its generators last reported (measured counts are approximate). */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class Progress {
+    @JsonPropertyDescription("e.g. 'measuring 12/30 s, 2 generators, 3998 req/s, p99 3.2 ms'.")
+    private String summary;
+
+    private Double elapsedSeconds;
+    private Double remainingSeconds;
+
+    @JsonPropertyDescription("Measured so far (the warm-up excluded).")
+    private Long requests;
+
+    private Long errors;
+    private Long non2xx;
+    private Double achievedRate;
+    private Double p99Ms;
+
+    public String getSummary() {
+      return summary;
+    }
+
+    public void setSummary(String summary) {
+      this.summary = summary;
+    }
+
+    public Double getElapsedSeconds() {
+      return elapsedSeconds;
+    }
+
+    public void setElapsedSeconds(Double elapsedSeconds) {
+      this.elapsedSeconds = elapsedSeconds;
+    }
+
+    public Double getRemainingSeconds() {
+      return remainingSeconds;
+    }
+
+    public void setRemainingSeconds(Double remainingSeconds) {
+      this.remainingSeconds = remainingSeconds;
+    }
+
+    public Long getRequests() {
+      return requests;
+    }
+
+    public void setRequests(Long requests) {
+      this.requests = requests;
+    }
+
+    public Long getErrors() {
+      return errors;
+    }
+
+    public void setErrors(Long errors) {
+      this.errors = errors;
+    }
+
+    public Long getNon2xx() {
+      return non2xx;
+    }
+
+    public void setNon2xx(Long non2xx) {
+      this.non2xx = non2xx;
+    }
+
+    public Double getAchievedRate() {
+      return achievedRate;
+    }
+
+    public void setAchievedRate(Double achievedRate) {
+      this.achievedRate = achievedRate;
+    }
+
+    public Double getP99Ms() {
+      return p99Ms;
+    }
+
+    public void setP99Ms(Double p99Ms) {
+      this.p99Ms = p99Ms;
+    }
+  }
+
+  @JsonPropertyDescription(
+      "With parallelism above 1: each generator's own result; status.results merges them.")
+  private List<Generator> generators;
+
+  public String getStartAt() {
+    return startAt;
+  }
+
+  public void setStartAt(String startAt) {
+    this.startAt = startAt;
+  }
+
+  public List<Generator> getGenerators() {
+    return generators;
+  }
+
+  public void setGenerators(List<Generator> generators) {
+    this.generators = generators;
+  }
+
+  /** One generator of a parallel test. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class Generator {
+    private Integer index;
+    private String pod;
+
+    @JsonPropertyDescription("Its share of spec.rate.")
+    private Double targetRate;
+
+    private Double achievedRate;
+    private Long requests;
+    private Long errors;
+    private Long non2xx;
+    private Double p99Ms;
+
+    @JsonPropertyDescription("Its measured window on its own clock.")
+    private String windowStart;
+
+    private String windowEnd;
+
+    public Integer getIndex() {
+      return index;
+    }
+
+    public void setIndex(Integer index) {
+      this.index = index;
+    }
+
+    public String getPod() {
+      return pod;
+    }
+
+    public void setPod(String pod) {
+      this.pod = pod;
+    }
+
+    public Double getTargetRate() {
+      return targetRate;
+    }
+
+    public void setTargetRate(Double targetRate) {
+      this.targetRate = targetRate;
+    }
+
+    public Double getAchievedRate() {
+      return achievedRate;
+    }
+
+    public void setAchievedRate(Double achievedRate) {
+      this.achievedRate = achievedRate;
+    }
+
+    public Long getRequests() {
+      return requests;
+    }
+
+    public void setRequests(Long requests) {
+      this.requests = requests;
+    }
+
+    public Long getErrors() {
+      return errors;
+    }
+
+    public void setErrors(Long errors) {
+      this.errors = errors;
+    }
+
+    public Long getNon2xx() {
+      return non2xx;
+    }
+
+    public void setNon2xx(Long non2xx) {
+      this.non2xx = non2xx;
+    }
+
+    public Double getP99Ms() {
+      return p99Ms;
+    }
+
+    public void setP99Ms(Double p99Ms) {
+      this.p99Ms = p99Ms;
+    }
+
+    public String getWindowStart() {
+      return windowStart;
+    }
+
+    public void setWindowStart(String windowStart) {
+      this.windowStart = windowStart;
+    }
+
+    public String getWindowEnd() {
+      return windowEnd;
+    }
+
+    public void setWindowEnd(String windowEnd) {
+      this.windowEnd = windowEnd;
+    }
+  }
+
   /** Copy of a previous status, the starting point of the next one. */
   static DhtLoadTestStatus copyOf(DhtLoadTestStatus previous) {
     var copy = new DhtLoadTestStatus();
@@ -80,6 +311,10 @@ public class DhtLoadTestStatus {
       copy.results = previous.results;
       copy.verdict = previous.verdict;
       copy.report = previous.report;
+      copy.startAt = previous.startAt;
+      copy.progress = previous.progress;
+      copy.aborted = previous.aborted;
+      copy.generators = previous.generators;
       copy.conditions =
           new ArrayList<>(previous.conditions == null ? List.of() : previous.conditions);
     }
@@ -201,6 +436,19 @@ public class DhtLoadTestStatus {
             + " starting): the first third's p99 at least twice the last third's and 1 ms above it."
             + " A longer warm-up gives numbers that hold.")
     private Boolean warmedUp;
+
+    @JsonPropertyDescription(
+        "With parallelism above 1: the time all generators were measuring together over the time"
+            + " any was (1: their windows coincide).")
+    private Double windowOverlap;
+
+    public Double getWindowOverlap() {
+      return windowOverlap;
+    }
+
+    public void setWindowOverlap(Double windowOverlap) {
+      this.windowOverlap = windowOverlap;
+    }
 
     public List<Double> getP99ByThirdMs() {
       return p99ByThirdMs;

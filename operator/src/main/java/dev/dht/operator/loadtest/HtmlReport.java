@@ -88,6 +88,7 @@ final class HtmlReport {
       h.append("<td>").append(escape(String.valueOf(cell))).append("</td>");
     }
     h.append("</tr></table>\n");
+    generators(h, summary.generators(), r.getWindowOverlap());
     if (r.getP99ByThirdMs() != null) {
       var thirds = r.getP99ByThirdMs();
       boolean warm = !Boolean.FALSE.equals(r.getWarmedUp());
@@ -165,6 +166,38 @@ final class HtmlReport {
         .append(escape(summary.json()))
         .append("</pre>\n</body></html>\n");
     return h.toString();
+  }
+
+  /** One row per generator of a parallel test, so that a slow one stands out. */
+  private static void generators(
+      StringBuilder h, List<DhtLoadTestStatus.Generator> generators, Double overlap) {
+    if (generators.isEmpty()) {
+      return;
+    }
+    h.append("<h2>Generators</h2>\n<p>Their measured windows overlapped by ")
+        .append(overlap == null ? "?" : Verdict.format(overlap * 100))
+        .append("%.</p>\n<table id=\"generators\"><tr><th>generator</th><th>pod</th>")
+        .append("<th>target req/s</th><th>achieved req/s</th><th>requests</th><th>errors</th>")
+        .append("<th>non-2xx</th><th>p99 ms</th><th>measured from</th><th>to</th></tr>\n");
+    for (var g : generators) {
+      h.append("<tr>");
+      for (Object cell :
+          List.of(
+              g.getIndex(),
+              g.getPod(),
+              Verdict.format(g.getTargetRate()),
+              Verdict.format(g.getAchievedRate()),
+              g.getRequests(),
+              g.getErrors(),
+              g.getNon2xx(),
+              Verdict.format(g.getP99Ms()),
+              g.getWindowStart(),
+              g.getWindowEnd())) {
+        h.append("<td>").append(escape(String.valueOf(cell))).append("</td>");
+      }
+      h.append("</tr>\n");
+    }
+    h.append("</table>\n");
   }
 
   static List<Point> fromSummary(DhtLoadTestStatus.Latency l) {

@@ -7,11 +7,14 @@ import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -64,6 +67,10 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
         primary.getMetadata().getNamespace());
   }
 
+  /**
+   * One pod per generator: a parallel test is an indexed Job, each pod learning its index from
+   * {@code JOB_COMPLETION_INDEX}.
+   */
   static Job build(LoadTestModel model) {
     return new JobBuilder()
         .withNewMetadata()
@@ -74,13 +81,18 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
         .withNewSpec()
         // One attempt: a retry would mix two runs' load on the cluster and hide the failure.
         .withBackoffLimit(0)
-        .withCompletions(1)
-        .withParallelism(1)
+        .withCompletions(model.parallelism())
+        .withParallelism(model.parallelism())
+        .withCompletionMode(model.parallel() ? "Indexed" : null)
         .withActiveDeadlineSeconds(model.activeDeadlineSeconds())
         // No ttlSecondsAfterFinished: the pod (termination message, log) must stay readable.
         .withNewTemplate()
         .withNewMetadata()
         .withLabels(model.labels())
+        // the generators' /metrics, for a Prometheus that scrapes annotated pods
+        .addToAnnotations("prometheus.io/scrape", "true")
+        .addToAnnotations("prometheus.io/port", Integer.toString(GeneratorPods.CONTROL_PORT))
+        .addToAnnotations("prometheus.io/path", "/metrics")
         .endMetadata()
         .withSpec(podSpec(model))
         .endTemplate()
@@ -106,7 +118,7 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
         .withAffinity(affinity(scheduling.getAffinity(), model.clusterName()))
         .withTolerations(scheduling.getTolerations())
         .withNodeSelector(scheduling.getNodeSelector())
-        .withTopologySpreadConstraints(scheduling.getTopologySpreadConstraints())
+        .withTopologySpreadConstraints(spread(scheduling, model))
         .withContainers(container(model))
         .withVolumes(volumes(model))
         .build();
@@ -134,6 +146,26 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
         .endPreferredDuringSchedulingIgnoredDuringExecution()
         .endPodAntiAffinity()
         .build();
+  }
+
+  /** The user's constraints, and with spreadAcrossNodes one more over the generator pods. */
+  static List<TopologySpreadConstraint> spread(Scheduling scheduling, LoadTestModel model) {
+    var constraints = new ArrayList<TopologySpreadConstraint>();
+    if (scheduling.getTopologySpreadConstraints() != null) {
+      constraints.addAll(scheduling.getTopologySpreadConstraints());
+    }
+    if (model.spreadAcrossNodes()) {
+      constraints.add(
+          new TopologySpreadConstraintBuilder()
+              .withMaxSkew(1)
+              .withTopologyKey("kubernetes.io/hostname")
+              .withWhenUnsatisfiable("DoNotSchedule")
+              .withNewLabelSelector()
+              .withMatchLabels(model.labels())
+              .endLabelSelector()
+              .build());
+    }
+    return constraints;
   }
 
   private static List<Volume> volumes(LoadTestModel model) {
@@ -169,6 +201,11 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
         .withTerminationMessagePath(LoadTestModel.TERMINATION_LOG)
         // File, not FallbackToLogsOnError: the log is wrk2 text, the operator wants the JSON.
         .withTerminationMessagePolicy("File")
+        .withPorts(
+            new ContainerPortBuilder()
+                .withName("control")
+                .withContainerPort(GeneratorPods.CONTROL_PORT)
+                .build())
         .withResources(model.resources() != null ? model.resources() : defaultResources())
         .withSecurityContext(SecurityContexts.restricted())
         .withVolumeMounts(mounts(model))

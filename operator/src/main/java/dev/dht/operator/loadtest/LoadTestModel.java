@@ -39,7 +39,9 @@ public record LoadTestModel(
     ResourceRequirements resources,
     Scheduling scheduling,
     String clusterName,
-    Profiling profiling) {
+    Profiling profiling,
+    int parallelism,
+    boolean spreadAcrossNodes) {
 
   /**
    * The nodes to profile during the measured window (URLs; empty: none), the events, and the
@@ -123,8 +125,25 @@ public record LoadTestModel(
         spec.getResources(),
         spec.getScheduling(),
         spec.getTargetUrl() == null ? spec.getClusterRef().getName() : null,
-        Profiling.of(spec.getProfile(), target));
+        Profiling.of(spec.getProfile(), target),
+        parallelism(spec),
+        Boolean.TRUE.equals(spec.getSpreadAcrossNodes()));
   }
+
+  static int parallelism(DhtLoadTestSpec spec) {
+    return requireNonNullElse(spec.getParallelism(), 1);
+  }
+
+  /** Several generators: they start together and hand their histograms to the operator. */
+  boolean parallel() {
+    return parallelism > 1;
+  }
+
+  /** How long a generator of a parallel test waits for the others before it gives up. */
+  static final Duration START_TIMEOUT = Duration.ofMinutes(5);
+
+  /** How long a finished generator of a parallel test waits for its result to be collected. */
+  static final Duration LINGER = Duration.ofMinutes(2);
 
   /** Unique to the test: its name and the start of its uid. */
   static String defaultKeyPrefix(DhtLoadTest test) {
@@ -164,7 +183,9 @@ public record LoadTestModel(
 
   /**
    * The node image's entrypoint runs {@code dev.dht.node.Main}; these are its arguments. The
-   * summary goes to the termination message, the wrk2 report to stdout (the pod log).
+   * summary goes to the termination message, the wrk2 report to stdout (the pod log). A generator
+   * of a parallel test learns its index from the indexed Job and takes its share of the rate and
+   * connections itself.
    */
   public List<String> args() {
     var args = new ArrayList<String>();
@@ -194,6 +215,13 @@ public record LoadTestModel(
       add(args, "--profile-events", profiling.events());
       add(args, "--profile-secret-file", SECRET_DIR + "/" + ClusterModel.SECRET_KEY);
     }
+    add(args, "--control-port", Integer.toString(GeneratorPods.CONTROL_PORT));
+    if (parallel()) {
+      add(args, "--generators", Integer.toString(parallelism));
+      args.add("--await-start");
+      add(args, "--start-timeout", GoDuration.toLoadgenArg(START_TIMEOUT));
+      add(args, "--linger", GoDuration.toLoadgenArg(LINGER));
+    }
     add(args, "--termination-log", TERMINATION_LOG);
     return List.copyOf(args);
   }
@@ -201,6 +229,9 @@ public record LoadTestModel(
   /** The Job's hard time limit: the run plus a generous margin, so a hung run cannot stay. */
   public long activeDeadlineSeconds() {
     Duration run = warmup.plus(duration);
+    if (parallel()) {
+      run = run.plus(START_TIMEOUT).plus(LINGER);
+    }
     Duration quarter = run.dividedBy(4);
     Duration margin = quarter.compareTo(MIN_DEADLINE_MARGIN) > 0 ? quarter : MIN_DEADLINE_MARGIN;
     return (long) Math.ceil(run.plus(margin).toMillis() / 1000.0);

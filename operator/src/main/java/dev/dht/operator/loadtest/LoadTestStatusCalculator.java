@@ -98,10 +98,14 @@ final class LoadTestStatusCalculator {
       Instant now) {
     var status = start(test);
     status.setPhase(outcome.succeeded() ? SUCCEEDED : FAILED);
+    status.setProgress(null);
     status.setStartTime(startTime(status, job, now));
     status.setCompletionTime(job != null && job.endTime() != null ? job.endTime() : timestamp(now));
     if (outcome.summary() != null) {
       status.setResults(outcome.summary().results());
+      if (!outcome.summary().generators().isEmpty()) {
+        status.setGenerators(outcome.summary().generators());
+      }
     }
     status.setVerdict(verdict.text());
     status.setReport(report);

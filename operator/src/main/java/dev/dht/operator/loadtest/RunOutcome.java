@@ -14,6 +14,9 @@ record RunOutcome(boolean succeeded, String reason, String message, RunSummary s
   static final String COMPLETED = "Completed";
   static final String SUMMARY_MISSING = "SummaryMissing";
   static final String JOB_DELETED = "JobDeleted";
+  static final String RESULTS_MISSING = "ResultsMissing";
+  static final String GENERATOR_BEHIND = "GeneratorBehind";
+  static final String ABORTED = "Aborted";
   static final int MAX_MESSAGE = 1024;
 
   /**
@@ -49,6 +52,11 @@ record RunOutcome(boolean succeeded, String reason, String message, RunSummary s
     return failed(job.reason(), text.toString());
   }
 
+  /** The same outcome with the results it has despite its failure (shown in the status). */
+  RunOutcome withSummary(RunSummary summary) {
+    return new RunOutcome(succeeded, reason, message, summary);
+  }
+
   /** The same outcome with a remark appended to its message. */
   RunOutcome withNote(String note) {
     return new RunOutcome(succeeded, reason, message + "; " + note, summary);
@@ -79,7 +87,7 @@ record RunOutcome(boolean succeeded, String reason, String message, RunSummary s
     return text.toString();
   }
 
-  private static RunOutcome failed(String reason, String message) {
+  static RunOutcome failed(String reason, String message) {
     String bounded = message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE);
     return new RunOutcome(false, reason, bounded, null);
   }

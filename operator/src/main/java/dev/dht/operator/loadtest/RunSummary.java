@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dht.operator.loadtest.DhtLoadTestStatus.Latency;
 import dev.dht.operator.loadtest.DhtLoadTestStatus.Results;
 import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The load generator's compact JSON summary, as its pod's termination message carries it (at most 4
@@ -13,8 +14,14 @@ import java.util.ArrayList;
  * absent. Pure.
  *
  * @param json the message verbatim (stored in the report as summary.json)
+ * @param generators each generator's line when several ran the test (empty: one did)
  */
-record RunSummary(String json, Results results, Double targetRate, Double durationSeconds) {
+record RunSummary(
+    String json,
+    Results results,
+    Double targetRate,
+    Double durationSeconds,
+    List<DhtLoadTestStatus.Generator> generators) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** Parses the termination message; IllegalArgumentException says why it is not a summary. */
@@ -55,7 +62,11 @@ record RunSummary(String json, Results results, Double targetRate, Double durati
       results.setWarmedUp(root.path("warmedUp").asBoolean());
     }
     return new RunSummary(
-        message.strip(), results, number(root, "targetRate"), number(root, "durationSeconds"));
+        message.strip(),
+        results,
+        number(root, "targetRate"),
+        number(root, "durationSeconds"),
+        List.of());
   }
 
   /** A number, or null when absent or null (the generator writes null for NaN). */

@@ -64,8 +64,16 @@ class DhtLoadTestOperatorTest {
   /** The real node that stands for pod zeta-0 of DhtCluster zeta (profile test). */
   static final int NODE_PORT = freePort();
 
-  /** Node URLs of the test's clusters → the local node. */
+  /** The control ports of the two generators of the parallel test (pod IPs 10.9.9.1, .2). */
+  static final int[] GENERATOR_PORTS = {freePort(), freePort()};
+
+  /** Node URLs of the test's clusters → the local node; generator pods → local generators. */
   static String local(String url) {
+    for (int i = 0; i < GENERATOR_PORTS.length; i++) {
+      url =
+          url.replace(
+              "http://10.9.9." + (i + 1) + ":9090", "http://127.0.0.1:" + GENERATOR_PORTS[i]);
+    }
     return url.replaceFirst("^http://zeta-0\\.[^/]*:8080", "http://127.0.0.1:" + NODE_PORT);
   }
 
@@ -318,6 +326,228 @@ class DhtLoadTestOperatorTest {
         site.stop(0);
       }
     }
+  }
+
+  /**
+   * Two real load generators (in this JVM, on the control ports the pods' IPs map to) run the
+   * operator's own arguments against a real node: the operator starts them together, collects their
+   * histograms, and publishes percentiles that are exactly those of the union.
+   */
+  @Test
+  void aParallelTestStartsItsGeneratorsTogetherAndMergesTheirHistograms() throws Exception {
+    int nodePort = freePort();
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("dht-parallel");
+    java.nio.file.Files.writeString(dir.resolve("secret"), "eta-secret");
+    try (var node =
+        dev.dht.node.Node.start(
+            dev.dht.node.Main.config(
+                "--self",
+                "http://127.0.0.1:" + nodePort,
+                "--port",
+                Integer.toString(nodePort),
+                "--data-dir",
+                dir.resolve("data").toString(),
+                "--cluster-secret-file",
+                dir.resolve("secret").toString(),
+                "--event-loops",
+                "1",
+                "--storage-threads",
+                "1",
+                "--repair-interval-s",
+                "0"))) {
+      create(
+          "par-eta",
+          spec -> {
+            spec.setTargetUrl("http://127.0.0.1:" + nodePort);
+            spec.setParallelism(2);
+            spec.setRate(300);
+            spec.setConnections(5);
+            spec.setThreads(1);
+            spec.setDuration("3s");
+            spec.setWarmup("500ms");
+            spec.setAck(1);
+            spec.setFrom(1);
+          });
+      var job = await(Job.class, "par-eta-loadgen");
+      assertThat(job.getSpec().getCompletionMode()).isEqualTo("Indexed");
+      var args = job.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs();
+      awaitUntil(() -> podsOf(job).size() == 2);
+
+      // what the kubelet does: run each pod (an IP), whose container runs the generator
+      // own threads: the common pool may have one thread, and the generators block in it
+      var threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+      var runs = new java.util.ArrayList<java.util.concurrent.CompletableFuture<Integer>>();
+      var messages = new java.util.ArrayList<java.nio.file.Path>();
+      for (var pod : podsOf(job)) {
+        int index = Integer.parseInt(pod.getMetadata().getLabels().get(GeneratorPods.INDEX_LABEL));
+        setRunning(pod, "10.9.9." + (index + 1));
+        var message = dir.resolve("termination-" + index);
+        messages.add(message);
+        var own = new java.util.ArrayList<>(args.subList(1, args.size()));
+        own.set(own.indexOf("--control-port") + 1, Integer.toString(GENERATOR_PORTS[index]));
+        own.set(own.indexOf("--termination-log") + 1, message.toString());
+        own.addAll(List.of("--generator-index", Integer.toString(index), "--quiet"));
+        runs.add(
+            java.util.concurrent.CompletableFuture.supplyAsync(
+                () ->
+                    new picocli.CommandLine(new dev.dht.loadgen.LoadGenCommand())
+                        .execute(own.toArray(String[]::new)),
+                threads));
+      }
+      var started = awaitStatus("par-eta", s -> s.getStartAt() != null);
+      assertThat(started.getPhase()).isEqualTo("Running");
+      // each generator exits once the operator has its result
+      for (var run : runs) {
+        assertThat(run.get(60, java.util.concurrent.TimeUnit.SECONDS)).isZero();
+      }
+      threads.shutdown();
+      var stored = get(ConfigMap.class, "par-eta-generators");
+      assertThat(stored.getData()).containsOnlyKeys("generator-0.json", "generator-1.json");
+      for (var pod : podsOf(job)) {
+        int index = Integer.parseInt(pod.getMetadata().getLabels().get(GeneratorPods.INDEX_LABEL));
+        terminate(pod, 0, "Completed", java.nio.file.Files.readString(messages.get(index)));
+      }
+
+      var done = awaitStatus("par-eta", DhtLoadTestStatus::isFinished);
+      assertThat(done.getPhase())
+          .as(condition(done, "Succeeded").getMessage())
+          .isEqualTo("Succeeded");
+      var union = new org.HdrHistogram.Histogram(3);
+      long requests = 0;
+      double achieved = 0;
+      long startAt = Instant.parse(done.getStartAt()).toEpochMilli();
+      for (var json : stored.getData().values()) {
+        var one = GeneratorResult.parse(json);
+        union.add(one.histogram());
+        requests += one.requests();
+        achieved += one.achievedRate();
+        assertThat(one.targetRate()).isEqualTo(150.0);
+        // every measured window opened at the start time given plus the warm-up
+        assertThat(one.windowStartMs()).isBetween(startAt + 500 - 50, startAt + 500 + 50);
+      }
+      var results = done.getResults();
+      assertThat(results.getRequests()).isEqualTo(requests).isEqualTo(union.getTotalCount());
+      assertThat(results.getAchievedRate())
+          .isCloseTo(achieved, org.assertj.core.data.Offset.offset(0.01));
+      assertThat(results.getLatencyMs().getP50())
+          .isEqualTo(union.getValueAtPercentile(50) / 1000.0);
+      assertThat(results.getLatencyMs().getP99())
+          .isEqualTo(union.getValueAtPercentile(99) / 1000.0);
+      assertThat(results.getLatencyMs().getP999())
+          .isEqualTo(union.getValueAtPercentile(99.9) / 1000.0);
+      assertThat(results.getLatencyMs().getMax()).isEqualTo(union.getMaxValue() / 1000.0);
+      assertThat(results.getWindowOverlap()).isGreaterThan(0.9);
+      assertThat(done.getGenerators())
+          .extracting(DhtLoadTestStatus.Generator::getIndex)
+          .containsExactly(0, 1);
+      var report = get(ConfigMap.class, "par-eta-report");
+      assertThat(report.getData().get("spectrum.txt")).contains("Merged latency of 2 generators");
+      assertThat(report.getData().get("report.html"))
+          .contains("id=\"generators\"")
+          .contains(done.getGenerators().get(0).getPod(), done.getGenerators().get(1).getPod());
+      assertThat(report.getData().get("summary.json")).contains("\"perGenerator\"");
+    }
+  }
+
+  /**
+   * A run with abortOnFail whose p99 limit no run can meet: the operator watches its one real
+   * generator's progress and stops it long before its 60 s are over; the test fails as Aborted with
+   * the results it had.
+   */
+  @Test
+  void aRunWhoseVerdictIsDecidedIsStoppedEarly() throws Exception {
+    int nodePort = freePort();
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("dht-abort");
+    try (var node = startNode(nodePort, dir)) {
+      create(
+          "abort-theta",
+          spec -> {
+            spec.setTargetUrl("http://127.0.0.1:" + nodePort);
+            spec.setRate(200);
+            spec.setConnections(2);
+            spec.setThreads(1);
+            spec.setDuration("60s");
+            spec.setWarmup("1s");
+            spec.setAck(1);
+            spec.setFrom(1);
+            var thresholds = new DhtLoadTestSpec.Thresholds();
+            thresholds.setP99Ms(0.001);
+            thresholds.setAbortOnFail(true);
+            spec.setThresholds(thresholds);
+          });
+      var job = await(Job.class, "abort-theta-loadgen");
+      var pod = awaitPod(job);
+      setRunning(pod, "10.9.9.1");
+      var message = dir.resolve("termination");
+      var args = job.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs();
+      var own = new java.util.ArrayList<>(args.subList(1, args.size()));
+      own.set(own.indexOf("--control-port") + 1, Integer.toString(GENERATOR_PORTS[0]));
+      own.set(own.indexOf("--termination-log") + 1, message.toString());
+      own.add("--quiet");
+      var thread = java.util.concurrent.Executors.newSingleThreadExecutor();
+      long started = System.nanoTime();
+      var run =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () ->
+                  new picocli.CommandLine(new dev.dht.loadgen.LoadGenCommand())
+                      .execute(own.toArray(String[]::new)),
+              thread);
+
+      var stopping = awaitStatus("abort-theta", s -> s.getAborted() != null);
+      assertThat(stopping.getAborted()).startsWith("p99 can no longer be 0.001 ms or less");
+      assertThat(stopping.getProgress().getSummary()).startsWith("measuring ");
+      assertThat(run.get(60, java.util.concurrent.TimeUnit.SECONDS)).isZero();
+      thread.shutdown();
+      assertThat(System.nanoTime() - started)
+          .as("the generator stopped long before its 61 s")
+          .isLessThan(java.util.concurrent.TimeUnit.SECONDS.toNanos(40));
+      terminate(pod, 0, "Completed", java.nio.file.Files.readString(message));
+
+      var done = awaitStatus("abort-theta", DhtLoadTestStatus::isFinished);
+      assertThat(done.getPhase()).isEqualTo("Failed");
+      assertThat(done.getProgress()).isNull();
+      assertThat(condition(done, "Succeeded").getReason()).isEqualTo("Aborted");
+      assertThat(condition(done, "Succeeded").getMessage())
+          .startsWith("aborted: p99 can no longer be 0.001 ms or less");
+      assertThat(done.getResults().getRequests()).isPositive();
+      assertThat(done.getVerdict()).isEqualTo("Failed");
+    }
+  }
+
+  /** A real node on {@code port}, its data and secret under {@code dir}. */
+  private static dev.dht.node.Node startNode(int port, java.nio.file.Path dir) throws Exception {
+    java.nio.file.Files.writeString(dir.resolve("secret"), "node-secret");
+    return dev.dht.node.Node.start(
+        dev.dht.node.Main.config(
+            "--self",
+            "http://127.0.0.1:" + port,
+            "--port",
+            Integer.toString(port),
+            "--data-dir",
+            dir.resolve("data").toString(),
+            "--cluster-secret-file",
+            dir.resolve("secret").toString(),
+            "--event-loops",
+            "1",
+            "--storage-threads",
+            "1",
+            "--repair-interval-s",
+            "0"));
+  }
+
+  /** What a kubelet reports for a started pod: Running, with an IP. */
+  private static void setRunning(Pod pod, String ip) {
+    awaitUntil(() -> {
+      var current = get(Pod.class, pod.getMetadata().getName());
+      current.setStatus(
+          new PodStatusBuilder(current.getStatus())
+              .withPhase("Running")
+              .withPodIP(ip)
+              .withPodIPs(new io.fabric8.kubernetes.api.model.PodIP(ip))
+              .build());
+      client.resource(current).updateStatus();
+      return true;
+    });
   }
 
   @Test

@@ -55,6 +55,8 @@ class JobDependentTest {
             "100",
             "--distribution",
             "uniform",
+            "--control-port",
+            "9090",
             "--termination-log",
             "/dev/termination-log");
   }
@@ -82,7 +84,7 @@ class JobDependentTest {
             "loadgen --url http://demo.ns.svc:8080 --workload mixed --rate 2500 --duration 90s"
                 + " --warmup 1500ms --connections 8 --threads 4 --keyspace 5000 --key-prefix bench- --value-size 0"
                 + " --distribution zipfian --read-ratio 0.9 --ack 2 --from 3"
-                + " --termination-log /dev/termination-log");
+                + " --control-port 9090 --termination-log /dev/termination-log");
   }
 
   @Test
@@ -104,6 +106,58 @@ class JobDependentTest {
     assertThat(pod.getRestartPolicy()).isEqualTo("Never");
     assertThat(spec.getTemplate().getMetadata().getLabels())
         .containsEntry("app.kubernetes.io/instance", "put-10k");
+  }
+
+  @Test
+  void aParallelTestIsAnIndexedJobOfGeneratorsThatWaitToStartTogether() {
+    var job =
+        JobDependent.build(
+            model(spec -> {
+              spec.setParallelism(3);
+              spec.setSpreadAcrossNodes(true);
+              spec.setDuration("60s");
+            }));
+    var spec = job.getSpec();
+    assertThat(spec.getCompletionMode()).isEqualTo("Indexed");
+    assertThat(spec.getCompletions()).isEqualTo(3);
+    assertThat(spec.getParallelism()).isEqualTo(3);
+    assertThat(spec.getBackoffLimit()).isZero();
+    // 70 s run + 5 min start wait + 2 min linger, plus the 3 min margin
+    assertThat(spec.getActiveDeadlineSeconds()).isEqualTo(70 + 300 + 120 + 180);
+    var pod = spec.getTemplate().getSpec();
+    var container = pod.getContainers().getFirst();
+    assertThat(container.getArgs())
+        .containsSequence("--rate", "10000")
+        .containsSequence("--control-port", "9090", "--generators", "3", "--await-start")
+        .containsSequence("--start-timeout", "300s", "--linger", "120s");
+    assertThat(container.getPorts())
+        .singleElement()
+        .satisfies(p -> assertThat(p.getContainerPort()).isEqualTo(9090));
+    assertThat(pod.getTopologySpreadConstraints())
+        .singleElement()
+        .satisfies(c -> {
+          assertThat(c.getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+          assertThat(c.getMaxSkew()).isEqualTo(1);
+          assertThat(c.getLabelSelector().getMatchLabels())
+              .containsEntry("app.kubernetes.io/instance", "put-10k");
+        });
+  }
+
+  @Test
+  void aSingleGeneratorStartsAtOnceAndServesItsProgressAndMetrics() {
+    var job = JobDependent.build(model(spec -> {}));
+    assertThat(job.getSpec().getCompletionMode()).isNull();
+    assertThat(job.getSpec().getCompletions()).isEqualTo(1);
+    var template = job.getSpec().getTemplate();
+    var container = template.getSpec().getContainers().getFirst();
+    assertThat(container.getArgs()).doesNotContain("--generators", "--await-start", "--linger");
+    assertThat(container.getPorts())
+        .singleElement()
+        .satisfies(p -> assertThat(p.getContainerPort()).isEqualTo(9090));
+    assertThat(template.getMetadata().getAnnotations())
+        .containsEntry("prometheus.io/scrape", "true")
+        .containsEntry("prometheus.io/port", "9090")
+        .containsEntry("prometheus.io/path", "/metrics");
   }
 
   @Test
