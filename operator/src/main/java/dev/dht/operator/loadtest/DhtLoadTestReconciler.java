@@ -187,7 +187,7 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
             pod.map(p -> p.getMetadata().getName()).orElse("(no pod)"),
             log.map(l -> Wrk2Log.tail(l, 5, 600)));
     outcome = abortedOr(test, outcome);
-    if (!outcome.succeeded()) {
+    if (outcome.summary() == null) {
       var verdict = Verdict.runFailed(outcome.reason() + ": " + outcome.message());
       return LoadTestStatusCalculator.finished(test, state, outcome, verdict, null, now);
     }
@@ -300,14 +300,13 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
                   summary.describe() + "; " + String.join("; ", merged.behind()))
               .withSummary(summary);
     }
-    if (!outcome.succeeded()) {
-      return LoadTestStatusCalculator.finished(
-          test, state, outcome, Verdict.runFailed(outcome.message()), null, now);
-    }
     return judgeAndReport(test, state, outcome, Optional.of(merged.spectrum()), context, now);
   }
 
-  /** Thresholds give the verdict; summary, wrk2 report and HTML go to the report ConfigMap. */
+  /**
+   * Thresholds give the verdict (a run that measured but failed, aborted or behind, fails it);
+   * summary, wrk2 report and HTML go to the report ConfigMap.
+   */
   private DhtLoadTestStatus judgeAndReport(
       DhtLoadTest test,
       JobState state,
@@ -317,7 +316,10 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
       Instant now) {
     var summary = outcome.summary();
     var comparison = compare(test, summary.results(), context);
-    var verdict = Verdict.judge(summary.results(), test.getSpec().getThresholds(), comparison);
+    var verdict =
+        outcome.succeeded()
+            ? Verdict.judge(summary.results(), test.getSpec().getThresholds(), comparison)
+            : Verdict.runFailed(outcome.message());
     String target = test.getStatus() == null ? null : test.getStatus().getTarget();
     var profiling =
         LoadTestModel.Profiling.of(

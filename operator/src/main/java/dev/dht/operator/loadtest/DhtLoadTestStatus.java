@@ -212,6 +212,9 @@ public class DhtLoadTestStatus {
     private Long non2xx;
     private Double p99Ms;
 
+    @JsonPropertyDescription("False when its latency was still falling (see results.warmedUp).")
+    private Boolean warmedUp;
+
     @JsonPropertyDescription("Its measured window on its own clock.")
     private String windowStart;
 
@@ -279,6 +282,14 @@ public class DhtLoadTestStatus {
 
     public void setP99Ms(Double p99Ms) {
       this.p99Ms = p99Ms;
+    }
+
+    public Boolean getWarmedUp() {
+      return warmedUp;
+    }
+
+    public void setWarmedUp(Boolean warmedUp) {
+      this.warmedUp = warmedUp;
     }
 
     public String getWindowStart() {

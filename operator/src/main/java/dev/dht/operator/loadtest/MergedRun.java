@@ -123,6 +123,7 @@ record MergedRun(
     g.setErrors(r.errors());
     g.setNon2xx(r.non2xx());
     g.setP99Ms(r.latencyMs(99));
+    g.setWarmedUp(r.warmedUp());
     g.setWindowStart(Instant.ofEpochMilli(r.windowStartMs()).toString());
     g.setWindowEnd(Instant.ofEpochMilli(r.windowEndMs()).toString());
     return g;

@@ -101,6 +101,10 @@ record RunSummary(
   /** "not warmed up: p99 fell from 992 ms (first third) to 9.1 ms (last third)". */
   static String notWarmedUp(Results r) {
     var thirds = r.getP99ByThirdMs();
+    if (thirds == null || thirds.size() != 3) {
+      // merged from several generators: each judged its own thirds
+      return "not warmed up: latency was still falling on a generator (status.generators)";
+    }
     return "not warmed up: p99 fell from "
         + Verdict.format(thirds.get(0))
         + " ms (first third) to "

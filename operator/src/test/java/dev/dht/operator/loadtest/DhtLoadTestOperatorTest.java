@@ -511,6 +511,9 @@ class DhtLoadTestOperatorTest {
           .startsWith("aborted: p99 can no longer be 0.001 ms or less");
       assertThat(done.getResults().getRequests()).isPositive();
       assertThat(done.getVerdict()).isEqualTo("Failed");
+      assertThat(done.getReport()).isEqualTo("abort-theta-report");
+      assertThat(get(ConfigMap.class, "abort-theta-report").getData().get("report.html"))
+          .contains("aborted: p99 can no longer be");
     }
   }
 

@@ -96,6 +96,23 @@ class MergedRunTest {
   }
 
   @Test
+  void aGeneratorStillWarmingUpMarksTheMergedRun() {
+    var cold =
+        result(1, 100, 100, 0, 10_000, 1_000).replace("\"warmedUp\":true", "\"warmedUp\":false");
+    var merged =
+        MergedRun.of(
+            List.of(
+                GeneratorResult.parse(result(0, 100, 100, 0, 10_000, 1_000)),
+                GeneratorResult.parse(cold)),
+            Map.of(0, "a", 1, "b"));
+
+    assertThat(merged.summary().results().getWarmedUp()).isFalse();
+    assertThat(merged.generators().get(1).getWarmedUp()).isFalse();
+    assertThat(merged.summary().describe())
+        .endsWith("not warmed up: latency was still falling on a generator (status.generators)");
+  }
+
+  @Test
   void windowsThatDoNotMeetOverlapByNothing() {
     var apart =
         List.of(
