@@ -719,7 +719,7 @@ step_uninstall() {
   timeout 200 helm uninstall "$RELEASE" --namespace "$NS" --wait --timeout 180s >/dev/null || die "helm uninstall failed"
   [ -z "$(timeout 30 helm list -n "$NS" -q)" ] || die "release still listed"
   local left
-  left="$(k get deploy,sa,role,rolebinding,cm -o name 2>/dev/null | grep -v -e '^serviceaccount/default$' -e '^configmap/kube-root-ca.crt$' -e "^configmap/$CLUSTER-config$" -e '^configmap/.*-report$' -e '^configmap/.*-artifact-.*')"
+  left="$(k get deploy,sa,role,rolebinding,cm -o name 2>/dev/null | grep -v -e '^serviceaccount/default$' -e '^configmap/kube-root-ca.crt$' -e "^configmap/$CLUSTER-config$" -e '^configmap/.*-report$' -e '^configmap/.*-generators$' -e '^configmap/.*-artifact-.*')"
   [ -z "$left" ] || die "left behind by helm uninstall: $left"
   if [ -n "${E2E_WATCH_ALL:-}" ]; then
     timeout 30 kubectl get clusterrole "$OPERATOR" >/dev/null 2>&1 && die "ClusterRole $OPERATOR left behind"
@@ -767,8 +767,19 @@ diagnose() {
 
 step_parallel() {
   k apply -f "$ROOT/e2e/manifests/dhtloadtest-parallel.yaml" >/dev/null || die "kubectl apply of the parallel DhtLoadTest failed"
-  local name=put-parallel t=$SECONDS
-  until_ok 300 "$name finished" sh -c "timeout 20 kubectl -n '$NS' get dhtlt $name -o jsonpath='{.status.phase}' | grep -qE '^(Succeeded|Failed)$'"
+  local name=put-parallel t=$SECONDS phase="" seen=""
+  # what kubectl get -w shows: the PROGRESS column (status.progress.summary) moves while it runs
+  while :; do
+    phase="$(jp "dhtloadtest/$name" '{.status.phase}')"
+    case "$phase" in Succeeded|Failed) break ;; esac
+    [ $((SECONDS - t)) -lt 300 ] || die "$name not finished after 300s (phase ${phase:-none})"
+    seen+="$(jp "dhtloadtest/$name" '{.status.progress.summary}')"$'\n'
+    sleep 2
+  done
+  grep '^measuring ' <<<"$seen" | sort -u > "$WORK/progress.txt" || true
+  log "$name finished ($((SECONDS - t))s); progress seen while measuring:"
+  sed 's/^/    | /' "$WORK/progress.txt"
+  [ "$(wc -l < "$WORK/progress.txt")" -ge 2 ] || die "status.progress did not move while $name was measuring: $(sort -u <<<"$seen" | tr '\n' ';')"
   k get dhtlt "$name" | sed 's/^/    /'
   k get dhtlt "$name" -o json > "$WORK/ltp.json"
   local report

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -74,10 +75,7 @@ final class ControlServer implements AutoCloseable {
         }
         case "/abort" -> {
           if (expect(exchange, method, "POST")) {
-            control.abort(
-                java.net.URLDecoder.decode(
-                    param(uri.getRawQuery(), "reason"), StandardCharsets.UTF_8));
-            send(exchange, 202, "{\"aborted\":" + JsonSummary.quote(control.abortReason()) + "}");
+            abort(exchange, uri.getRawQuery());
           }
         }
         case "/start" -> {
@@ -97,13 +95,32 @@ final class ControlServer implements AutoCloseable {
         }
         case "/release" -> {
           if (expect(exchange, method, "POST")) {
-            // answered first: once released, the generator stops this server and exits
-            send(exchange, 202, "{\"released\":true}");
-            control.release();
+            if (control.phase() != RunControl.Phase.DONE) {
+              send(exchange, 409, error("the run has not finished (" + phase() + ")"));
+            } else {
+              // answered first: once released, the generator stops this server and exits
+              send(exchange, 202, "{\"released\":true}");
+              control.release();
+            }
           }
         }
         default -> send(exchange, 404, error("no such path: " + uri.getPath()));
       }
+    }
+  }
+
+  private void abort(HttpExchange exchange, String query) throws IOException {
+    String reason;
+    try {
+      reason = URLDecoder.decode(param(query, "reason"), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      send(exchange, 400, error("reason is not URL-encoded: " + e.getMessage()));
+      return;
+    }
+    if (control.abort(reason)) {
+      send(exchange, 202, "{\"aborted\":" + JsonSummary.quote(control.abortReason()) + "}");
+    } else {
+      send(exchange, 409, error("the run is over"));
     }
   }
 

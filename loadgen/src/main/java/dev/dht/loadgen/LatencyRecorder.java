@@ -34,7 +34,11 @@ final class LatencyRecorder {
 
   private final AtomicLongArray counts = new AtomicLongArray(Count.values().length);
   private final AtomicLongArray statusCounts = new AtomicLongArray(STATUS_SLOTS);
-  private final SingleWriterRecorder progress = newRecorder();
+
+  /** For the per-second progress: each response in exactly one of the two, by its phase. */
+  private final SingleWriterRecorder warmupProgress = newRecorder();
+
+  private final SingleWriterRecorder measuredProgress = newRecorder();
   private final SingleWriterRecorder uncorrected = newRecorder();
 
   /** Measured latencies from intended send times, by third of the window they were due in. */
@@ -77,10 +81,11 @@ final class LatencyRecorder {
     if (!ok) {
       add(Count.ALL_NON_2XX, 1);
     }
-    progress.recordValue(micros(correctedNanos));
     if (third == RunWindow.WARMUP) {
+      warmupProgress.recordValue(micros(correctedNanos));
       return;
     }
+    measuredProgress.recordValue(micros(correctedNanos));
     add(Count.RESPONSES, 1);
     add(ok ? (status == 404 ? Count.NOT_FOUND : Count.OK) : Count.NON_2XX, 1);
     add(Count.BODY_BYTES, bodyBytes);
@@ -133,9 +138,14 @@ final class LatencyRecorder {
     return lastCompletionNanos;
   }
 
-  /** Latencies (all phases) since the previous call; for the per-second progress. */
-  Histogram progressInterval(Histogram recycle) {
-    return progress.getIntervalHistogram(recycle);
+  /** Latencies of warm-up requests since the previous call; for the per-second progress. */
+  Histogram warmupInterval(Histogram recycle) {
+    return warmupProgress.getIntervalHistogram(recycle);
+  }
+
+  /** Latencies of measured requests since the previous call; for the per-second progress. */
+  Histogram measuredInterval(Histogram recycle) {
+    return measuredProgress.getIntervalHistogram(recycle);
   }
 
   /**

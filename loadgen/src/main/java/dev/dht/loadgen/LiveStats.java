@@ -6,8 +6,8 @@ import org.HdrHistogram.Histogram;
  * Where a run stands, as of the last whole second: published by {@link Progress} once a second for
  * the control server (its {@code /progress} and {@code /metrics}). The measured counts are those of
  * the requests due in the measured window so far; the {@code all*} ones include the warm-up. The
- * histograms (microseconds) are copies, read-only for their consumer; {@code measured} gathers the
- * seconds that lay in the measured window, so it approximates the final one to the second.
+ * histograms (microseconds) are copies, read-only for their consumer; {@code measured} holds the
+ * latencies of the measured requests answered so far, as the final result will.
  */
 record LiveStats(
     boolean measuring,
@@ -25,8 +25,4 @@ record LiveStats(
 
   static final LiveStats NONE =
       new LiveStats(false, 0, 0, 0, 0, 0, 0, 0, 0, 0, new Histogram(3), new Histogram(3));
-
-  double achievedRate() {
-    return measuredSeconds > 0 ? requests / measuredSeconds : 0;
-  }
 }

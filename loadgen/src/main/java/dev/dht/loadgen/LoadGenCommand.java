@@ -243,11 +243,11 @@ public final class LoadGenCommand implements Callable<Integer> {
       String text = Wrk2Report.format(result, uncorrected);
       out.print(text);
       out.flush();
-      if (control.abortReason() != null) {
-        err.println("loadgen: the run was aborted: " + control.abortReason());
+      if (control.abortedRun() != null) {
+        err.println("loadgen: the run was aborted: " + control.abortedRun());
         err.flush();
       }
-      control.finished(JsonSummary.toGeneratorResult(result, share, control.abortReason()));
+      control.finished(JsonSummary.toGeneratorResult(result, share, control.abortedRun()));
       try {
         write(json, JsonSummary.toJson(result) + "\n");
         write(html, HtmlReport.render(result, text));
@@ -284,6 +284,9 @@ public final class LoadGenCommand implements Callable<Integer> {
     check(
         generators <= connections,
         "--generators must not exceed --connections (one each at least)");
+    check(
+        generators == 1 || workload != Workload.FILL,
+        "--workload fill writes every key once: it runs as one generator (--generators 1)");
     check(controlPort == null || controlPort >= 0 && controlPort <= 65535, "bad --control-port");
     check(!awaitStart || controlPort != null, "--await-start needs --control-port");
     check(!linger.isNegative(), "--linger must be >= 0");

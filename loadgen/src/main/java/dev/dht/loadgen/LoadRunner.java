@@ -102,8 +102,10 @@ final class LoadRunner {
           new Progress(
               recorders, window, progressOut, control == null ? stats -> {} : control::live);
       long end = waitForEnd(done, window, progress);
-      boolean aborted = control != null && control.abortReason() != null;
+      // aborted only if cut: an abort that came once every connection was done changes nothing
+      boolean aborted = control != null && control.abortReason() != null && done.getCount() > 0;
       if (aborted) {
+        control.cut();
         workers.forEach(LoadWorker::stopSending);
         // the window ends at the abort; what is in flight may still answer within the grace
         done.await(config.drainGrace().toMillis(), TimeUnit.MILLISECONDS);

@@ -21,7 +21,9 @@ final class Progress {
   private final long[][] previous;
   private final Histogram interval = LatencyRecorder.newHistogram();
   private final List<Double> threadRateSamples = new ArrayList<>();
-  private final Histogram[] recycled;
+  private final Histogram[] recycledWarmup;
+  private final Histogram[] recycledMeasured;
+  private final Histogram measuredInterval = LatencyRecorder.newHistogram();
   private final Consumer<LiveStats> live;
   private final Histogram measuredSoFar = new Histogram(3);
   private final Histogram allSoFar = new Histogram(3);
@@ -46,7 +48,8 @@ final class Progress {
     this.live = live;
     this.previous = new long[recorders.size()][Count.values().length];
     this.lastTickNanos = window.startNanos();
-    this.recycled = new Histogram[recorders.size()];
+    this.recycledWarmup = new Histogram[recorders.size()];
+    this.recycledMeasured = new Histogram[recorders.size()];
   }
 
   /** Closes the second that ends at {@code nowNanos}. */
@@ -61,14 +64,18 @@ final class Progress {
     long failures = 0;
     long non2xx = 0;
     interval.reset();
+    measuredInterval.reset();
     for (int i = 0; i < recorders.size(); i++) {
       LatencyRecorder r = recorders.get(i);
       long dr = delta(i, r, Count.ALL_RESPONSES);
       responses += dr;
       failures += delta(i, r, Count.ALL_FAILURES);
       non2xx += delta(i, r, Count.ALL_NON_2XX);
-      recycled[i] = r.progressInterval(recycled[i]);
-      interval.add(recycled[i]);
+      recycledWarmup[i] = r.warmupInterval(recycledWarmup[i]);
+      recycledMeasured[i] = r.measuredInterval(recycledMeasured[i]);
+      interval.add(recycledWarmup[i]);
+      interval.add(recycledMeasured[i]);
+      measuredInterval.add(recycledMeasured[i]);
       if (measured && nowNanos <= window.sendUntilNanos()) {
         threadRateSamples.add(dr / seconds);
       }
@@ -77,9 +84,7 @@ final class Progress {
     allFailures += failures;
     allNon2xx += non2xx;
     allSoFar.add(interval);
-    if (measured) {
-      measuredSoFar.add(interval);
-    }
+    measuredSoFar.add(measuredInterval);
     publish(nowNanos, responses / seconds);
     lastTickNanos = nowNanos;
     if (out != null) {

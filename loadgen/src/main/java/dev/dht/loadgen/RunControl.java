@@ -30,6 +30,7 @@ final class RunControl {
   private volatile String result;
   private volatile LiveStats live = LiveStats.NONE;
   private volatile String abortReason;
+  private volatile boolean cut;
 
   /** {@code startTimeout}: how long to wait for a start time; null: start at once. */
   RunControl(GeneratorShare share, Duration startTimeout) {
@@ -51,13 +52,13 @@ final class RunControl {
   }
 
   /** Sets the start time; false if another one was set before (the same one again is fine). */
-  boolean start(long epochMillis) {
-    startAt.complete(epochMillis);
-    boolean same = startAt.join() == epochMillis;
-    if (same && phase == Phase.WAITING) {
-      phase = Phase.STARTING;
+  synchronized boolean start(long epochMillis) {
+    if (startAt.isDone()) {
+      return startAt.join() == epochMillis;
     }
-    return same;
+    phase = Phase.STARTING; // before the runner can wake and move on to RUNNING
+    startAt.complete(epochMillis);
+    return true;
   }
 
   /**
@@ -89,7 +90,7 @@ final class RunControl {
   }
 
   /** The run is over; {@code resultJson} is served until released. */
-  void finished(String resultJson) {
+  synchronized void finished(String resultJson) {
     result = resultJson;
     phase = Phase.DONE;
   }
@@ -107,20 +108,39 @@ final class RunControl {
     live = stats;
   }
 
-  /** Ends the run early (the first reason given stays). */
-  void abort(String reason) {
+  /** Ends the run early (the first reason given stays); false once the run is over. */
+  synchronized boolean abort(String reason) {
+    if (phase == Phase.DONE) {
+      return false;
+    }
     if (abortReason == null) {
       abortReason = reason == null || reason.isBlank() ? "aborted" : reason;
     }
+    return true;
   }
 
-  /** Why the run was aborted, null if it was not. */
+  /** Why an abort was asked for, null if none was. */
   String abortReason() {
     return abortReason;
   }
 
-  void release() {
+  /** The runner cut the run short for the abort asked for. */
+  void cut() {
+    cut = true;
+  }
+
+  /** Why the run was cut short, null if it ran its course. */
+  String abortedRun() {
+    return cut ? abortReason : null;
+  }
+
+  /** The result was collected; false (nothing released) before the run is over. */
+  boolean release() {
+    if (phase != Phase.DONE) {
+      return false;
+    }
     released.countDown();
+    return true;
   }
 
   /** Waits until the result was collected (released), at most {@code linger}; true if it was. */

@@ -30,6 +30,11 @@ import org.junit.jupiter.api.Test;
  */
 class GeneratorsTogetherTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  /** Own threads for the generators: the common pool may have one, and they block in it. */
+  private static final java.util.concurrent.ExecutorService THREADS =
+      java.util.concurrent.Executors.newCachedThreadPool();
+
   private static Vertx vertx;
 
   @BeforeAll
@@ -83,12 +88,15 @@ class GeneratorsTogetherTest {
           "--linger",
           "30s"
         };
-        runs.add(CompletableFuture.supplyAsync(() -> LoadGenCommandTest.execute(args)));
+        runs.add(CompletableFuture.supplyAsync(() -> LoadGenCommandTest.execute(args), THREADS));
       }
       for (int port : ports) {
         awaitPhase(port, "waiting");
       }
       assertThat(get(ports[0], "/result").statusCode()).isEqualTo(409);
+      assertThat(post(ports[0], "/release").statusCode())
+          .as("nothing to release yet")
+          .isEqualTo(409);
 
       long at = System.currentTimeMillis() + 1000;
       for (int port : ports) {
@@ -166,7 +174,7 @@ class GeneratorsTogetherTest {
         "30s"
       };
       long started = System.nanoTime();
-      var run = CompletableFuture.supplyAsync(() -> LoadGenCommandTest.execute(args));
+      var run = CompletableFuture.supplyAsync(() -> LoadGenCommandTest.execute(args), THREADS);
       JsonObject progress;
       do {
         Thread.sleep(200);
@@ -193,6 +201,7 @@ class GeneratorsTogetherTest {
 
       assertThat(post(port, "/abort?reason=p99%20past%20the%20limit").statusCode()).isEqualTo(202);
       awaitPhase(port, "done");
+      assertThat(post(port, "/abort?reason=again").statusCode()).isEqualTo(409);
       var result = new JsonObject(get(port, "/result").body());
       assertThat(result.getString("aborted")).isEqualTo("p99 past the limit");
       assertThat(result.getDouble("durationSeconds")).isLessThan(30.0);

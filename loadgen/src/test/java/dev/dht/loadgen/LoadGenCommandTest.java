@@ -46,6 +46,10 @@ class LoadGenCommandTest {
         "--rate 100 --url ftp://127.0.0.1:1     | --url must be an http://host[:port] base URL",
         "--rate 100 --url http://127.0.0.1:1/v0 | --url must be a base URL without a path",
         "--workload get                        | Missing required option: '--rate=<rate>'",
+        "--rate 100 --connections 2 --generators 3 | --generators must not exceed --connections",
+        "--rate 100 --generators 2 --generator-index 2 | --generator-index must be in [0, --generators)",
+        "--rate 100 --generators 2 --workload fill | --workload fill writes every key once",
+        "--rate 100 --await-start              | --await-start needs --control-port",
       })
   void badOptionsExitWithCodeTwoAndAMessage(String args, String message) {
     Outcome o = execute(args.trim().split("\\s+"));

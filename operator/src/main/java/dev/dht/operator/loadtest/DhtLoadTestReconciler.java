@@ -20,6 +20,7 @@ import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -49,12 +50,18 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
   /** How often the generators of a running test are asked where they stand. */
   static final Duration POLL = Duration.ofSeconds(2);
 
+  /** Generators' windows that overlap less than this are named in the outcome. */
+  static final double MIN_OVERLAP = 0.9;
+
   static final String BY_CLUSTER_INDEX = "dhtloadtest-by-cluster";
   private static final String FIELD_MANAGER = "dht-operator";
 
   private final String defaultImage;
   private final FlameGraphs flameGraphs;
   private final UnaryOperator<String> podAddress;
+
+  /** One HTTP client for every talk with generator pods (its connections and thread are kept). */
+  private final HttpClient generatorHttp = GeneratorPods.httpClient();
 
   public DhtLoadTestReconciler(String defaultImage) {
     this(defaultImage, UnaryOperator.identity());
@@ -186,7 +193,7 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
             JobPods.terminated(pod),
             pod.map(p -> p.getMetadata().getName()).orElse("(no pod)"),
             log.map(l -> Wrk2Log.tail(l, 5, 600)));
-    outcome = abortedOr(test, outcome);
+    outcome = abortedOr(abortReason(test), outcome);
     if (outcome.summary() == null) {
       var verdict = Verdict.runFailed(outcome.reason() + ": " + outcome.message());
       return LoadTestStatusCalculator.finished(test, state, outcome, verdict, null, now);
@@ -232,9 +239,11 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
         });
   }
 
-  /** A run that the operator stopped fails as Aborted, with the results it had. */
-  private static RunOutcome abortedOr(DhtLoadTest test, RunOutcome outcome) {
-    String aborted = test.getStatus() == null ? null : test.getStatus().getAborted();
+  /**
+   * A run that was stopped early fails as Aborted, with the results it had: {@code aborted} is why
+   * (status.aborted, or a generator's own account); null: it was not.
+   */
+  private static RunOutcome abortedOr(String aborted, RunOutcome outcome) {
     if (aborted == null || !outcome.succeeded()) {
       return outcome;
     }
@@ -243,8 +252,12 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
         .withSummary(outcome.summary());
   }
 
+  private static String abortReason(DhtLoadTest test) {
+    return test.getStatus() == null ? null : test.getStatus().getAborted();
+  }
+
   private GeneratorPods generators(Context<DhtLoadTest> context) {
-    return new GeneratorPods(context.getClient(), podAddress, FIELD_MANAGER);
+    return new GeneratorPods(context.getClient(), generatorHttp, podAddress, FIELD_MANAGER);
   }
 
   private static Long knownStartAt(DhtLoadTest test) {
@@ -291,14 +304,24 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
     }
     var merged = MergedRun.of(results, pods);
     var summary = merged.summary();
+    String aborted = abortReason(test) != null ? abortReason(test) : merged.aborted();
     var outcome =
-        abortedOr(test, new RunOutcome(true, RunOutcome.COMPLETED, summary.describe(), summary));
+        abortedOr(aborted, new RunOutcome(true, RunOutcome.COMPLETED, summary.describe(), summary));
     if (outcome.succeeded() && !merged.behind().isEmpty()) {
       outcome =
           RunOutcome.failed(
                   RunOutcome.GENERATOR_BEHIND,
                   summary.describe() + "; " + String.join("; ", merged.behind()))
               .withSummary(summary);
+    }
+    double overlap = summary.results().getWindowOverlap();
+    if (overlap < MIN_OVERLAP) {
+      outcome =
+          outcome.withNote(
+              "the generators' measured windows overlapped by only "
+                  + Verdict.format(overlap * 100)
+                  + "% (a generator started late, or their hosts' clocks differ): the merged"
+                  + " result mixes different moments");
     }
     return judgeAndReport(test, state, outcome, Optional.of(merged.spectrum()), context, now);
   }

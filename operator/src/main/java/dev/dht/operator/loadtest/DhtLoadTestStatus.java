@@ -98,7 +98,7 @@ public class DhtLoadTestStatus {
   /** A running test, as its generators last reported (measured counts are approximate). */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class Progress {
-    @JsonPropertyDescription("e.g. 'measuring 12/30 s, 2 generators, 3998 req/s, p99 3.2 ms'.")
+    @JsonPropertyDescription("e.g. 'measuring 12/30 s, 3998 req/s, p99 3.2 ms'.")
     private String summary;
 
     private Double elapsedSeconds;

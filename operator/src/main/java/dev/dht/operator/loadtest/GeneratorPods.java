@@ -46,14 +46,29 @@ final class GeneratorPods {
   private final KubernetesClient client;
   private final UnaryOperator<String> address;
   private final String fieldManager;
-  private final HttpClient http =
-      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT).build();
+  private final HttpClient http;
 
-  /** {@code address} maps a generator's control URL to the one to call (tests: local ports). */
-  GeneratorPods(KubernetesClient client, UnaryOperator<String> address, String fieldManager) {
+  /**
+   * {@code http}: see {@link #httpClient()}; {@code address} maps a generator's control URL to the
+   * one to call (tests: local ports).
+   */
+  GeneratorPods(
+      KubernetesClient client,
+      HttpClient http,
+      UnaryOperator<String> address,
+      String fieldManager) {
     this.client = client;
+    this.http = http;
     this.address = address;
     this.fieldManager = fieldManager;
+  }
+
+  /** The client to share between calls: short connect timeout, HTTP/1.1 (the JDK server's). */
+  static HttpClient httpClient() {
+    return HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(TIMEOUT)
+        .build();
   }
 
   static String resultsName(String testName) {
@@ -71,13 +86,15 @@ final class GeneratorPods {
    */
   Coordination coordinate(
       DhtLoadTest test, List<GeneratorProgress> seen, int count, Long knownStartAt) {
-    var collected = collected(test).keySet();
-    var next = Coordination.next(count, seen, knownStartAt, collected, System.currentTimeMillis());
+    var collected = new TreeMap<>(collected(test));
+    var next =
+        Coordination.next(
+            count, seen, knownStartAt, collected.keySet(), System.currentTimeMillis());
     for (var g : next.toStart()) {
       post(g, "/start?at=" + next.startAt());
     }
     for (var g : next.toCollect()) {
-      collect(test, g);
+      collect(test, g, collected);
     }
     return next;
   }
@@ -202,8 +219,10 @@ final class GeneratorPods {
         measured);
   }
 
-  /** Stores the generator's result with the others, then lets it exit. */
-  private void collect(DhtLoadTest test, GeneratorProgress g) {
+  /**
+   * Stores the generator's result with the others ({@code collected}, updated), then lets it exit.
+   */
+  private void collect(DhtLoadTest test, GeneratorProgress g, Map<Integer, String> collected) {
     String result;
     try {
       var response =
@@ -219,9 +238,9 @@ final class GeneratorPods {
           "result of generator {} ({}) not readable yet: {}", g.index(), g.pod(), e.toString());
       return;
     }
+    collected.put(g.index(), result);
     var stored = new TreeMap<String, String>();
-    collected(test).forEach((index, json) -> stored.put(KEY_PREFIX + index + ".json", json));
-    stored.put(KEY_PREFIX + g.index() + ".json", result);
+    collected.forEach((index, json) -> stored.put(KEY_PREFIX + index + ".json", json));
     client
         .resource(resultsMap(test, stored))
         .fieldManager(fieldManager)

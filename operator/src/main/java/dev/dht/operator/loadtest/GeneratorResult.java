@@ -11,7 +11,7 @@ import org.HdrHistogram.Histogram;
  * measured window on its wall clock, and its latency histogram (microseconds, HdrHistogram's
  * compressed encoding in base64). Pure.
  *
- * @param json the result verbatim, as stored in the test's generators ConfigMap
+ * @param aborted why the generator's run was cut short on request, null if it ran its course
  */
 record GeneratorResult(
     int index,
@@ -26,7 +26,7 @@ record GeneratorResult(
     long windowEndMs,
     boolean warmedUp,
     Histogram histogram,
-    String json) {
+    String aborted) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** IllegalArgumentException says why {@code json} is not a generator's result. */
@@ -66,7 +66,12 @@ record GeneratorResult(
         root.path("windowEndMs").asLong(),
         root.path("warmedUp").asBoolean(true),
         histogram,
-        json);
+        root.path("aborted").isTextual() ? root.path("aborted").asText() : null);
+  }
+
+  /** Requests it sent and saw end (answered, failed, or cut at the end) per measured second. */
+  double attemptedRate() {
+    return durationSeconds > 0 ? (requests + errors) / durationSeconds : 0;
   }
 
   /** Latency at a percentile (0..100), in milliseconds. */

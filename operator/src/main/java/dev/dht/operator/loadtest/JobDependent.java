@@ -160,6 +160,9 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
               .withMaxSkew(1)
               .withTopologyKey("kubernetes.io/hostname")
               .withWhenUnsatisfiable("DoNotSchedule")
+              // hosts that a generator may not run on (tainted, not selected) are no domain
+              .withNodeTaintsPolicy("Honor")
+              .withNodeAffinityPolicy("Honor")
               .withNewLabelSelector()
               .withMatchLabels(model.labels())
               .endLabelSelector()

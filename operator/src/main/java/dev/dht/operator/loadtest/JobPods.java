@@ -28,7 +28,10 @@ final class JobPods {
     this.client = client;
   }
 
-  /** The Job's pod (the newest, should there be several), by the label the Job controller sets. */
+  /**
+   * The Job's pod, by the label the Job controller sets: a failed one first (of a parallel test's
+   * generators, the one that says why), else the newest.
+   */
   Optional<Pod> podOf(Job job) {
     return client
         .pods()
@@ -37,7 +40,10 @@ final class JobPods {
         .list()
         .getItems()
         .stream()
-        .max(Comparator.comparing(p -> p.getMetadata().getCreationTimestamp()));
+        .max(
+            Comparator.comparing(
+                    (Pod p) -> p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()))
+                .thenComparing(p -> p.getMetadata().getCreationTimestamp()));
   }
 
   static Optional<ContainerStateTerminated> terminated(Optional<Pod> pod) {

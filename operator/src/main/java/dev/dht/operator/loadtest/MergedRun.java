@@ -22,11 +22,14 @@ import org.HdrHistogram.Histogram;
  *
  * @param summary what status.results and the report show
  * @param spectrum the merged percentile spectrum, in the wrk2/HdrHistogram text format
- * @param behind one line per generator that achieved less than {@link #MIN_ACHIEVED} of its rate
+ * @param behind one line per generator that sent less than {@link #MIN_ACHIEVED} of its rate
+ * @param aborted why a generator's run was cut short on request (the first), null if none was
  */
-record MergedRun(
-    RunSummary summary, String spectrum, List<Generator> generators, List<String> behind) {
-  /** A generator below this share of its target rate could not keep its schedule. */
+record MergedRun(RunSummary summary, String spectrum, List<String> behind, String aborted) {
+  /**
+   * A generator that sent less than this share of its target rate could not keep its schedule:
+   * requests it owed were never sent (errors and timeouts count as sent: they are the cluster's).
+   */
   static final double MIN_ACHIEVED = 0.99;
 
   /** The generators record microseconds with 3 significant digits; the union grows as needed. */
@@ -49,6 +52,7 @@ record MergedRun(
     boolean warmedUp = true;
     var generators = new ArrayList<Generator>();
     var behind = new ArrayList<String>();
+    String aborted = null;
     for (var r : sorted) {
       merged.add(r.histogram());
       requests += r.requests();
@@ -61,18 +65,20 @@ record MergedRun(
       warmedUp &= r.warmedUp();
       String pod = pods.getOrDefault(r.index(), "?");
       generators.add(line(r, pod));
-      if (r.achievedRate() < MIN_ACHIEVED * r.targetRate()) {
+      if (r.aborted() != null && aborted == null) {
+        aborted = "generator " + r.index() + " (pod " + pod + ") was stopped: " + r.aborted();
+      }
+      if (r.aborted() == null && r.attemptedRate() < MIN_ACHIEVED * r.targetRate()) {
         behind.add(
             "generator "
                 + r.index()
                 + " (pod "
                 + pod
-                + ") achieved "
-                + Verdict.format(r.achievedRate())
+                + ") sent "
+                + Verdict.format(round(r.attemptedRate()))
                 + " of its "
                 + Verdict.format(r.targetRate())
-                + " req/s: it could not keep its schedule (requests sent late or unanswered"
-                + " by the end)");
+                + " req/s: it could not keep its schedule");
       }
     }
     var results = new Results();
@@ -94,8 +100,8 @@ record MergedRun(
     return new MergedRun(
         new RunSummary(json, results, round(target), duration, List.copyOf(generators)),
         spectrum(merged, sorted.size()),
-        List.copyOf(generators),
-        List.copyOf(behind));
+        List.copyOf(behind),
+        aborted);
   }
 
   /**
