@@ -35,7 +35,7 @@ record RunProgress(DhtLoadTestStatus.Progress status, Histogram measured, long f
       requests += g.requests();
       errors += g.errors();
       non2xx += g.non2xx();
-      if (g.measuredSeconds() > 0) {
+      if (g.measuredSeconds() >= 1) { // less: too few requests for a rate
         rate += g.requests() / g.measuredSeconds();
       }
       if (g.measured() != null) {
