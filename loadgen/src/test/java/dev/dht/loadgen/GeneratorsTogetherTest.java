@@ -49,15 +49,7 @@ class GeneratorsTogetherTest {
 
   @Test
   void twoGeneratorsStartTogetherAndTheirHistogramsMerge() throws Exception {
-    HttpServer server =
-        vertx
-            .createHttpServer()
-            .requestHandler(
-                req -> req.body().onSuccess(b -> req.response().setStatusCode(201).end()))
-            .listen(0, "127.0.0.1")
-            .toCompletionStage()
-            .toCompletableFuture()
-            .get(10, TimeUnit.SECONDS);
+    HttpServer server = acceptingServer();
     int[] ports = {freePort(), freePort()};
     List<CompletableFuture<LoadGenCommandTest.Outcome>> runs = new ArrayList<>();
     try {
@@ -143,15 +135,7 @@ class GeneratorsTogetherTest {
 
   @Test
   void aRunShowsWhereItStandsAndEndsEarlyWhenAborted() throws Exception {
-    HttpServer server =
-        vertx
-            .createHttpServer()
-            .requestHandler(
-                req -> req.body().onSuccess(b -> req.response().setStatusCode(201).end()))
-            .listen(0, "127.0.0.1")
-            .toCompletionStage()
-            .toCompletableFuture()
-            .get(10, TimeUnit.SECONDS);
+    HttpServer server = acceptingServer();
     int port = freePort();
     try {
       String[] args = {
@@ -214,6 +198,17 @@ class GeneratorsTogetherTest {
     } finally {
       server.close();
     }
+  }
+
+  /** A server on 127.0.0.1 that answers every request 201, as a dht node answers a PUT. */
+  private static HttpServer acceptingServer() throws Exception {
+    return vertx
+        .createHttpServer()
+        .requestHandler(req -> req.body().onSuccess(b -> req.response().setStatusCode(201).end()))
+        .listen(0, "127.0.0.1")
+        .toCompletionStage()
+        .toCompletableFuture()
+        .get(10, TimeUnit.SECONDS);
   }
 
   private static Histogram decode(String base64) throws Exception {

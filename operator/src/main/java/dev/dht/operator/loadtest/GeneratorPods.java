@@ -2,9 +2,6 @@ package dev.dht.operator.loadtest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.dht.operator.Owners;
-import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -242,24 +239,11 @@ final class GeneratorPods {
     var stored = new TreeMap<String, String>();
     collected.forEach((index, json) -> stored.put(KEY_PREFIX + index + ".json", json));
     client
-        .resource(resultsMap(test, stored))
+        .resource(ReportConfigMap.owned(test, resultsName(test.getMetadata().getName()), stored))
         .fieldManager(fieldManager)
         .forceConflicts()
         .serverSideApply();
     post(g, "/release");
-  }
-
-  private static ConfigMap resultsMap(DhtLoadTest test, Map<String, String> data) {
-    var meta = test.getMetadata();
-    return new ConfigMapBuilder()
-        .withNewMetadata()
-        .withName(resultsName(meta.getName()))
-        .withNamespace(meta.getNamespace())
-        .withLabels(LoadTestModel.labels(meta.getName()))
-        .withOwnerReferences(Owners.controller(test))
-        .endMetadata()
-        .withData(data)
-        .build();
   }
 
   private void post(GeneratorProgress g, String path) {

@@ -4,6 +4,7 @@ import dev.dht.operator.Owners;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -48,11 +49,19 @@ final class ReportConfigMap {
     bounded.ifPresent(text -> data.put(SPECTRUM_KEY, text));
     data.put(
         HTML_KEY, HtmlReport.render(test, target, summary, verdict, bounded, comparison, profiles));
+    return owned(test, LoadTestModel.reportName(meta.getName()), data);
+  }
+
+  /**
+   * A ConfigMap of the test's, with its labels, owned by it (garbage-collected with it): the
+   * report, and the results the generators of a parallel test hand over.
+   */
+  static ConfigMap owned(DhtLoadTest test, String name, Map<String, String> data) {
     return new ConfigMapBuilder()
         .withNewMetadata()
-        .withName(LoadTestModel.reportName(meta.getName()))
-        .withNamespace(meta.getNamespace())
-        .withLabels(LoadTestModel.labels(meta.getName()))
+        .withName(name)
+        .withNamespace(test.getMetadata().getNamespace())
+        .withLabels(LoadTestModel.labels(test.getMetadata().getName()))
         .withOwnerReferences(Owners.controller(test))
         .endMetadata()
         .withData(data)

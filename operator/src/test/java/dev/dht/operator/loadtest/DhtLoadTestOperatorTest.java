@@ -230,24 +230,7 @@ class DhtLoadTestOperatorTest {
   @Test
   void aProfiledRunStoresAFlameGraphPerNodeAndEvent() throws Exception {
     java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("dht-profiled");
-    java.nio.file.Files.writeString(dir.resolve("secret"), "zeta-secret");
-    try (var node =
-        dev.dht.node.Node.start(
-            dev.dht.node.Main.config(
-                "--self",
-                "http://127.0.0.1:" + NODE_PORT,
-                "--port",
-                Integer.toString(NODE_PORT),
-                "--data-dir",
-                dir.resolve("data").toString(),
-                "--cluster-secret-file",
-                dir.resolve("secret").toString(),
-                "--event-loops",
-                "1",
-                "--storage-threads",
-                "1",
-                "--repair-interval-s",
-                "0"))) {
+    try (var node = startNode(NODE_PORT, dir, "zeta-secret")) {
       createCluster("zeta", true);
       awaitUntil(() -> {
         var cluster = get(DhtCluster.class, "zeta");
@@ -337,24 +320,7 @@ class DhtLoadTestOperatorTest {
   void aParallelTestStartsItsGeneratorsTogetherAndMergesTheirHistograms() throws Exception {
     int nodePort = freePort();
     java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("dht-parallel");
-    java.nio.file.Files.writeString(dir.resolve("secret"), "eta-secret");
-    try (var node =
-        dev.dht.node.Node.start(
-            dev.dht.node.Main.config(
-                "--self",
-                "http://127.0.0.1:" + nodePort,
-                "--port",
-                Integer.toString(nodePort),
-                "--data-dir",
-                dir.resolve("data").toString(),
-                "--cluster-secret-file",
-                dir.resolve("secret").toString(),
-                "--event-loops",
-                "1",
-                "--storage-threads",
-                "1",
-                "--repair-interval-s",
-                "0"))) {
+    try (var node = startNode(nodePort, dir, "eta-secret")) {
       create(
           "par-eta",
           spec -> {
@@ -383,15 +349,12 @@ class DhtLoadTestOperatorTest {
         setRunning(pod, "10.9.9." + (index + 1));
         var message = dir.resolve("termination-" + index);
         messages.add(message);
-        var own = new java.util.ArrayList<>(args.subList(1, args.size()));
-        own.set(own.indexOf("--control-port") + 1, Integer.toString(GENERATOR_PORTS[index]));
-        own.set(own.indexOf("--termination-log") + 1, message.toString());
-        own.addAll(List.of("--generator-index", Integer.toString(index), "--quiet"));
         runs.add(
-            java.util.concurrent.CompletableFuture.supplyAsync(
-                () ->
-                    new picocli.CommandLine(new dev.dht.loadgen.LoadGenCommand())
-                        .execute(own.toArray(String[]::new)),
+            runGenerator(
+                args,
+                index,
+                message,
+                List.of("--generator-index", Integer.toString(index)),
                 threads));
       }
       var started = awaitStatus("par-eta", s -> s.getStartAt() != null);
@@ -458,7 +421,7 @@ class DhtLoadTestOperatorTest {
   void aRunWhoseVerdictIsDecidedIsStoppedEarly() throws Exception {
     int nodePort = freePort();
     java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("dht-abort");
-    try (var node = startNode(nodePort, dir)) {
+    try (var node = startNode(nodePort, dir, "theta-secret")) {
       create(
           "abort-theta",
           spec -> {
@@ -480,18 +443,9 @@ class DhtLoadTestOperatorTest {
       setRunning(pod, "10.9.9.1");
       var message = dir.resolve("termination");
       var args = job.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs();
-      var own = new java.util.ArrayList<>(args.subList(1, args.size()));
-      own.set(own.indexOf("--control-port") + 1, Integer.toString(GENERATOR_PORTS[0]));
-      own.set(own.indexOf("--termination-log") + 1, message.toString());
-      own.add("--quiet");
       var thread = java.util.concurrent.Executors.newSingleThreadExecutor();
       long started = System.nanoTime();
-      var run =
-          java.util.concurrent.CompletableFuture.supplyAsync(
-              () ->
-                  new picocli.CommandLine(new dev.dht.loadgen.LoadGenCommand())
-                      .execute(own.toArray(String[]::new)),
-              thread);
+      var run = runGenerator(args, 0, message, List.of(), thread);
 
       var stopping = awaitStatus("abort-theta", s -> s.getAborted() != null);
       assertThat(stopping.getAborted()).startsWith("p99 can no longer be 0.001 ms or less");
@@ -517,9 +471,34 @@ class DhtLoadTestOperatorTest {
     }
   }
 
-  /** A real node on {@code port}, its data and secret under {@code dir}. */
-  private static dev.dht.node.Node startNode(int port, java.nio.file.Path dir) throws Exception {
-    java.nio.file.Files.writeString(dir.resolve("secret"), "node-secret");
+  /**
+   * What the kubelet would run in generator pod {@code index}: the Job's container arguments (the
+   * leading subcommand dropped), with the control port this test maps that pod's IP to, the
+   * termination message in {@code message}, and {@code extra}; on {@code threads}, since a
+   * generator blocks its thread for the whole run. Completes with the exit code.
+   */
+  private static java.util.concurrent.CompletableFuture<Integer> runGenerator(
+      List<String> jobArgs,
+      int index,
+      java.nio.file.Path message,
+      List<String> extra,
+      java.util.concurrent.Executor threads) {
+    var own = new java.util.ArrayList<>(jobArgs.subList(1, jobArgs.size()));
+    own.set(own.indexOf("--control-port") + 1, Integer.toString(GENERATOR_PORTS[index]));
+    own.set(own.indexOf("--termination-log") + 1, message.toString());
+    own.addAll(extra);
+    own.add("--quiet");
+    return java.util.concurrent.CompletableFuture.supplyAsync(
+        () ->
+            new picocli.CommandLine(new dev.dht.loadgen.LoadGenCommand())
+                .execute(own.toArray(String[]::new)),
+        threads);
+  }
+
+  /** A real node on {@code port}, its data and cluster {@code secret} under {@code dir}. */
+  private static dev.dht.node.Node startNode(int port, java.nio.file.Path dir, String secret)
+      throws Exception {
+    java.nio.file.Files.writeString(dir.resolve("secret"), secret);
     return dev.dht.node.Node.start(
         dev.dht.node.Main.config(
             "--self",
