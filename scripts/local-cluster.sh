@@ -35,7 +35,7 @@ start_nodes() {
     echo $! >> "$PID_FILE"
   done
   for p in "${PORTS[@]}"; do
-    for _ in $(seq 1 100); do
+    for _ in $(seq 1 1200); do # 2 min at most: a node may warm up first (--warm-up-s)
       curl -fsS -o /dev/null "http://127.0.0.1:$p/health/ready" 2>/dev/null && break
       sleep 0.1
     done

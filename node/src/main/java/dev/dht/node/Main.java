@@ -236,6 +236,20 @@ public final class Main implements Callable<Integer> {
       description = "RocksDB block cache size")
   long blockCacheMb;
 
+  @Option(
+      names = "--warm-up-s",
+      defaultValue = "${env:DHT_WARM_UP_S:-0}",
+      description =
+          "before serving, run a training load on three scratch nodes in this JVM for this long,"
+              + " so that the first clients meet compiled code (0: none)")
+  int warmUpSeconds;
+
+  @Option(
+      names = "--warm-up-rate",
+      defaultValue = "${env:DHT_WARM_UP_RATE:-300}",
+      description = "requests per second of the warm-up")
+  int warmUpRate;
+
   public static void main(String[] args) {
     System.exit(commandLine().execute(args));
   }
@@ -265,6 +279,9 @@ public final class Main implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     NodeConfig config = config();
+    if (warmUpSeconds > 0) {
+      WarmUp.run(warmUpSeconds, warmUpRate);
+    }
     Node node = Node.start(config);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
@@ -328,6 +345,8 @@ public final class Main implements Callable<Integer> {
               + "): a replica that missed a delete gets its tombstone from repair, and must get"
               + " it before the others purge it, or the deleted value comes back");
     }
+    requireNotNegative("--warm-up-s", warmUpSeconds);
+    requirePositive("--warm-up-rate", warmUpRate);
     requirePositive("--max-hint-bytes", maxHintBytes);
     requirePositive("--hint-replay-bytes-per-s", hintReplayBytesPerSecond);
     boolean hasSecret = secret != null && !secret.isEmpty();

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
@@ -39,9 +40,13 @@ import java.util.regex.Pattern;
  * invoked explicitly so that the pause annotation can skip it while the status keeps being written.
  *
  * <p>Not generation-aware: the pause annotation changes metadata only, which does not bump the
- * generation but must still trigger a reconciliation.
+ * generation but must still trigger a reconciliation. Its own status writes do not ({@link
+ * NotOwnStatus}).
  */
-@ControllerConfiguration(name = DhtClusterReconciler.NAME, generationAwareEventProcessing = false)
+@ControllerConfiguration(
+    name = DhtClusterReconciler.NAME,
+    generationAwareEventProcessing = false,
+    informer = @Informer(onUpdateFilter = NotOwnStatus.class))
 @Workflow(
     explicitInvocation = true,
     dependents = {

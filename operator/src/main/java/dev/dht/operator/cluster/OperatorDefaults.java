@@ -17,9 +17,9 @@ import java.util.Objects;
 public class OperatorDefaults {
   /**
    * Bumped whenever the operator changes the node pod template's shape. 3: thread counts follow the
-   * container's CPU ({@link NodeThreads}).
+   * container's CPU ({@link NodeThreads}). 4: the node warms up before it serves.
    */
-  public static final int TEMPLATE_VERSION = 3;
+  public static final int TEMPLATE_VERSION = 4;
 
   @JsonPropertyDescription("Node image used when spec.image is unset.")
   private String image;

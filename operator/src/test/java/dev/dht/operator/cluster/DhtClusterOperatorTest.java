@@ -266,8 +266,12 @@ class DhtClusterOperatorTest {
 
     edit("epsilon", c -> c.getMetadata().getAnnotations().remove(DhtCluster.PAUSE_ANNOTATION));
     awaitUntil(() -> get(StatefulSet.class, "epsilon").getSpec().getReplicas() == 5);
-    var resumed = awaitStatus("epsilon", s -> !conditionReason(s, "Progressing").equals("Paused"));
-    assertThat(resumed.getConfigHash()).isNotEqualTo(configHashOf(before));
+    // the reconciliations the resumed StatefulSet's events start report its new settings
+    awaitStatus(
+        "epsilon",
+        s ->
+            !conditionReason(s, "Progressing").equals("Paused")
+                && !configHashOf(before).equals(s.getConfigHash()));
     awaitEvent("epsilon", "ReconciliationResumed", "Normal");
     awaitStatus("epsilon", s -> s.getObservedGeneration() == generation);
   }

@@ -79,6 +79,7 @@ class StatefulSetDependentTest {
             "--max-inflight=10",
             "--request-timeout-ms=20",
             "--max-value-bytes=30",
+            "--warm-up-s=60",
             "--shutdown-delay-ms=5000");
     assertThat(node.getEnv().getFirst().getName()).isEqualTo("POD_NAME");
     assertThat(node.getEnv().getFirst().getValueFrom().getFieldRef().getFieldPath())

@@ -1,0 +1,104 @@
+package dev.dht.node;
+
+import dev.dht.loadgen.LoadGenCommand;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntPredicate;
+import picocli.CommandLine;
+
+/**
+ * Three nodes in this JVM, on loopback in a scratch directory, and the load generator against them
+ * (PUT, GET, then mixed, at ack 2 of 3): a coordinator's, a replica's and a client's code paths run
+ * hot for a while. The image build runs it to record its AOT cache ({@code train}); a node runs it
+ * before it serves ({@code --warm-up-s}), so that its first clients meet compiled code.
+ */
+final class Training {
+  private static final List<String> WORKLOADS = List.of("put", "get", "mixed");
+
+  private Training() {}
+
+  /**
+   * Runs the load for {@code seconds} at {@code rate} requests per second (PUT, GET and mixed, a
+   * third each), then closes the nodes. Returns the number of load phases that failed; {@code
+   * report} gets the generator's reports (or nothing, when null).
+   */
+  static int run(Path dir, int seconds, int rate, PrintWriter report) throws IOException {
+    int each = Math.max(seconds / 3, 1);
+    return run(dir, each, rate, report, phase -> phase < 3);
+  }
+
+  /**
+   * Runs load phases of {@code phaseSeconds} each (PUT, GET, mixed, PUT, ...) as long as {@code
+   * another} accepts the number of phases run so far; then closes the nodes. Returns the number of
+   * phases that failed.
+   */
+  static int run(Path dir, int phaseSeconds, int rate, PrintWriter report, IntPredicate another)
+      throws IOException {
+    Files.createDirectories(dir);
+    Path secret = dir.resolve("secret");
+    Files.writeString(secret, "training-only-secret");
+    var urls = new ArrayList<String>();
+    for (int port : freePorts(3)) {
+      urls.add("http://127.0.0.1:" + port);
+    }
+    String members = String.join(",", urls);
+    var nodes = new ArrayList<Node>();
+    try {
+      for (int i = 0; i < urls.size(); i++) {
+        nodes.add(
+            Node.start(
+                Main.config(
+                    "--self=" + urls.get(i),
+                    "--cluster=" + members,
+                    "--data-dir=" + dir.resolve("node-" + i),
+                    "--cluster-secret-file=" + secret,
+                    "--repair-interval-s=0",
+                    "--hint-window-s=0",
+                    "--event-loops=1",
+                    "--storage-threads=2")));
+      }
+      int failed = 0;
+      PrintWriter out = report != null ? report : new PrintWriter(Writer.nullWriter());
+      for (int phase = 0; another.test(phase); phase++) {
+        String workload = WORKLOADS.get(phase % WORKLOADS.size());
+        var generator = new CommandLine(new LoadGenCommand()).setOut(out).setErr(out);
+        int exit =
+            generator.execute(
+                "--url=" + members,
+                "--workload=" + workload,
+                "--rate=" + rate,
+                "--duration=" + phaseSeconds + "s",
+                "--warmup=0s",
+                "--connections=16",
+                "--threads=2",
+                "--keyspace=10000",
+                "--ack=2",
+                "--from=3");
+        failed += exit == 0 ? 0 : 1;
+      }
+      return failed;
+    } finally {
+      nodes.forEach(Node::close);
+    }
+  }
+
+  private static List<Integer> freePorts(int count) throws IOException {
+    var sockets = new ArrayList<ServerSocket>();
+    try {
+      for (int i = 0; i < count; i++) {
+        sockets.add(new ServerSocket(0));
+      }
+      return sockets.stream().map(ServerSocket::getLocalPort).toList();
+    } finally {
+      for (var s : sockets) {
+        s.close();
+      }
+    }
+  }
+}
