@@ -213,7 +213,8 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
       Context<DhtLoadTest> context) {
     var spec = test.getSpec();
     var generators = generators(context);
-    var seen = generators.progress(job);
+    var observed = generators.seen(job);
+    var seen = observed.progress();
     var warmup = GoDuration.parse(requireNonNullElse(spec.getWarmup(), "10s"));
     var duration = GoDuration.parse(requireNonNullElse(spec.getDuration(), "60s"));
     var progress = RunProgress.of(seen, parallelism, warmup, duration);
@@ -225,6 +226,10 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
       if (step.waiting() != null) {
         progress.status().setSummary("waiting: " + step.waiting());
       }
+    }
+    if (progress.status().getElapsedSeconds() == 0 && !observed.waiting().isEmpty()) {
+      // what Kubernetes says keeps a generator from running, e.g. no room for its CPU request
+      progress.status().setSummary("waiting: " + String.join("; ", observed.waiting()));
     }
     if (status.getAborted() != null) {
       generators.abort(

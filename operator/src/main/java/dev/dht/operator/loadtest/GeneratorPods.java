@@ -72,10 +72,16 @@ final class GeneratorPods {
     return testName + "-generators";
   }
 
-  /** Where every generator pod stands, asked all at once. */
-  List<GeneratorProgress> progress(Job job) {
-    return progress(pods(job));
+  /**
+   * Where every generator pod of {@code job} stands (asked all at once), and why the ones not
+   * running yet wait.
+   */
+  Seen seen(Job job) {
+    var pods = pods(job);
+    return new Seen(progress(pods), PodWait.reasons(pods));
   }
+
+  record Seen(List<GeneratorProgress> progress, List<String> waiting) {}
 
   /**
    * One round of a parallel test: the start time once all wait (again to any that missed it), and

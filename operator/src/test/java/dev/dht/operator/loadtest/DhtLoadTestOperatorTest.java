@@ -152,8 +152,34 @@ class DhtLoadTestOperatorTest {
     createCluster("beta", true);
     create("put-beta", spec -> spec.setClusterRef(new DhtLoadTestSpec.ClusterRef("beta")));
     var job = await(Job.class, "put-beta-loadgen");
+    var pod = awaitPod(job);
 
-    terminate(awaitPod(job), 2, "Error", null);
+    // what a scheduler reports for a pod without room: the progress says so while it waits
+    awaitUntil(() -> {
+      var current = get(Pod.class, pod.getMetadata().getName());
+      current.setStatus(
+          new PodStatusBuilder(current.getStatus())
+              .withPhase("Pending")
+              .withConditions(
+                  new io.fabric8.kubernetes.api.model.PodConditionBuilder()
+                      .withType("PodScheduled")
+                      .withStatus("False")
+                      .withReason("Unschedulable")
+                      .withMessage("0/3 nodes are available: 3 Insufficient cpu.")
+                      .build())
+              .build());
+      client.resource(current).updateStatus();
+      return true;
+    });
+    awaitStatus(
+        "put-beta",
+        s ->
+            s.getProgress() != null
+                && s.getProgress()
+                    .getSummary()
+                    .startsWith("waiting: " + pod.getMetadata().getName() + " not scheduled: "));
+
+    terminate(pod, 2, "Error", null);
 
     var failed = awaitStatus("put-beta", DhtLoadTestStatus::isFinished);
     assertThat(failed.getPhase()).isEqualTo("Failed");
