@@ -240,8 +240,9 @@ public final class Main implements Callable<Integer> {
       names = "--warm-up-s",
       defaultValue = "${env:DHT_WARM_UP_S:-0}",
       description =
-          "before serving, run a training load on three scratch nodes in this JVM for this long,"
-              + " so that the first clients meet compiled code (0: none)")
+          "before serving, run a training load on three scratch nodes in this JVM until the JIT is"
+              + " quiet, for at most this long, so that the first clients meet compiled code"
+              + " (0: none)")
   int warmUpSeconds;
 
   @Option(
