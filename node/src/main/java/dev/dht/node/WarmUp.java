@@ -1,10 +1,12 @@
 package dev.dht.node;
 
 import java.io.IOException;
+import java.lang.management.CompilationMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.function.IntPredicate;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,36 +30,13 @@ final class WarmUp {
     Path dir = null;
     try {
       dir = Files.createTempDirectory("dht-warm-up");
-      var plan = WarmUpPlan.upTo(seconds * 1000L);
-      var jit = ManagementFactory.getCompilationMXBean();
-      long[] last = {start, jit.getTotalCompilationTime()};
-      int[] phases = {0};
-      int failed =
-          Training.run(
-              dir,
-              PHASE_SECONDS,
-              rate,
-              null,
-              phase -> {
-                long now = System.nanoTime();
-                long compiled = jit.getTotalCompilationTime();
-                boolean another =
-                    plan.another(
-                        phase,
-                        (now - start) / 1_000_000,
-                        (now - last[0]) / 1_000_000,
-                        compiled - last[1]);
-                log.debug("warm-up phase {}: JIT {} ms", phase, compiled - last[1]);
-                last[0] = now;
-                last[1] = compiled;
-                phases[0] = phase;
-                return another;
-              });
+      var untilQuiet = new UntilQuiet(WarmUpPlan.upTo(seconds * 1000L), start);
+      int failed = Training.run(dir, PHASE_SECONDS, rate, null, untilQuiet);
       log.info(
           "warmed up in {} ms: {} load phases of {} s at {} req/s, until the JIT was quiet or {} s"
               + " had passed{}",
           (System.nanoTime() - start) / 1_000_000,
-          phases[0],
+          untilQuiet.phases,
           PHASE_SECONDS,
           rate,
           seconds,
@@ -68,6 +47,35 @@ final class WarmUp {
       if (dir != null) {
         delete(dir);
       }
+    }
+  }
+
+  /** Asked before each load phase: another one while the plan says so, from the JIT's time. */
+  private static final class UntilQuiet implements IntPredicate {
+    private final WarmUpPlan plan;
+    private final long start;
+    private final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    private long phaseStart;
+    private long compiledBefore = jit.getTotalCompilationTime();
+    private int phases;
+
+    UntilQuiet(WarmUpPlan plan, long start) {
+      this.plan = plan;
+      this.start = start;
+      this.phaseStart = start;
+    }
+
+    @Override
+    public boolean test(int phase) {
+      long now = System.nanoTime();
+      long compiled = jit.getTotalCompilationTime();
+      long compiling = compiled - compiledBefore;
+      long phaseMillis = (now - phaseStart) / 1_000_000;
+      log.debug("warm-up phase {}: JIT {} ms of {} ms", phase, compiling, phaseMillis);
+      phases = phase;
+      phaseStart = now;
+      compiledBefore = compiled;
+      return plan.another(phase, (now - start) / 1_000_000, phaseMillis, compiling);
     }
   }
 
