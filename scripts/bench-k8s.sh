@@ -72,7 +72,7 @@ PY
 host_loadgen() {
   local cpu0; cpu0="$(cpu_now)"
   "$JAVA" -jar node/target/dht-node.jar loadgen --url "$2" --workload "$3" --rate "$4" \
-    --duration "${DURATION}s" --warmup "${WARMUP}s" --connections "$CONNECTIONS" --threads "$THREADS" \
+    --duration "${DURATION}s" --warmup "${WARMUP}s" --self-warm-up 20s --connections "$CONNECTIONS" --threads "$THREADS" \
     --keyspace "$KEYSPACE" --value-size "$VALUE_SIZE" --ack "$ACK" --from "$FROM" \
     --json "$OUT/$1.json" > "$OUT/$1.txt" 2>&1 || log "$1 failed"
   record_cpu "$OUT/$1.json" "$cpu0"

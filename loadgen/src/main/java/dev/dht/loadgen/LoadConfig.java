@@ -30,6 +30,28 @@ record LoadConfig(
     urls = List.copyOf(urls);
   }
 
+  /** The same load against {@code url} alone, for {@code duration} and without a warm-up. */
+  LoadConfig against(URI url, Duration duration) {
+    return new LoadConfig(
+        List.of(url),
+        workload,
+        distribution,
+        zipfTheta,
+        readRatio,
+        keyspace,
+        valueSize,
+        ack,
+        from,
+        rate,
+        duration,
+        Duration.ZERO,
+        connections,
+        threads,
+        timeout,
+        seed,
+        keyPrefix);
+  }
+
   /** How long in-flight requests may finish after the last send before the run is cut. */
   Duration drainGrace() {
     Duration t = timeout.compareTo(MAX_DRAIN) < 0 ? timeout : MAX_DRAIN;

@@ -76,6 +76,16 @@ public final class LoadGenCommand implements Callable<Integer> {
   Duration warmup;
 
   @Option(
+      names = "--self-warm-up",
+      defaultValue = "0s",
+      converter = OptionConverters.DurationConverter.class,
+      description =
+          "Before anything is sent to --url: the same load against a stand-in in this JVM, until"
+              + " its JIT compilers are quiet, at most this long (0s: none). A new JVM otherwise"
+              + " compiles its own code during the first seconds of the test.")
+  Duration selfWarmUp;
+
+  @Option(
       names = {"-c", "--connections"},
       defaultValue = "16",
       description =
@@ -239,6 +249,12 @@ public final class LoadGenCommand implements Callable<Integer> {
     RunControl control = new RunControl(share, awaitStart ? startTimeout : null);
     try (ControlServer server =
         controlPort == null ? null : ControlServer.start(controlPort, control)) {
+      if (!selfWarmUp.isZero()) {
+        control.warming();
+        err.println(SelfWarmUp.run(config, selfWarmUp));
+        err.flush();
+        control.warm();
+      }
       RunResult result = new LoadRunner(config, quiet ? null : err, profile, control).run();
       String text = Wrk2Report.format(result, uncorrected);
       out.print(text);
@@ -300,6 +316,7 @@ public final class LoadGenCommand implements Callable<Integer> {
     check(ack == null || from == null || ack <= from, "--ack must not exceed --from");
     check(!timeout.isZero() && !timeout.isNegative(), "--timeout must be > 0");
     check(!warmup.isNegative(), "--warmup must be >= 0");
+    check(!selfWarmUp.isNegative(), "--self-warm-up must be >= 0");
     Duration measured = duration;
     if (measured == null) {
       measured =

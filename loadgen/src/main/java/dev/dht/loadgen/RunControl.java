@@ -16,6 +16,7 @@ import java.util.concurrent.TimeoutException;
  */
 final class RunControl {
   enum Phase {
+    WARMING,
     WAITING,
     STARTING,
     RUNNING,
@@ -49,6 +50,20 @@ final class RunControl {
   /** The start time given, in epoch milliseconds, if any. */
   Optional<Long> startAt() {
     return Optional.ofNullable(startAt.getNow(null));
+  }
+
+  /** The generator warms its own JVM first ({@code --self-warm-up}): not ready for a start. */
+  synchronized void warming() {
+    if (phase == Phase.WAITING) {
+      phase = Phase.WARMING;
+    }
+  }
+
+  /** Warm: ready for a start time (unless one came meanwhile). */
+  synchronized void warm() {
+    if (phase == Phase.WARMING) {
+      phase = Phase.WAITING;
+    }
   }
 
   /** Sets the start time; false if another one was set before (the same one again is fine). */

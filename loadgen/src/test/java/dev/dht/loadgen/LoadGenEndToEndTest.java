@@ -66,6 +66,44 @@ class LoadGenEndToEndTest {
   }
 
   @Test
+  void theSelfWarmUpLoadsAStandInAndNothingOfItReachesTheTarget() throws Exception {
+    AtomicLong received = new AtomicLong();
+    HttpServer server =
+        serve(req -> {
+          received.incrementAndGet();
+          req.response().setStatusCode(201).end();
+        });
+    try {
+      String[] args = {
+        "--url",
+        "http://127.0.0.1:" + server.actualPort(),
+        "--quiet",
+        "--duration",
+        "1",
+        "--rate",
+        "200",
+        "--connections",
+        "4",
+        "--threads",
+        "1",
+        "--self-warm-up",
+        "5s"
+      };
+      LoadGenCommandTest.Outcome o =
+          assertTimeoutPreemptively(HANG_GUARD, () -> LoadGenCommandTest.execute(args));
+
+      assertThat(o.exitCode()).as(o.err()).isZero();
+      // at least two phases of 2 s at 200 req/s went to the stand-in, none to the target
+      assertThat(o.err())
+          .containsPattern("self warm-up: \\d+ ms, [2-9] phases of 2 s, (\\d{3,}) requests");
+      assertThat(received.get()).isBetween(150L, 200L + 4);
+      assertThat(o.out()).contains("Requests/sec:");
+    } finally {
+      server.close();
+    }
+  }
+
+  @Test
   void aMixedRunAgainstAnAnsweringServer() throws Exception {
     AtomicLong badBodies = new AtomicLong();
     HttpServer server =

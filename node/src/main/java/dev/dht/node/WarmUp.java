@@ -1,12 +1,11 @@
 package dev.dht.node;
 
+import dev.dht.loadgen.UntilJitQuiet;
+import dev.dht.loadgen.WarmUpPlan;
 import java.io.IOException;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.function.IntPredicate;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,20 +22,22 @@ final class WarmUp {
 
   private static final int PHASE_SECONDS = 2;
 
+  /** PUT, GET and mixed: each workload runs once at least. */
+  private static final int MIN_PHASES = 3;
+
   private WarmUp() {}
 
   static void run(int seconds, int rate) {
-    long start = System.nanoTime();
     Path dir = null;
     try {
       dir = Files.createTempDirectory("dht-warm-up");
-      var untilQuiet = new UntilQuiet(WarmUpPlan.upTo(seconds * 1000L), start);
+      var untilQuiet = new UntilJitQuiet(WarmUpPlan.upTo(seconds * 1000L, MIN_PHASES));
       int failed = Training.run(dir, PHASE_SECONDS, rate, null, untilQuiet);
       log.info(
           "warmed up in {} ms: {} load phases of {} s at {} req/s, until the JIT was quiet or {} s"
               + " had passed{}",
-          (System.nanoTime() - start) / 1_000_000,
-          untilQuiet.phases,
+          untilQuiet.elapsedMillis(),
+          untilQuiet.phases(),
           PHASE_SECONDS,
           rate,
           seconds,
@@ -47,35 +48,6 @@ final class WarmUp {
       if (dir != null) {
         delete(dir);
       }
-    }
-  }
-
-  /** Asked before each load phase: another one while the plan says so, from the JIT's time. */
-  private static final class UntilQuiet implements IntPredicate {
-    private final WarmUpPlan plan;
-    private final long start;
-    private final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-    private long phaseStart;
-    private long compiledBefore = jit.getTotalCompilationTime();
-    private int phases;
-
-    UntilQuiet(WarmUpPlan plan, long start) {
-      this.plan = plan;
-      this.start = start;
-      this.phaseStart = start;
-    }
-
-    @Override
-    public boolean test(int phase) {
-      long now = System.nanoTime();
-      long compiled = jit.getTotalCompilationTime();
-      long compiling = compiled - compiledBefore;
-      long phaseMillis = (now - phaseStart) / 1_000_000;
-      log.debug("warm-up phase {}: JIT {} ms of {} ms", phase, compiling, phaseMillis);
-      phases = phase;
-      phaseStart = now;
-      compiledBefore = compiled;
-      return plan.another(phase, (now - start) / 1_000_000, phaseMillis, compiling);
     }
   }
 

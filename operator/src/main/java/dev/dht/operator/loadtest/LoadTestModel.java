@@ -139,6 +139,13 @@ public record LoadTestModel(
     return parallelism > 1;
   }
 
+  /**
+   * At most this long, a generator first sends the test's load to a stand-in in its own JVM, until
+   * its JIT is quiet: a new JVM otherwise compiles its own code in the first seconds of the test,
+   * on the nodes' CPUs, and reports that as their latency.
+   */
+  static final Duration SELF_WARM_UP = Duration.ofSeconds(20);
+
   /** How long a generator of a parallel test waits for the others before it gives up. */
   static final Duration START_TIMEOUT = Duration.ofMinutes(5);
 
@@ -195,6 +202,7 @@ public record LoadTestModel(
     add(args, "--rate", Integer.toString(rate));
     add(args, "--duration", GoDuration.toLoadgenArg(duration));
     add(args, "--warmup", GoDuration.toLoadgenArg(warmup));
+    add(args, "--self-warm-up", GoDuration.toLoadgenArg(SELF_WARM_UP));
     add(args, "--connections", Integer.toString(connections));
     add(args, "--threads", Integer.toString(threads));
     add(args, "--keyspace", Long.toString(keyspace));
@@ -228,7 +236,7 @@ public record LoadTestModel(
 
   /** The Job's hard time limit: the run plus a generous margin, so a hung run cannot stay. */
   public long activeDeadlineSeconds() {
-    Duration run = warmup.plus(duration);
+    Duration run = SELF_WARM_UP.plus(warmup).plus(duration);
     if (parallel()) {
       run = run.plus(START_TIMEOUT).plus(LINGER);
     }

@@ -62,6 +62,10 @@ record RunProgress(DhtLoadTestStatus.Progress status, Histogram measured, long f
                 Verdict.format(round(rate)),
                 Verdict.format(p99))
             : String.format(Locale.ROOT, "warm-up %.0f/%d s", elapsed, warmup.toSeconds());
+    long warming = seen.stream().filter(g -> "warming".equals(g.phase())).count();
+    if (elapsed == 0 && warming > 0) {
+      where = warming + " of " + count + " generators warming their own JVMs";
+    }
     if (answering < count) {
       where += ", " + (count - answering) + " of " + count + " generators not answering";
     }

@@ -43,6 +43,8 @@ class JobDependentTest {
             "60s",
             "--warmup",
             "10s",
+            "--self-warm-up",
+            "20s",
             "--connections",
             "64",
             "--threads",
@@ -82,7 +84,7 @@ class JobDependentTest {
     assertThat(String.join(" ", model.args()))
         .isEqualTo(
             "loadgen --url http://demo.ns.svc:8080 --workload mixed --rate 2500 --duration 90s"
-                + " --warmup 1500ms --connections 8 --threads 4 --keyspace 5000 --key-prefix bench- --value-size 0"
+                + " --warmup 1500ms --self-warm-up 20s --connections 8 --threads 4 --keyspace 5000 --key-prefix bench- --value-size 0"
                 + " --distribution zipfian --read-ratio 0.9 --ack 2 --from 3"
                 + " --control-port 9090 --termination-log /dev/termination-log");
   }
@@ -98,10 +100,10 @@ class JobDependentTest {
     var spec = job.getSpec();
     assertThat(spec.getBackoffLimit()).isZero();
     assertThat(spec.getTtlSecondsAfterFinished()).isNull();
-    // 20m + 10s run, plus a quarter of it (more than the 3 min minimum margin)
-    assertThat(spec.getActiveDeadlineSeconds()).isEqualTo(1210 + 302 + 1);
+    // 20 s self warm-up + 10 s warm-up + 20 m, plus a quarter of it (more than the 3 min minimum)
+    assertThat(spec.getActiveDeadlineSeconds()).isEqualTo(1230 + 308);
     assertThat(JobDependent.build(model(s -> {})).getSpec().getActiveDeadlineSeconds())
-        .isEqualTo(70 + 180);
+        .isEqualTo(20 + 70 + 180);
     var pod = spec.getTemplate().getSpec();
     assertThat(pod.getRestartPolicy()).isEqualTo("Never");
     assertThat(spec.getTemplate().getMetadata().getLabels())
@@ -122,8 +124,8 @@ class JobDependentTest {
     assertThat(spec.getCompletions()).isEqualTo(3);
     assertThat(spec.getParallelism()).isEqualTo(3);
     assertThat(spec.getBackoffLimit()).isZero();
-    // 70 s run + 5 min start wait + 2 min linger, plus the 3 min margin
-    assertThat(spec.getActiveDeadlineSeconds()).isEqualTo(70 + 300 + 120 + 180);
+    // 20 s self warm-up + 70 s run + 5 min start wait + 2 min linger, plus the 3 min margin
+    assertThat(spec.getActiveDeadlineSeconds()).isEqualTo(20 + 70 + 300 + 120 + 180);
     var pod = spec.getTemplate().getSpec();
     var container = pod.getContainers().getFirst();
     assertThat(container.getArgs())

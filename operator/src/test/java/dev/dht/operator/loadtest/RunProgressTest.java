@@ -48,4 +48,15 @@ class RunProgressTest {
 
     assertThat(progress.getSummary()).isEqualTo("warm-up 3/5 s, 1 of 2 generators not answering");
   }
+
+  @Test
+  void generatorsThatWarmTheirOwnJvmsSaySo() {
+    var warming = new GeneratorProgress(0, "p0", "http://x", "warming", null, 0, 0, 0, 0, 0, null);
+    var waiting = new GeneratorProgress(1, "p1", "http://x", "waiting", null, 0, 0, 0, 0, 0, null);
+    var progress =
+        RunProgress.of(List.of(warming, waiting), 2, Duration.ofSeconds(5), Duration.ofSeconds(30))
+            .status();
+
+    assertThat(progress.getSummary()).isEqualTo("1 of 2 generators warming their own JVMs");
+  }
 }

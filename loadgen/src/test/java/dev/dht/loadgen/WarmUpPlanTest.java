@@ -1,4 +1,4 @@
-package dev.dht.node;
+package dev.dht.loadgen;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,7 +9,7 @@ import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.Test;
 
 class WarmUpPlanTest {
-  private final WarmUpPlan plan = WarmUpPlan.upTo(60_000);
+  private final WarmUpPlan plan = WarmUpPlan.upTo(60_000, 3);
 
   @Test
   void everyWorkloadRunsOnceEvenWhenTheJitIsAlreadyQuiet() {
