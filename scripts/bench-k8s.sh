@@ -13,6 +13,8 @@
 #   4. one table: per row the cluster's and loopback's achieved rate, p99, p99.9 and how busy the
 #      machine's CPUs were during the run, and the ratio of the p99s; and the node pods' start-up
 #      (container start to Ready).
+# Every run uses the keys bench-0 .. bench-<KEYSPACE-1>: the GETs read what the PUTs wrote, on
+# both sides (a DhtLoadTest's own default prefix is unique to it, and its GETs would all miss).
 # A benchmark, not a test: nothing fails on its numbers. Quiet machine please (it says its load).
 #
 # Settings (environment or make variables):
@@ -73,7 +75,7 @@ host_loadgen() {
   local cpu0; cpu0="$(cpu_now)"
   "$JAVA" -jar node/target/dht-node.jar loadgen --url "$2" --workload "$3" --rate "$4" \
     --duration "${DURATION}s" --warmup "${WARMUP}s" --self-warm-up 20s --connections "$CONNECTIONS" --threads "$THREADS" \
-    --keyspace "$KEYSPACE" --value-size "$VALUE_SIZE" --ack "$ACK" --from "$FROM" \
+    --keyspace "$KEYSPACE" --key-prefix bench- --value-size "$VALUE_SIZE" --ack "$ACK" --from "$FROM" \
     --json "$OUT/$1.json" > "$OUT/$1.txt" 2>&1 || log "$1 failed"
   record_cpu "$OUT/$1.json" "$cpu0"
 }
@@ -174,7 +176,7 @@ for p in json.load(sys.stdin)["items"]:
 ' | tee "$OUT/startup.txt" >&2
   while read -r name op rate; do
     log "k8s $name: DhtLoadTest $op at $rate/s"
-    printf 'apiVersion: dht.dev/v1alpha1\nkind: DhtLoadTest\nmetadata: {name: %s}\nspec: {clusterRef: {name: bench}, workload: {operation: %s, keyspace: %s, valueSize: %s}, ack: %s, from: %s, rate: %s, duration: %ss, warmup: %ss, connections: %s, threads: %s%s}\n' \
+    printf 'apiVersion: dht.dev/v1alpha1\nkind: DhtLoadTest\nmetadata: {name: %s}\nspec: {clusterRef: {name: bench}, workload: {operation: %s, keyspace: %s, valueSize: %s, keyPrefix: bench-}, ack: %s, from: %s, rate: %s, duration: %ss, warmup: %ss, connections: %s, threads: %s%s}\n' \
       "$name" "$op" "$KEYSPACE" "$VALUE_SIZE" "$ACK" "$FROM" "$rate" "$DURATION" "$WARMUP" "$CONNECTIONS" "$THREADS" \
       "${TEST_SPEC:+, $TEST_SPEC}" | k apply -f - >/dev/null
     t=$SECONDS

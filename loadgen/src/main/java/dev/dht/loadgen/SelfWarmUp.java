@@ -13,9 +13,9 @@ import java.time.Duration;
 import java.util.Arrays;
 
 /**
- * The generator's own warm-up ({@code --self-warm-up-s}), before it sends anything to its target:
- * the same load (workload, rate, connections, threads) against a stand-in in this JVM on loopback,
- * in phases of 2 s, until this JVM's JIT compilers are quiet or the time is up. A new generator JVM
+ * The generator's own warm-up ({@code --self-warm-up}), before it sends anything to its target: the
+ * same load (workload, rate, connections, threads) against a stand-in in this JVM on loopback, in
+ * phases of 2 s, until this JVM's JIT compilers are quiet or the time is up. A new generator JVM
  * otherwise compiles its own request path during the first seconds of a test, on the CPUs of the
  * system it measures, and reports that as the system's latency.
  *
@@ -28,7 +28,10 @@ final class SelfWarmUp {
 
   private SelfWarmUp() {}
 
-  /** Runs the warm-up for at most {@code max}; returns what it did, for the log. */
+  /**
+   * Runs the warm-up for at most {@code max}; returns what it did, for the log. A warm-up that
+   * fails only says so: the test runs anyway, as it would without one.
+   */
   static String run(LoadConfig config, Duration max) throws InterruptedException {
     Vertx vertx =
         Vertx.vertx(new VertxOptions().setPreferNativeTransport(true).setEventLoopPoolSize(1));
@@ -55,6 +58,8 @@ final class SelfWarmUp {
           PHASE.toSeconds(),
           requests,
           max.toSeconds());
+    } catch (RuntimeException e) {
+      return "self warm-up failed, running the test anyway: " + e;
     } finally {
       vertx.close().await();
     }
