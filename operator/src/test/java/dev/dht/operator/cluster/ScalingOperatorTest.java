@@ -117,17 +117,20 @@ class ScalingOperatorTest {
             });
 
     var clusters = client.resources(DhtCluster.class).inNamespace(ns).withName(NAME);
+    kubelet.holdConfig(0); // scale-0 is slow to see the ConfigMap: the change to 5 stays joining
     clusters.scale(5);
     awaitStatus(s ->
         s.getMembership() != null
             && s.getMembership().getTarget() == 5
-            && s.getMembership().getStep().compareTo(Membership.Step.JOINING) >= 0);
+            && s.getMembership().getStep() == Membership.Step.JOINING);
     clusters.scale(4); // a change during a change: it waits for the first one
     var waiting =
         awaitStatus(s ->
             Conditions.find(s.getConditions(), Conditions.PROGRESSING)
                 .map(c -> c.getMessage().contains("the change to 4 replicas waits"))
                 .orElse(false));
+    assertThat(waiting.getMembership().getTarget()).isEqualTo(5);
+    kubelet.releaseConfig(0);
     assertThat(waiting.getNodes())
         .as("each node's progress is in the status")
         .extracting(ObservedNode::getName)

@@ -38,6 +38,7 @@ final class StandInKubelet implements AutoCloseable {
   private final Node[] nodes;
   private final String[] uids;
   private final Set<Integer> heldNotReady = ConcurrentHashMap.newKeySet();
+  private final Set<Integer> heldConfig = ConcurrentHashMap.newKeySet();
   private volatile boolean running = true;
   private final Thread loop;
 
@@ -70,6 +71,18 @@ final class StandInKubelet implements AutoCloseable {
     heldNotReady.remove(i);
   }
 
+  /**
+   * Stops refreshing running node {@code i}'s files from the ConfigMap (as a kubelet that is slow
+   * to sync it) until {@link #releaseConfig}.
+   */
+  void holdConfig(int i) {
+    heldConfig.add(i);
+  }
+
+  void releaseConfig(int i) {
+    heldConfig.remove(i);
+  }
+
   @Override
   public void close() throws InterruptedException {
     running = false;
@@ -94,7 +107,9 @@ final class StandInKubelet implements AutoCloseable {
             nodes[i] = null;
           }
           if (pod != null && config != null && secret != null) {
-            project(i, config, secret);
+            if (nodes[i] == null || !heldConfig.contains(i)) {
+              project(i, config, secret);
+            }
             if (nodes[i] == null) {
               nodes[i] = Node.start(Main.config(flags(i)));
               uids[i] = uid;
