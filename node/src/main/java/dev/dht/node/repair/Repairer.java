@@ -46,9 +46,6 @@ public final class Repairer {
   private static final Logger log = LoggerFactory.getLogger(Repairer.class);
   private static final byte[] LAST_COMPLETED = bytes("repair-last-completed-ms");
 
-  /** A run that could not reach every peer is tried again this soon (or at the interval). */
-  private static final long RETRY_MS = 30_000;
-
   /** The first run after a start waits this long (or the interval), for peers to come up. */
   private static final long FIRST_RUN_DELAY_MS = 5_000;
 
@@ -67,6 +64,7 @@ public final class Repairer {
   private Context context;
   private HttpClient http;
   private long timer = -1;
+  private int failuresInARow;
   private boolean stopped;
 
   public Repairer(
@@ -364,6 +362,7 @@ public final class Repairer {
           status.lastDurationMs,
           status.keysReceived);
     } else if (run.succeeded()) {
+      failuresInARow = 0;
       status.lastCompletedMillis = end;
       worker.executeBlocking(
           () -> {
@@ -378,13 +377,17 @@ public final class Repairer {
           status.keysReceived,
           status.tombstonesPurged);
     } else {
+      failuresInARow++;
       status.failedRuns++;
       status.lastError = run.cause().getMessage();
       log.warn(
           "{} did not reach every peer: {}", stream ? "streaming" : "repair", status.lastError);
     }
     if (settings.intervalMs() > 0 && !stopped && !stream) {
-      schedule(run.succeeded() ? settings.intervalMs() : Math.min(RETRY_MS, settings.intervalMs()));
+      schedule(
+          run.succeeded()
+              ? settings.intervalMs()
+              : RetryDelay.DEFAULT.afterFailures(failuresInARow, settings.intervalMs()));
     }
   }
 
