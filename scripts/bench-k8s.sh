@@ -197,7 +197,7 @@ if r: json.dump(r, open(sys.argv[1], "w"))
 else: print("no results: %s" % st.get("conditions"), file=sys.stderr)
 ' "$OUT/k8s-$name.json"
     record_cpu "$OUT/k8s-$name.json" "$cpu0"
-    k logs "job/$name-loadgen" > "$OUT/k8s-$name.txt" 2>&1 || true
+    k logs --timestamps "job/$name-loadgen" > "$OUT/k8s-$name.txt" 2>&1 || true
     k delete dhtlt "$name" --wait=true >/dev/null
   done < <(runs)
   local pods svc
