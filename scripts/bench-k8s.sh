@@ -44,6 +44,7 @@ CONNECTIONS="${CONNECTIONS:-64}"
 THREADS="${THREADS:-2}"
 KEYSPACE="${KEYSPACE:-100000}"
 VALUE_SIZE="${VALUE_SIZE:-100}"
+KEY_PREFIX=bench- # both sides, see above
 ACK="${ACK:-2}"
 FROM="${FROM:-3}"
 SIDES="${SIDES:-k8s loopback}"
@@ -75,7 +76,7 @@ host_loadgen() {
   local cpu0; cpu0="$(cpu_now)"
   "$JAVA" -jar node/target/dht-node.jar loadgen --url "$2" --workload "$3" --rate "$4" \
     --duration "${DURATION}s" --warmup "${WARMUP}s" --self-warm-up 20s --connections "$CONNECTIONS" --threads "$THREADS" \
-    --keyspace "$KEYSPACE" --key-prefix bench- --value-size "$VALUE_SIZE" --ack "$ACK" --from "$FROM" \
+    --keyspace "$KEYSPACE" --key-prefix "$KEY_PREFIX" --value-size "$VALUE_SIZE" --ack "$ACK" --from "$FROM" \
     --json "$OUT/$1.json" > "$OUT/$1.txt" 2>&1 || log "$1 failed"
   record_cpu "$OUT/$1.json" "$cpu0"
 }
@@ -176,8 +177,8 @@ for p in json.load(sys.stdin)["items"]:
 ' | tee "$OUT/startup.txt" >&2
   while read -r name op rate; do
     log "k8s $name: DhtLoadTest $op at $rate/s"
-    printf 'apiVersion: dht.dev/v1alpha1\nkind: DhtLoadTest\nmetadata: {name: %s}\nspec: {clusterRef: {name: bench}, workload: {operation: %s, keyspace: %s, valueSize: %s, keyPrefix: bench-}, ack: %s, from: %s, rate: %s, duration: %ss, warmup: %ss, connections: %s, threads: %s%s}\n' \
-      "$name" "$op" "$KEYSPACE" "$VALUE_SIZE" "$ACK" "$FROM" "$rate" "$DURATION" "$WARMUP" "$CONNECTIONS" "$THREADS" \
+    printf 'apiVersion: dht.dev/v1alpha1\nkind: DhtLoadTest\nmetadata: {name: %s}\nspec: {clusterRef: {name: bench}, workload: {operation: %s, keyspace: %s, valueSize: %s, keyPrefix: %s}, ack: %s, from: %s, rate: %s, duration: %ss, warmup: %ss, connections: %s, threads: %s%s}\n' \
+      "$name" "$op" "$KEYSPACE" "$VALUE_SIZE" "$KEY_PREFIX" "$ACK" "$FROM" "$rate" "$DURATION" "$WARMUP" "$CONNECTIONS" "$THREADS" \
       "${TEST_SPEC:+, $TEST_SPEC}" | k apply -f - >/dev/null
     t=$SECONDS
     until [ "$(k get dhtlt "$name" -o jsonpath='{.status.phase}' 2>/dev/null)" = Running ]; do

@@ -387,7 +387,7 @@ public final class Repairer {
       schedule(
           run.succeeded()
               ? settings.intervalMs()
-              : RetryDelay.DEFAULT.afterFailures(failuresInARow, settings.intervalMs()));
+              : RetryDelay.afterFailures(failuresInARow, settings.intervalMs()));
     }
   }
 

@@ -6,14 +6,17 @@ package dev.dht.node.repair;
  * cluster, a rollout) come up within seconds of each other, so the first run after a start
  * completes then, before clients' load, instead of half a minute later in the middle of it.
  */
-record RetryDelay(long firstMs, long maxMs) {
-  static final RetryDelay DEFAULT = new RetryDelay(5_000, 30_000);
+final class RetryDelay {
+  private static final long FIRST_MS = 5_000;
+  private static final long MAX_MS = 30_000;
+
+  private RetryDelay() {}
 
   /**
    * The delay after {@code failuresInARow} (≥ 1) failed runs, with runs every {@code intervalMs}.
    */
-  long afterFailures(int failuresInARow, long intervalMs) {
+  static long afterFailures(int failuresInARow, long intervalMs) {
     int doublings = Math.min(Math.max(failuresInARow - 1, 0), 20);
-    return Math.min(Math.min(firstMs << doublings, maxMs), intervalMs);
+    return Math.min(Math.min(FIRST_MS << doublings, MAX_MS), intervalMs);
   }
 }

@@ -9,17 +9,16 @@ class RetryDelayTest {
 
   @Test
   void startsSoonAndDoublesToTheMaximum() {
-    var delay = RetryDelay.DEFAULT;
-    assertThat(delay.afterFailures(1, HOUR)).isEqualTo(5_000);
-    assertThat(delay.afterFailures(2, HOUR)).isEqualTo(10_000);
-    assertThat(delay.afterFailures(3, HOUR)).isEqualTo(20_000);
-    assertThat(delay.afterFailures(4, HOUR)).isEqualTo(30_000);
-    assertThat(delay.afterFailures(1_000, HOUR)).isEqualTo(30_000);
+    assertThat(RetryDelay.afterFailures(1, HOUR)).isEqualTo(5_000);
+    assertThat(RetryDelay.afterFailures(2, HOUR)).isEqualTo(10_000);
+    assertThat(RetryDelay.afterFailures(3, HOUR)).isEqualTo(20_000);
+    assertThat(RetryDelay.afterFailures(4, HOUR)).isEqualTo(30_000);
+    assertThat(RetryDelay.afterFailures(1_000, HOUR)).isEqualTo(30_000);
   }
 
   @Test
   void neverLaterThanTheInterval() {
-    assertThat(RetryDelay.DEFAULT.afterFailures(1, 2_000)).isEqualTo(2_000);
-    assertThat(RetryDelay.DEFAULT.afterFailures(9, 12_000)).isEqualTo(12_000);
+    assertThat(RetryDelay.afterFailures(1, 2_000)).isEqualTo(2_000);
+    assertThat(RetryDelay.afterFailures(9, 12_000)).isEqualTo(12_000);
   }
 }
