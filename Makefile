@@ -11,7 +11,7 @@ SHARED ?= $(abspath ../shared)
 K8S_LOCAL := $(SHARED)/k8s-local
 MVN := mvn -B -ntp
 
-NODE_JAR := node/target/dht-node.jar
+APP_JAR := app/target/dht.jar
 SOURCES := $(shell find pom.xml */pom.xml */src/main -type f 2>/dev/null)
 
 .PHONY: build run test fmt bench bench-wrk2 bench-k8s soak heal-bench scale-bench clean check-java prereqs chart-test images e2e
@@ -20,9 +20,9 @@ check-java:
 	@[ -n "$(JAVA_HOME)" ] || { echo "Temurin/JDK 25 not found: set JAVA_HOME to a JDK 25" >&2; exit 1; }
 	@command -v mvn >/dev/null || { echo "installing maven"; apt-get update -qq && apt-get install -y -qq maven; }
 
-## build: compile everything and package node/target/dht-node.jar + node/target/lib/
-build: $(NODE_JAR)
-$(NODE_JAR): $(SOURCES) | check-java
+## build: compile everything and package app/target/dht.jar + app/target/lib/ (node and load generator)
+build: $(APP_JAR)
+$(APP_JAR): $(SOURCES) | check-java
 	$(MVN) -q install -DskipTests -Dspotless.check.skip=true
 
 ## run: a local 3-node cluster on 127.0.0.1:8080-8082, in the foreground until Ctrl-C
@@ -79,7 +79,7 @@ prereqs:
 chart-test: prereqs
 	e2e/chart-check.sh
 
-## images: node + operator images with Jib (no daemon, no registry) into node|operator/target/
+## images: node + operator images with Jib (no daemon, no registry) into app|operator/target/
 ## jib-image.tar, tagged <version>-<sha>-<time> (target/images.env); loaded into k8s-local when it
 ## is the current cluster. Base: k8s-local's jre25 tar, else JIB_FROM_IMAGE=eclipse-temurin:25-jre
 images: build

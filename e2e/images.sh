@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # images.sh (`make images`): the node image (also the load generator) and the operator image,
 # built with Jib `jib:buildTar` (no Docker daemon, no registry) into
-#   node/target/jib-image.tar      local/dht-node:<tag>
+#   app/target/jib-image.tar       local/dht-node:<tag> (the app module: node and load generator)
 #   operator/target/jib-image.tar  local/dht-operator:<tag>
 # with a tag that changes on every build (<version>-<git sha>-<UTC time>) so that pods pick up new
 # builds; the names and tag go to target/images.env for `make e2e` and helm. When the current
@@ -41,17 +41,17 @@ jib() { # jib MODULE IMAGE [MAVEN ARGS]: jib:buildTar alone (the jars come from 
   $MVN -q -pl "$module" jib:buildTar -Djib.from.image="$JIB_FROM_IMAGE" -Djib.to.image="$image" \
     -Djib.console=plain -Dstyle.color=never "$@"
 }
-for module in node operator; do
-  image="$NODE_IMAGE"; [ "$module" = node ] || image="$OPERATOR_IMAGE"
+for module in app operator; do
+  image="$NODE_IMAGE"; [ "$module" = app ] || image="$OPERATOR_IMAGE"
   t=$SECONDS
   jib "$module" "$image"
-  if [ "$module" = node ] && [ "${AOT_CACHE:-1}" = 1 ]; then
+  if [ "$module" = app ] && [ "${AOT_CACHE:-1}" = 1 ]; then
     # a training run of this image writes its AOT cache; the image is built again with it
-    rm -rf node/target/aot && mkdir -p node/target/aot/app
+    rm -rf app/target/aot && mkdir -p app/target/aot/app
     say "AOT cache: training run of $image (${AOT_TRAIN_SECONDS:-30} s of load)"
-    e2e/aot-cache.sh node/target/jib-image.tar node/target/aot/app/dht.aot "${AOT_TRAIN_SECONDS:-30}"
-    jib node "$image" -Paot-cache
-    say "AOT cache: $(du -m node/target/aot/app/dht.aot | cut -f1) MB at /app/dht.aot"
+    e2e/aot-cache.sh app/target/jib-image.tar app/target/aot/app/dht.aot "${AOT_TRAIN_SECONDS:-30}"
+    jib app "$image" -Paot-cache
+    say "AOT cache: $(du -m app/target/aot/app/dht.aot | cut -f1) MB at /app/dht.aot"
   fi
   say "$image -> $module/target/jib-image.tar ($(du -m "$module/target/jib-image.tar" | cut -f1) MB, $((SECONDS - t))s)"
 done
@@ -62,7 +62,7 @@ cat > target/images.env <<ENV
 IMAGE_TAG=$TAG
 NODE_IMAGE=$NODE_IMAGE
 OPERATOR_IMAGE=$OPERATOR_IMAGE
-NODE_TAR=$ROOT/node/target/jib-image.tar
+NODE_TAR=$ROOT/app/target/jib-image.tar
 OPERATOR_TAR=$ROOT/operator/target/jib-image.tar
 ENV
 
@@ -77,7 +77,7 @@ case "${LOAD_IMAGES:-auto}" in
     export PATH="/opt/k8s/bin:$PATH" KUBECONFIG="${KUBECONFIG:-/var/lib/k8s-local/admin.kubeconfig}"
     if is_k8s_local; then
       t=$SECONDS
-      "$SHARED/k8s-local/load-image.sh" node/target/jib-image.tar operator/target/jib-image.tar | sed 's/^/[images] loaded /'
+      "$SHARED/k8s-local/load-image.sh" app/target/jib-image.tar operator/target/jib-image.tar | sed 's/^/[images] loaded /'
       echo "LOADED_K8S_LOCAL=$TAG" >> target/images.env
       say "loaded into k8s-local ($((SECONDS - t))s)"
     elif [ "${LOAD_IMAGES:-auto}" = k8s-local ]; then

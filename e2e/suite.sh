@@ -185,7 +185,7 @@ PY
   # it refuses to start, so a cache that nodes would silently ignore fails here
   local aot
   aot="$(k exec "$CLUSTER-0" -- sh -c 'java -XX:AOTCache=/app/dht.aot -XX:AOTMode=on -Xlog:aot=info \
-    -cp @/app/jib-classpath-file dev.dht.node.Main --version 2>&1')" ||
+    -cp @/app/jib-classpath-file dev.dht.app.DhtMain --version 2>&1')" ||
     die "the node image's AOT cache /app/dht.aot is not usable: $(tail -n 3 <<<"$aot")"
   grep -q 'Using AOT-linked classes: true' <<<"$aot" || die "the AOT cache has no linked classes: $(tail -n 3 <<<"$aot")"
   log "AOT cache /app/dht.aot: mapped and used by the image's JVM ($(grep -c 'Mapped static' <<<"$aot") regions)"

@@ -74,7 +74,7 @@ PY
 # arguments; $OUT/FILE.json (with the machine's CPU during the run) and .txt (its output)
 host_loadgen() {
   local cpu0; cpu0="$(cpu_now)"
-  "$JAVA" -jar node/target/dht-node.jar loadgen --url "$2" --workload "$3" --rate "$4" \
+  "$JAVA" -jar app/target/dht.jar loadgen --url "$2" --workload "$3" --rate "$4" \
     --duration "${DURATION}s" --warmup "${WARMUP}s" --self-warm-up 20s --connections "$CONNECTIONS" --threads "$THREADS" \
     --keyspace "$KEYSPACE" --key-prefix "$KEY_PREFIX" --value-size "$VALUE_SIZE" --ack "$ACK" --from "$FROM" \
     --json "$OUT/$1.json" > "$OUT/$1.txt" 2>&1 || log "$1 failed"
@@ -213,7 +213,7 @@ else: print("no results: %s" % st.get("conditions"), file=sys.stderr)
 
 # --- over loopback ---------------------------------------------------------------------------------
 loopback_side() {
-  [ -f node/target/dht-node.jar ] || die "node/target/dht-node.jar missing: make build"
+  [ -f app/target/dht.jar ] || die "app/target/dht.jar missing: make build"
   local ports=() p
   for p in $(shuf -i 20000-29999 -n 3); do ports+=("$p"); done
   export PORTS="${ports[*]}" DATA_DIR="$OUT/loopback-data"

@@ -39,7 +39,7 @@ SHARED="${SHARED:-$(cd .. && pwd)/shared}"
 WRK2="${WRK2:-/opt/wrk2/wrk}"
 export KEYSPACE VALUE_SIZE ACK FROM PORTS DATA_DIR="$OUT/data"
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-JAR=node/target/dht-node.jar
+JAR=app/target/dht.jar
 log() { echo "bench-wrk2: $*" >&2; }
 
 if [ ! -x "$WRK2" ]; then

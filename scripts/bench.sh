@@ -117,9 +117,9 @@ fi
 # The load generator: the node jar's subcommand, else the module's classes (before the jar has it).
 if [ -n "${LOADGEN:-}" ]; then
   read -r -a LG <<< "$LOADGEN"
-elif [ -f node/target/dht-node.jar ] &&
-    [[ "$(timeout 30 "$JAVA" -jar node/target/dht-node.jar loadgen --help 2>&1 || true)" == *--read-ratio* ]]; then
-  LG=("$JAVA" -jar node/target/dht-node.jar loadgen)
+elif [ -f app/target/dht.jar ] &&
+    [[ "$(timeout 30 "$JAVA" -jar app/target/dht.jar loadgen --help 2>&1 || true)" == *--read-ratio* ]]; then
+  LG=("$JAVA" -jar app/target/dht.jar loadgen)
 elif [ -d loadgen/target/classes ]; then
   cp_file=loadgen/target/runtime-classpath.txt
   [ -s "$cp_file" ] || mvn -B -ntp -q -pl loadgen dependency:build-classpath \

@@ -23,7 +23,7 @@ NODE_HEAP="${NODE_HEAP:-512m}"
 OUT=target/heal
 read -r -a ports <<< "${PORTS:-8093 8094 8095}"
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-JAR=node/target/dht-node.jar
+JAR=app/target/dht.jar
 DATA="$OUT/data"
 urls=()
 for p in "${ports[@]}"; do urls+=("http://127.0.0.1:$p"); done

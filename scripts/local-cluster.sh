@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-JAR=${JAR:-node/target/dht-node.jar}
+JAR=${JAR:-app/target/dht.jar}
 DATA_DIR="$(mkdir -p "${DATA_DIR:-data}" && cd "${DATA_DIR:-data}" && pwd)"
 PORTS=(${PORTS:-8080 8081 8082})
 PID_FILE="$DATA_DIR/pids"

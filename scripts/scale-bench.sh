@@ -20,7 +20,7 @@ OUT=target/scale
 DATA="$OUT/data"
 read -r -a ports <<< "${PORTS:-8096 8097 8098 8099 8100}"
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-JAR=node/target/dht-node.jar
+JAR=app/target/dht.jar
 urls=()
 for p in "${ports[@]}"; do urls+=("http://127.0.0.1:$p"); done
 pids=()

@@ -63,7 +63,7 @@ report() {
 }
 
 echo "soak: ${RATE} req/s mixed (${READ_RATIO} reads, ${VALUE_SIZE} B) at ack=2 from=3 to nodes 1-2 for ${WARMUP}s warm-up + ${MEASURED}s; node 3 stopped from ${STOP_AT}s to ${RESUME_AT}s" | tee "$OUT/soak.log"
-"$JAVA" -jar node/target/dht-node.jar loadgen -u "http://127.0.0.1:${ports[0]},http://127.0.0.1:${ports[1]}" \
+"$JAVA" -jar app/target/dht.jar loadgen -u "http://127.0.0.1:${ports[0]},http://127.0.0.1:${ports[1]}" \
   -w mixed --read-ratio "$READ_RATIO" --value-size "$VALUE_SIZE" -R "$RATE" --warmup "${WARMUP}s" -d "${MEASURED}s" \
   -c 32 -t 1 --ack 2 --from 3 --json "$OUT/load.json" > "$OUT/load.txt" 2>&1 &
 load_pid=$!

@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code loadgen}: a wrk2-style constant-rate load generator for the dht entity API. Also a
- * subcommand of the node's main jar ({@code java -jar dht-node.jar loadgen ...}).
+ * subcommand of the node's main jar ({@code java -jar dht.jar loadgen ...}).
  */
 @Command(
     name = "loadgen",

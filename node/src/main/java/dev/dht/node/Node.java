@@ -136,6 +136,7 @@ public final class Node implements AutoCloseable {
     HttpVerticle.Shared shared =
         new HttpVerticle.Shared(
             config.port(),
+            config.listenAddress(),
             cluster,
             storage,
             storagePool,

@@ -6,6 +6,7 @@ import java.util.List;
 /** Everything a node needs to start, resolved from flags, environment and files. */
 public record NodeConfig(
     int port,
+    String listenAddress,
     Path dataDir,
     String self,
     List<String> members,

@@ -35,6 +35,7 @@ public final class HttpVerticle extends VerticleBase {
   /** What every instance shares: one node's storage, cluster view, clock, limits and metrics. */
   public record Shared(
       int port,
+      String listenAddress,
       ClusterState cluster,
       Storage storage,
       WorkerExecutor storagePool,
@@ -112,6 +113,7 @@ public final class HttpVerticle extends VerticleBase {
     server =
         vertx.createHttpServer(
             new HttpServerOptions()
+                .setHost(shared.listenAddress())
                 .setPort(shared.port())
                 .setTcpNoDelay(true)
                 .setHttp2ClearTextEnabled(false) // HTTP/1.1 only: see the class comment

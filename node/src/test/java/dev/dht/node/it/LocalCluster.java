@@ -3,7 +3,7 @@ package dev.dht.node.it;
 import static org.awaitility.Awaitility.await;
 
 import dev.dht.node.Node;
-import dev.dht.node.NodeFlags;
+import dev.dht.node.NodeOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -233,7 +233,7 @@ public final class LocalCluster implements AutoCloseable {
     args.addAll(flags); // later flags win, so a test can override the ones above
     args.addAll(extraFlags);
     try {
-      nodes[node] = Node.start(NodeFlags.parse(args.toArray(String[]::new)));
+      nodes[node] = Node.start(NodeOptions.parse(args.toArray(String[]::new)));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A node in its own JVM ({@code dev.dht.node.Main} on this test's classpath), for what needs a real
- * process: a small heap, or a signal. Output goes to a log file; {@link #close()} kills it if still
- * running.
+ * A node in its own JVM ({@code dev.dht.node.Main} on this test's classpath, or the class the
+ * system property {@code dht.node.main} names), for what needs a real process: a small heap, or a
+ * signal. Output goes to a log file; {@link #close()} kills it if still running.
  */
 public final class NodeProcess implements AutoCloseable {
   /** The secret of the clusters {@link #startCluster} starts. */
@@ -181,7 +181,7 @@ public final class NodeProcess implements AutoCloseable {
             "-XX:+UseSerialGC",
             "-cp",
             System.getProperty("java.class.path"),
-            "dev.dht.node.Main",
+            System.getProperty("dht.node.main", "dev.dht.node.Main"),
             "--self",
             self,
             "--cluster",

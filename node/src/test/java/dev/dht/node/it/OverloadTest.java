@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.dht.node.Node;
-import dev.dht.node.NodeFlags;
+import dev.dht.node.NodeOptions;
 import dev.dht.node.it.DhtClient.Reply;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -32,7 +32,7 @@ class OverloadTest {
       String self = "http://127.0.0.1:" + port;
       Node node =
           Node.start(
-              NodeFlags.parse(
+              NodeOptions.parse(
                   "--self",
                   self,
                   "--cluster",

@@ -198,7 +198,7 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
         .withName(LoadTestModel.CONTAINER)
         .withImage(model.image())
         .withImagePullPolicy("IfNotPresent")
-        // The image's entrypoint (java <its JVM flags> ... dev.dht.node.Main) is kept; only the
+        // The image's entrypoint (java <its JVM flags> ... dev.dht.app.DhtMain) is kept; only the
         // arguments change, so heap sizing and OOM handling stay the image's.
         .withArgs(model.args())
         .withTerminationMessagePath(LoadTestModel.TERMINATION_LOG)

@@ -189,7 +189,7 @@ public record LoadTestModel(
   }
 
   /**
-   * The node image's entrypoint runs {@code dev.dht.node.Main}; these are its arguments. The
+   * The node image's entrypoint runs {@code dev.dht.app.DhtMain}; these are its arguments. The
    * summary goes to the termination message, the wrk2 report to stdout (the pod log). A generator
    * of a parallel test learns its index from the indexed Job and takes its share of the rate and
    * connections itself.

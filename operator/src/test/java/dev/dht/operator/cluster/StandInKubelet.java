@@ -1,6 +1,6 @@
 package dev.dht.operator.cluster;
 
-import dev.dht.node.Main;
+import dev.dht.node.NodeOptions;
 import dev.dht.node.Node;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -111,7 +111,7 @@ final class StandInKubelet implements AutoCloseable {
               project(i, config, secret);
             }
             if (nodes[i] == null) {
-              nodes[i] = Node.start(Main.config(flags(i)));
+              nodes[i] = Node.start(NodeOptions.parse(flags(i)));
               uids[i] = uid;
             }
             boolean ready = !heldNotReady.contains(i);

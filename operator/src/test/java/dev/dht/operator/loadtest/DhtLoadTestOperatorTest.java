@@ -526,7 +526,7 @@ class DhtLoadTestOperatorTest {
       throws Exception {
     java.nio.file.Files.writeString(dir.resolve("secret"), secret);
     return dev.dht.node.Node.start(
-        dev.dht.node.Main.config(
+        dev.dht.node.NodeOptions.parse(
             "--self",
             "http://127.0.0.1:" + port,
             "--port",

@@ -1,7 +1,10 @@
-package dev.dht.node.it;
+package dev.dht.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.node.it.DhtClient;
+import dev.dht.node.it.NodeProcess;
+import dev.dht.node.it.Ports;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

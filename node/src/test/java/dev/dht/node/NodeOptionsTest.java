@@ -10,7 +10,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class MainTest {
+class NodeOptionsTest {
   @TempDir Path dir;
 
   @Test
@@ -18,14 +18,14 @@ class MainTest {
     String[] twoMembers = {
       "--self", "http://127.0.0.1:1", "--cluster", "http://127.0.0.1:1,http://127.0.0.1:2"
     };
-    assertThatThrownBy(() -> NodeFlags.parse(twoMembers))
+    assertThatThrownBy(() -> NodeOptions.parse(twoMembers))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("cluster secret")
         .hasMessageContaining("--insecure");
 
     StringWriter err = new StringWriter();
     int exit =
-        Main.commandLine()
+        Main.commandLine(new Main())
             .setErr(new PrintWriter(err))
             .execute(concat(twoMembers, "--data-dir", dir.toString()));
     assertThat(exit).isEqualTo(2);
@@ -33,13 +33,13 @@ class MainTest {
         .startsWith("dht-node: a cluster of 2 members needs a cluster secret");
     assertThat(dir).isEmptyDirectory(); // refused before anything was opened
 
-    assertThat(NodeFlags.parse(concat(twoMembers, "--insecure")).clusterSecret()).isNull();
+    assertThat(NodeOptions.parse(concat(twoMembers, "--insecure")).clusterSecret()).isNull();
     Path secret = Files.writeString(dir.resolve("secret"), "s3cret\n");
     assertThat(
-            NodeFlags.parse(concat(twoMembers, "--cluster-secret-file", secret.toString()))
+            NodeOptions.parse(concat(twoMembers, "--cluster-secret-file", secret.toString()))
                 .clusterSecret())
         .isEqualTo("s3cret");
-    assertThat(NodeFlags.parse("--self", "http://127.0.0.1:1").clusterSecret()).isNull();
+    assertThat(NodeOptions.parse("--self", "http://127.0.0.1:1").clusterSecret()).isNull();
   }
 
   private static String[] concat(String[] head, String... tail) {

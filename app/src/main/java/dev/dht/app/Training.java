@@ -1,13 +1,17 @@
-package dev.dht.node;
+package dev.dht.app;
 
 import dev.dht.loadgen.LoadGenCommand;
+import dev.dht.node.Node;
+import dev.dht.node.NodeOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.function.IntPredicate;
 import picocli.CommandLine;
@@ -42,7 +46,7 @@ final class Training {
       throws IOException {
     Files.createDirectories(dir);
     Path secret = dir.resolve("secret");
-    Files.writeString(secret, "training-only-secret");
+    Files.writeString(secret, randomSecret());
     var urls = new ArrayList<String>();
     for (int port : freePorts(3)) {
       urls.add("http://127.0.0.1:" + port);
@@ -53,9 +57,10 @@ final class Training {
       for (int i = 0; i < urls.size(); i++) {
         nodes.add(
             Node.start(
-                Main.config(
+                NodeOptions.parse(
                     "--self=" + urls.get(i),
                     "--cluster=" + members,
+                    "--listen-address=127.0.0.1",
                     "--data-dir=" + dir.resolve("node-" + i),
                     "--cluster-secret-file=" + secret,
                     "--repair-interval-s=0",
@@ -86,6 +91,13 @@ final class Training {
     } finally {
       nodes.forEach(Node::close);
     }
+  }
+
+  /** A secret of this run only: nothing outside this JVM can write to the training nodes. */
+  private static String randomSecret() {
+    byte[] bytes = new byte[32];
+    new SecureRandom().nextBytes(bytes);
+    return HexFormat.of().formatHex(bytes);
   }
 
   private static List<Integer> freePorts(int count) throws IOException {

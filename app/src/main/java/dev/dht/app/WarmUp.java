@@ -1,4 +1,4 @@
-package dev.dht.node;
+package dev.dht.app;
 
 import dev.dht.loadgen.UntilJitQuiet;
 import dev.dht.loadgen.WarmUpPlan;

@@ -1,4 +1,4 @@
-package dev.dht.node;
+package dev.dht.app;
 
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

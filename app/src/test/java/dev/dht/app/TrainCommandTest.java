@@ -1,7 +1,8 @@
-package dev.dht.node;
+package dev.dht.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.node.Main;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -17,7 +18,7 @@ class TrainCommandTest {
   void runsThreeNodesAndTheLoadGeneratorThenStops() {
     StringWriter err = new StringWriter();
     int exit =
-        Main.commandLine()
+        Main.commandLine(new DhtMain())
             .setErr(new PrintWriter(err))
             .execute("train", "--data-dir", dir.toString(), "--seconds", "3", "--rate", "200");
     assertThat(exit).as(err.toString()).isZero();

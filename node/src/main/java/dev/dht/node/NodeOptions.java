@@ -1,0 +1,357 @@
+package dev.dht.node;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/**
+ * The node's flags, each also read from an environment variable ({@code --data-dir} and {@code
+ * DHT_DATA_DIR}), and their validation: {@link #config()} resolves them, with the files they name,
+ * into a {@link NodeConfig}. A picocli mixin: {@link Main} uses it, and so does the command that
+ * assembles the node with the load generator into one jar.
+ */
+public final class NodeOptions {
+  @Option(
+      names = "--port",
+      defaultValue = "${env:DHT_PORT}",
+      description = "listening port (default: the port of --self, else 8080)")
+  Integer port;
+
+  @Option(
+      names = "--listen-address",
+      defaultValue = "${env:DHT_LISTEN_ADDRESS:-0.0.0.0}",
+      description = "address to listen on (default: every interface)")
+  String listenAddress;
+
+  @Option(
+      names = "--data-dir",
+      defaultValue = "${env:DHT_DATA_DIR:-data}",
+      description = "RocksDB directory, created if missing")
+  Path dataDir;
+
+  @Option(
+      names = "--self",
+      defaultValue = "${env:DHT_SELF}",
+      description = "this node's URL; one of the cluster URLs")
+  String self;
+
+  @Option(
+      names = "--cluster",
+      split = ",",
+      defaultValue = "${env:DHT_CLUSTER}",
+      description = "member URLs, comma-separated")
+  List<String> cluster;
+
+  @Option(
+      names = "--cluster-file",
+      defaultValue = "${env:DHT_CLUSTER_FILE}",
+      description = "file with one member URL a line, re-read when it changes")
+  Path clusterFile;
+
+  @Option(
+      names = "--settings-file",
+      defaultValue = "${env:DHT_SETTINGS_FILE}",
+      description = "properties default-ack/default-from, re-read when it changes")
+  Path settingsFile;
+
+  @Option(
+      names = "--event-loops",
+      defaultValue = "${env:DHT_EVENT_LOOPS:-0}",
+      description = "Vert.x event loops (0: one per core)")
+  int eventLoops;
+
+  @Option(
+      names = "--storage-threads",
+      defaultValue = "${env:DHT_STORAGE_THREADS:-4}",
+      description = "bounded RocksDB worker pool size")
+  int storageThreads;
+
+  @Option(
+      names = "--max-inflight",
+      defaultValue = "${env:DHT_MAX_INFLIGHT:-4096}",
+      description = "requests in flight beyond which the node answers 503")
+  int maxInflight;
+
+  @Option(
+      names = "--request-timeout-ms",
+      defaultValue = "${env:DHT_REQUEST_TIMEOUT_MS:-1000}",
+      description = "request deadline; fewer than ack answers by then gives 504")
+  long requestTimeoutMs;
+
+  @Option(
+      names = "--default-ack",
+      defaultValue = "${env:DHT_DEFAULT_ACK:-0}",
+      description = "default ack (0: floor(from/2)+1)")
+  int defaultAck;
+
+  @Option(
+      names = "--default-from",
+      defaultValue = "${env:DHT_DEFAULT_FROM:-0}",
+      description = "default from (0: cluster size)")
+  int defaultFrom;
+
+  @Option(
+      names = "--max-key-bytes",
+      defaultValue = "${env:DHT_MAX_KEY_BYTES:-1024}",
+      description = "longer keys get 400")
+  int maxKeyBytes;
+
+  @Option(
+      names = "--max-value-bytes",
+      defaultValue = "${env:DHT_MAX_VALUE_BYTES:-1048576}",
+      description = "larger values get 413")
+  int maxValueBytes;
+
+  @Option(
+      names = "--cluster-secret-file",
+      defaultValue = "${env:DHT_CLUSTER_SECRET_FILE}",
+      description = "file holding the secret every internal request must carry")
+  Path clusterSecretFile;
+
+  @Option(
+      names = "--cluster-secret-also-accepted-file",
+      defaultValue = "${env:DHT_CLUSTER_SECRET_ALSO_ACCEPTED_FILE}",
+      description =
+          "file holding a second secret that internal requests may carry, during a rotation;"
+              + " both files are re-read while the node runs (a missing one: none)")
+  Path alsoAcceptedSecretFile;
+
+  @Option(
+      names = "--insecure",
+      defaultValue = "${env:DHT_INSECURE:-false}",
+      description =
+          "allow a cluster of several members without a cluster secret (experiments only)")
+  boolean insecure;
+
+  @Option(
+      names = "--idle-timeout-s",
+      defaultValue = "${env:DHT_IDLE_TIMEOUT_S:-60}",
+      description = "idle keep-alive connections are closed after this many seconds")
+  int idleTimeoutSeconds;
+
+  @Option(
+      names = "--body-timeout-ms",
+      defaultValue = "${env:DHT_BODY_TIMEOUT_MS:-5000}",
+      description = "a request body not complete by then gets 408 and its connection is closed")
+  long bodyTimeoutMs;
+
+  @Option(
+      names = "--max-body-bytes-inflight",
+      defaultValue = "${env:DHT_MAX_BODY_BYTES_INFLIGHT:-0}",
+      description = "client request bodies held at once, in bytes, beyond which 503 (0: heap/8)")
+  long maxBodyBytesInflight;
+
+  @Option(
+      names = "--max-internal-inflight",
+      defaultValue = "${env:DHT_MAX_INTERNAL_INFLIGHT:-1024}",
+      description = "node-to-node batches in flight beyond which 503 (separate from clients)")
+  int maxInternalInflight;
+
+  @Option(
+      names = "--max-internal-body-bytes-inflight",
+      defaultValue = "${env:DHT_MAX_INTERNAL_BODY_BYTES_INFLIGHT:-0}",
+      description = "node-to-node batch bodies held at once, in bytes (0: heap/8)")
+  long maxInternalBodyBytesInflight;
+
+  @Option(
+      names = "--peer-max-pending-ops",
+      defaultValue = "${env:DHT_PEER_MAX_PENDING_OPS:-4096}",
+      description = "replica ops queued or in flight to one peer; beyond, they fail at once")
+  int peerMaxPendingOps;
+
+  @Option(
+      names = "--peer-max-pending-bytes",
+      defaultValue = "${env:DHT_PEER_MAX_PENDING_BYTES:-0}",
+      description = "bytes of replica ops queued or in flight to one peer (0: heap/16)")
+  long peerMaxPendingBytes;
+
+  @Option(
+      names = "--max-clock-offset-ms",
+      defaultValue = "${env:DHT_MAX_CLOCK_OFFSET_MS:-500}",
+      description = "internal writes stamped further ahead of this node's clock are refused")
+  long maxClockOffsetMs;
+
+  @Option(
+      names = "--shutdown-delay-ms",
+      defaultValue = "${env:DHT_SHUTDOWN_DELAY_MS:-0}",
+      description = "on SIGTERM, report not ready for this long before closing the listener")
+  long shutdownDelayMs;
+
+  @Option(
+      names = "--hint-window-s",
+      defaultValue = "${env:DHT_HINT_WINDOW_S:-10800}",
+      description =
+          "hints older than this are dropped unreplayed (repair then covers them); 0: no hints")
+  long hintWindowSeconds;
+
+  @Option(
+      names = "--max-hint-bytes",
+      defaultValue = "${env:DHT_MAX_HINT_BYTES:-1073741824}",
+      description = "hints kept on disk at most; beyond, new hints are dropped")
+  long maxHintBytes;
+
+  @Option(
+      names = "--hint-replay-bytes-per-s",
+      defaultValue = "${env:DHT_HINT_REPLAY_BYTES_PER_S:-8388608}",
+      description = "pace of hint replay to one target")
+  long hintReplayBytesPerSecond;
+
+  @Option(
+      names = "--repair-interval-s",
+      defaultValue = "${env:DHT_REPAIR_INTERVAL_S:-3600}",
+      description = "anti-entropy repair runs this often (0: only on demand)")
+  long repairIntervalSeconds;
+
+  @Option(
+      names = "--repair-bytes-per-s",
+      defaultValue = "${env:DHT_REPAIR_BYTES_PER_S:-16777216}",
+      description = "pace of the records a repair receives")
+  long repairBytesPerSecond;
+
+  @Option(
+      names = "--tombstone-grace-s",
+      defaultValue = "${env:DHT_TOMBSTONE_GRACE_S:-86400}",
+      description = "tombstones are purged once this old; must be longer than the repair interval")
+  long tombstoneGraceSeconds;
+
+  @Option(
+      names = "--node-id",
+      defaultValue = "${env:DHT_NODE_ID:--1}",
+      description =
+          "this node's id in timestamps, 0..255, unique in the cluster (default: the StatefulSet"
+              + " ordinal in --self's host, else --self's position in the member list)")
+  int nodeId;
+
+  @Option(
+      names = "--block-cache-mb",
+      defaultValue = "${env:DHT_BLOCK_CACHE_MB:-64}",
+      description = "RocksDB block cache size")
+  long blockCacheMb;
+
+  /**
+   * The configuration the flags {@code args} give, as a node process would resolve it (for nodes
+   * started in another program's JVM: tests, the image's training run). A flag given twice keeps
+   * its last value.
+   */
+  public static NodeConfig parse(String... args) throws IOException {
+    NodeOptions options = new NodeOptions();
+    new CommandLine(options).setOverwrittenOptionsAllowed(true).parseArgs(args);
+    return options.config();
+  }
+
+  /** The node's configuration; an {@link IllegalArgumentException} names a flag that is wrong. */
+  public NodeConfig config() throws IOException {
+    List<String> members;
+    if (clusterFile != null) {
+      members = ConfigFiles.members(Files.readString(clusterFile));
+    } else if (cluster != null && !cluster.isEmpty()) {
+      members = cluster;
+    } else {
+      members = List.of(self != null ? self : "http://localhost:" + (port != null ? port : 8080));
+    }
+    String selfUrl = self != null ? self : members.getFirst();
+    int listenPort = port != null ? port : java.net.URI.create(selfUrl).getPort();
+    String secret = clusterSecretFile == null ? null : Files.readString(clusterSecretFile).strip();
+    String alsoAccepted =
+        alsoAcceptedSecretFile != null && Files.exists(alsoAcceptedSecretFile)
+            ? Files.readString(alsoAcceptedSecretFile).strip()
+            : null;
+    var defaults =
+        settingsFile != null && Files.exists(settingsFile)
+            ? ConfigFiles.defaults(
+                Files.readString(settingsFile),
+                new dev.dht.node.replication.Replication.Defaults(defaultAck, defaultFrom))
+            : new dev.dht.node.replication.Replication.Defaults(defaultAck, defaultFrom);
+    requirePositive("--storage-threads", storageThreads);
+    requirePositive("--max-inflight", maxInflight);
+    requirePositive("--request-timeout-ms", requestTimeoutMs);
+    requirePositive("--max-key-bytes", maxKeyBytes);
+    requirePositive("--max-value-bytes", maxValueBytes);
+    requirePositive("--idle-timeout-s", idleTimeoutSeconds);
+    requirePositive("--body-timeout-ms", bodyTimeoutMs);
+    requirePositive("--max-internal-inflight", maxInternalInflight);
+    requirePositive("--peer-max-pending-ops", peerMaxPendingOps);
+    requirePositive("--max-clock-offset-ms", maxClockOffsetMs);
+    requireNotNegative("--max-body-bytes-inflight", maxBodyBytesInflight);
+    requireNotNegative("--max-internal-body-bytes-inflight", maxInternalBodyBytesInflight);
+    requireNotNegative("--peer-max-pending-bytes", peerMaxPendingBytes);
+    requireNotNegative("--shutdown-delay-ms", shutdownDelayMs);
+    requireNotNegative("--hint-window-s", hintWindowSeconds);
+    requireNotNegative("--repair-interval-s", repairIntervalSeconds);
+    requirePositive("--repair-bytes-per-s", repairBytesPerSecond);
+    requirePositive("--tombstone-grace-s", tombstoneGraceSeconds);
+    if (tombstoneGraceSeconds <= repairIntervalSeconds) {
+      throw new IllegalArgumentException(
+          "--tombstone-grace-s ("
+              + tombstoneGraceSeconds
+              + ") must be longer than --repair-interval-s ("
+              + repairIntervalSeconds
+              + "): a replica that missed a delete gets its tombstone from repair, and must get"
+              + " it before the others purge it, or the deleted value comes back");
+    }
+    requirePositive("--max-hint-bytes", maxHintBytes);
+    requirePositive("--hint-replay-bytes-per-s", hintReplayBytesPerSecond);
+    boolean hasSecret = secret != null && !secret.isEmpty();
+    if (members.size() > 1 && !hasSecret && !insecure) {
+      throw new IllegalArgumentException(
+          "a cluster of "
+              + members.size()
+              + " members needs a cluster secret (--cluster-secret-file), or else anyone who"
+              + " reaches a node can write to its replicas; --insecure allows it for experiments");
+    }
+    long heap = Runtime.getRuntime().maxMemory();
+    return new NodeConfig(
+        listenPort,
+        listenAddress,
+        dataDir,
+        selfUrl,
+        members,
+        clusterFile,
+        settingsFile,
+        eventLoops > 0 ? eventLoops : Runtime.getRuntime().availableProcessors(),
+        storageThreads,
+        maxInflight,
+        requestTimeoutMs,
+        defaults.ack(),
+        defaults.from(),
+        maxKeyBytes,
+        maxValueBytes,
+        hasSecret ? secret : null,
+        alsoAccepted,
+        clusterSecretFile,
+        alsoAcceptedSecretFile,
+        blockCacheMb << 20,
+        idleTimeoutSeconds,
+        bodyTimeoutMs,
+        orDefault(maxBodyBytesInflight, heap / 8),
+        maxInternalInflight,
+        orDefault(maxInternalBodyBytesInflight, heap / 8),
+        peerMaxPendingOps,
+        orDefault(peerMaxPendingBytes, heap / 16),
+        maxClockOffsetMs,
+        shutdownDelayMs,
+        dev.dht.node.cluster.NodeIds.resolve(nodeId, selfUrl, members),
+        new NodeConfig.Hints(hintWindowSeconds * 1000, maxHintBytes, hintReplayBytesPerSecond),
+        new NodeConfig.Repair(
+            repairIntervalSeconds * 1000, repairBytesPerSecond, tombstoneGraceSeconds * 1000));
+  }
+
+  private static long orDefault(long configured, long byDefault) {
+    return configured > 0 ? configured : byDefault;
+  }
+
+  private static void requireNotNegative(String flag, long value) {
+    if (value < 0) {
+      throw new IllegalArgumentException(flag + " must not be negative, got " + value);
+    }
+  }
+
+  private static void requirePositive(String flag, long value) {
+    if (value <= 0) {
+      throw new IllegalArgumentException(flag + " must be positive, got " + value);
+    }
+  }
+}
