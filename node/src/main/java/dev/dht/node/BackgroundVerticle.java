@@ -1,10 +1,10 @@
 package dev.dht.node;
 
 import dev.dht.node.cluster.ClusterSecrets;
-import dev.dht.node.hints.HintReplayer;
 import dev.dht.node.hints.HintStore;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.repair.Repairer;
+import dev.dht.node.replication.HintReplayer;
 import dev.dht.node.replication.PeerClient;
 import dev.dht.node.replication.PeerLimits;
 import io.vertx.core.Future;

@@ -1,7 +1,7 @@
 package dev.dht.node;
 
+import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Topology;
-import dev.dht.node.replication.Replication;
 import java.io.IOException;
 import java.io.StringReader;
 import java.util.Arrays;

@@ -5,7 +5,9 @@ import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.FileWatcher;
 import dev.dht.node.cluster.HybridClock;
+import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Topology;
+import dev.dht.node.hints.HintMetrics;
 import dev.dht.node.hints.HintStore;
 import dev.dht.node.http.Admission;
 import dev.dht.node.http.HttpVerticle;
@@ -14,10 +16,11 @@ import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.profiling.Profiler;
 import dev.dht.node.repair.Cleanup;
 import dev.dht.node.repair.Maintenance;
+import dev.dht.node.repair.RepairMetrics;
 import dev.dht.node.repair.Repairer;
 import dev.dht.node.replication.PeerLimits;
-import dev.dht.node.replication.Replication;
 import dev.dht.node.storage.Storage;
+import dev.dht.node.storage.StorageMetrics;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
@@ -91,7 +94,7 @@ public final class Node implements AutoCloseable {
     metrics = new NodeMetrics();
     metrics.bindAdmission("client", clients::inflight, clients::bodyBytes);
     metrics.bindAdmission("internal", peers::inflight, peers::bodyBytes);
-    metrics.bindStorage(storage);
+    metrics.bind(new StorageMetrics(storage));
     secrets = new ClusterSecrets(config.clusterSecret(), config.alsoAcceptedSecret());
     hints =
         new HintStore(
@@ -107,7 +110,7 @@ public final class Node implements AutoCloseable {
             config.hints().windowMs(),
             config.hints().maxBytes(),
             metrics::hintTarget);
-    metrics.bindHints(hints);
+    metrics.bind(new HintMetrics(hints));
     Repairer.Settings repairSettings =
         new Repairer.Settings(
             config.repair().intervalMs(),
@@ -118,7 +121,7 @@ public final class Node implements AutoCloseable {
         new Repairer(vertx, cluster, storage, backgroundWorker, secrets, repairSettings, false);
     streamer =
         new Repairer(vertx, cluster, storage, backgroundWorker, secrets, repairSettings, true);
-    metrics.bindRepair(repairer.status());
+    metrics.bind(new RepairMetrics(repairer.status()));
     Maintenance maintenance =
         new Maintenance(
             repairer,

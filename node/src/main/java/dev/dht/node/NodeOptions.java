@@ -1,5 +1,6 @@
 package dev.dht.node;
 
+import dev.dht.node.cluster.Replication;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -262,9 +263,8 @@ public final class NodeOptions {
     var defaults =
         settingsFile != null && Files.exists(settingsFile)
             ? ConfigFiles.defaults(
-                Files.readString(settingsFile),
-                new dev.dht.node.replication.Replication.Defaults(defaultAck, defaultFrom))
-            : new dev.dht.node.replication.Replication.Defaults(defaultAck, defaultFrom);
+                Files.readString(settingsFile), new Replication.Defaults(defaultAck, defaultFrom))
+            : new Replication.Defaults(defaultAck, defaultFrom);
     requirePositive("--storage-threads", storageThreads);
     requirePositive("--max-inflight", maxInflight);
     requirePositive("--request-timeout-ms", requestTimeoutMs);

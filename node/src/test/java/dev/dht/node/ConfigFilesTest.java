@@ -3,7 +3,7 @@ package dev.dht.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.dht.node.replication.Replication.Defaults;
+import dev.dht.node.cluster.Replication.Defaults;
 import org.junit.jupiter.api.Test;
 
 class ConfigFilesTest {

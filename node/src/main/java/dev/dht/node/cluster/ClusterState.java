@@ -1,7 +1,5 @@
 package dev.dht.node.cluster;
 
-import dev.dht.node.replication.Replication;
-
 /**
  * What the request path reads on every request: the current topology and replication defaults. Both
  * are swapped whole when their files change, so readers never see half an update.

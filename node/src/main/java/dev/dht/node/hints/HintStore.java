@@ -191,7 +191,7 @@ public final class HintStore {
    * The oldest hints for {@code target} that are still within the hint window (at most {@code max}
    * of them or about {@code maxBytes}); the expired ones met on the way are deleted. Blocks.
    */
-  List<Hint> oldest(String target, int max, int maxBytes) {
+  public List<Hint> oldest(String target, int max, int maxBytes) {
     List<Hint> live = new ArrayList<>();
     List<Hint> old = new ArrayList<>();
     long horizon = wallMillis.getAsLong() - windowMs;
@@ -209,7 +209,7 @@ public final class HintStore {
   }
 
   /** Deletes hints that were replayed. Blocks. */
-  void replayed(List<Hint> hints) {
+  public void replayed(List<Hint> hints) {
     delete(hints);
     replayed.addAndGet(hints.size());
   }

@@ -1,9 +1,9 @@
 package dev.dht.node.http;
 
 import dev.dht.node.cluster.HybridClock;
+import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Topology;
 import dev.dht.node.replication.Coordinator;
-import dev.dht.node.replication.Replication;
 import dev.dht.node.storage.Record;
 import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;

@@ -1,12 +1,9 @@
 package dev.dht.node.metrics;
 
-import dev.dht.node.hints.HintStore;
-import dev.dht.node.repair.RepairStatus;
-import dev.dht.node.storage.Storage;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -18,8 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
-import java.util.function.ToDoubleFunction;
-import org.rocksdb.TickerType;
 
 /**
  * The node's Prometheus metrics: requests per operation and status with latency histograms, replica
@@ -112,76 +107,9 @@ public final class NodeMetrics implements AutoCloseable {
     clockOffsetRefused.increment();
   }
 
-  /** Exposes RocksDB properties and tickers; read at scrape time, which runs on a worker. */
-  public void bindStorage(Storage storage) {
-    storageGauge(storage, "rocksdb.estimate-num-keys", "dht_rocksdb_estimated_keys");
-    storageGauge(storage, "rocksdb.total-sst-files-size", "dht_rocksdb_sst_bytes");
-    storageGauge(storage, "rocksdb.cur-size-all-mem-tables", "dht_rocksdb_memtable_bytes");
-    storageGauge(storage, "rocksdb.block-cache-usage", "dht_rocksdb_block_cache_bytes");
-    for (TickerType ticker :
-        new TickerType[] {
-          TickerType.BYTES_WRITTEN,
-          TickerType.BYTES_READ,
-          TickerType.BLOCK_CACHE_HIT,
-          TickerType.BLOCK_CACHE_MISS,
-          TickerType.STALL_MICROS
-        }) {
-      Gauge.builder(
-              "dht_rocksdb_ticker",
-              storage,
-              s -> s.isOpen() ? s.statistics().getTickerCount(ticker) : Double.NaN)
-          .tag("ticker", ticker.name().toLowerCase())
-          .register(registry);
-    }
-  }
-
-  /** Exposes the hint store's counters; {@link #hintTarget} adds each target's gauge. */
-  public void bindHints(HintStore hints) {
-    hintCounter(
-        hints, "stored", "hints written for replicas that missed a write", HintStore::stored);
-    hintCounter(
-        hints, "replayed", "hints replayed to their target and deleted", HintStore::replayed);
-    hintCounter(
-        hints,
-        "expired",
-        "hints deleted unreplayed: older than the hint window",
-        HintStore::expired);
-    hintCounter(
-        hints,
-        "dropped",
-        "hints not kept: beyond the size bound, or unwritable",
-        HintStore::dropped);
-    Gauge.builder("dht_hints_bytes", hints, HintStore::storedBytes)
-        .description("bytes of hints on disk")
-        .register(registry);
-  }
-
-  /** Exposes anti-entropy repair: runs, progress, last completion, what it received and purged. */
-  public void bindRepair(RepairStatus repair) {
-    FunctionCounter.builder("dht_repair_runs", repair, RepairStatus::runs)
-        .description("repair runs finished (failed ones included)")
-        .register(registry);
-    FunctionCounter.builder("dht_repair_failed_runs", repair, RepairStatus::failedRuns)
-        .description("repair runs that could not reach every peer")
-        .register(registry);
-    Gauge.builder("dht_repair_running", repair, r -> r.running() ? 1 : 0)
-        .description("1 while a repair runs")
-        .register(registry);
-    Gauge.builder("dht_repair_progress_ratio", repair, RepairStatus::progress)
-        .description("peers done in the current repair run, as a fraction (1 when idle)")
-        .register(registry);
-    Gauge.builder("dht_repair_last_completed_seconds", repair, r -> r.lastCompletedMillis() / 1e3)
-        .description("when the last repair run that reached every peer ended (Unix time)")
-        .register(registry);
-    FunctionCounter.builder("dht_repair_keys_received", repair, RepairStatus::keysReceived)
-        .description("records repair received that were newer than this node's")
-        .register(registry);
-    FunctionCounter.builder("dht_repair_bytes_received", repair, RepairStatus::bytesReceived)
-        .description("bytes of records repair received")
-        .register(registry);
-    FunctionCounter.builder("dht_tombstones_purged", repair, RepairStatus::tombstonesPurged)
-        .description("tombstones purged once older than the grace period")
-        .register(registry);
+  /** Registers the meters of a component that measures itself (storage, hints, repair). */
+  public void bind(MeterBinder binder) {
+    binder.bindTo(registry);
   }
 
   /** The gauge of hints waiting for {@code target}. */
@@ -189,16 +117,6 @@ public final class NodeMetrics implements AutoCloseable {
     Gauge.builder("dht_hints_pending", pending, java.util.concurrent.atomic.AtomicLong::get)
         .description("hints waiting to be replayed, per target")
         .tag("target", target)
-        .register(registry);
-  }
-
-  /**
-   * A counter read from the hint store (which the node holds, as the meter's weak reference needs).
-   */
-  private void hintCounter(
-      HintStore hints, String what, String description, ToDoubleFunction<HintStore> count) {
-    FunctionCounter.builder("dht_hints_" + what, hints, count)
-        .description(description)
         .register(registry);
   }
 
@@ -251,9 +169,5 @@ public final class NodeMetrics implements AutoCloseable {
         .minimumExpectedValue(Duration.ofNanos(50_000))
         .maximumExpectedValue(Duration.ofSeconds(10))
         .register(registry);
-  }
-
-  private void storageGauge(Storage storage, String property, String name) {
-    Gauge.builder(name, storage, s -> s.longProperty(property)).register(registry);
   }
 }

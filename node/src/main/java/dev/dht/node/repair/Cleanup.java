@@ -1,8 +1,8 @@
 package dev.dht.node.repair;
 
 import dev.dht.node.cluster.ClusterState;
+import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Topology;
-import dev.dht.node.replication.Replication;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Storage;

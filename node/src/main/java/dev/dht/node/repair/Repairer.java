@@ -2,11 +2,11 @@ package dev.dht.node.repair;
 
 import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
+import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Topology;
 import dev.dht.node.replication.BatchCodec;
 import dev.dht.node.replication.InternalApi;
 import dev.dht.node.replication.ReplicaOp;
-import dev.dht.node.replication.Replication;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Storage;
 import io.vertx.core.Context;

@@ -2,6 +2,7 @@ package dev.dht.node.replication;
 
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.HybridClock;
+import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Topology;
 import dev.dht.node.hints.HintStore;
 import dev.dht.node.loop.DelayedActions;

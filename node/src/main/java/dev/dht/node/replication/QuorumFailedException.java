@@ -1,5 +1,7 @@
 package dev.dht.node.replication;
 
+import dev.dht.node.cluster.Replication;
+
 /** Fewer than {@code ack} replicas succeeded in time; the client gets 504. */
 public final class QuorumFailedException extends RuntimeException {
   public QuorumFailedException(Replication r, String why) {

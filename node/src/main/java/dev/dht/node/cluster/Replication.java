@@ -1,4 +1,4 @@
-package dev.dht.node.replication;
+package dev.dht.node.cluster;
 
 /** How many replicas hold a key ({@code from}) and how many must confirm ({@code ack}). */
 public record Replication(int ack, int from) {

@@ -1,9 +1,9 @@
-package dev.dht.node.replication;
+package dev.dht.node.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.dht.node.replication.Replication.Defaults;
+import dev.dht.node.cluster.Replication.Defaults;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

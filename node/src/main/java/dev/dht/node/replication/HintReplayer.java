@@ -1,7 +1,7 @@
-package dev.dht.node.hints;
+package dev.dht.node.replication;
 
-import dev.dht.node.replication.PeerClient;
-import dev.dht.node.replication.ReplicaOp;
+import dev.dht.node.hints.Hint;
+import dev.dht.node.hints.HintStore;
 import dev.dht.node.storage.Record;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
