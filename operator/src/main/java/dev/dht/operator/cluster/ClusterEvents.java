@@ -1,11 +1,11 @@
 package dev.dht.operator.cluster;
 
-import static dev.dht.operator.Conditions.DEGRADED;
-import static dev.dht.operator.Conditions.PROGRESSING;
-import static dev.dht.operator.Conditions.READY;
+import static dev.dht.operator.kube.Conditions.DEGRADED;
+import static dev.dht.operator.kube.Conditions.PROGRESSING;
+import static dev.dht.operator.kube.Conditions.READY;
 
-import dev.dht.operator.Conditions;
-import dev.dht.operator.Events;
+import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.kube.Events;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;

@@ -1,10 +1,10 @@
 package dev.dht.operator.cluster;
 
-import static dev.dht.operator.Conditions.DEGRADED;
-import static dev.dht.operator.Conditions.PROGRESSING;
-import static dev.dht.operator.Conditions.READY;
+import static dev.dht.operator.kube.Conditions.DEGRADED;
+import static dev.dht.operator.kube.Conditions.PROGRESSING;
+import static dev.dht.operator.kube.Conditions.READY;
 
-import dev.dht.operator.Conditions;
+import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.rolling.PodState;
 import dev.dht.operator.rolling.RollPlan;
 import dev.dht.operator.scaling.Membership;
@@ -104,14 +104,12 @@ final class ClusterStatusCalculator {
     List<Condition> before = previous.map(DhtClusterStatus::getConditions).orElse(List.of());
     var rollout = Rollout.of(model, in.statefulSet(), in.paused(), in.seen());
     boolean keepApplied = in.paused() && previous.isPresent();
-    String readyText = rollout.ready() + "/" + rollout.desired() + " replicas ready";
 
     var status = new DhtClusterStatus();
-    Long applied = model.generation();
     status.setObservedGeneration(
         in.paused() || in.failure() != null
             ? previous.map(DhtClusterStatus::getObservedGeneration).orElse(null)
-            : applied);
+            : model.generation());
     status.setReplicas(rollout.current());
     status.setReadyReplicas(rollout.ready());
     status.setSelector(model.selector());
@@ -131,124 +129,147 @@ final class ClusterStatusCalculator {
             .toList());
     status.setRoll(keepApplied ? previous.get().getRoll() : roll(in, previous));
 
-    boolean wasReady =
-        Conditions.isTrue(before, READY)
-            || Conditions.find(before, DEGRADED)
-                .filter(c -> Conditions.TRUE.equals(c.getStatus()))
-                .map(c -> "ReplicasNotReady".equals(c.getReason()))
-                .orElse(false);
-
-    Condition ready;
-    if (!rollout.exists()) {
-      ready = cond(in, before, READY, false, "Creating", "the StatefulSet does not exist yet");
-    } else if (rollout.allReady()) {
-      ready = cond(in, before, READY, true, "AllReplicasReady", readyText);
-    } else {
-      ready = cond(in, before, READY, false, "ReplicasNotReady", readyText);
-    }
-
-    boolean refused = in.roll() instanceof RollPlan.Refuse;
-    boolean rolling = status.getRoll() != null && !in.paused();
-    Condition progressing;
-    if (in.paused()) {
-      progressing =
-          cond(
-              in,
-              before,
-              PROGRESSING,
-              false,
-              "Paused",
-              "reconciliation paused by annotation "
-                  + DhtCluster.PAUSE_ANNOTATION
-                  + "=true; owned resources are left unchanged");
-    } else if (!rollout.exists()) {
-      progressing = cond(in, before, PROGRESSING, true, "Creating", "creating the nodes");
-    } else if (model.membership().getStep() != Membership.Step.STABLE) {
-      var m = model.membership();
-      progressing =
-          cond(
-              in,
-              before,
-              PROGRESSING,
-              true,
-              "Scaling",
-              m.getMembers()
-                  + " -> "
-                  + m.getTarget()
-                  + " members: "
-                  + m.getStep().name().toLowerCase(Locale.ROOT).replace('_', ' ')
-                  + " (epoch "
-                  + m.getEpoch()
-                  + ")"
-                  + (in.scaling() == null ? "" : "; " + in.scaling()));
-    } else if (refused) {
-      progressing =
-          cond(in, before, PROGRESSING, false, "RestartRefused", status.getRoll().getMessage());
-    } else if (rolling) {
-      progressing = cond(in, before, PROGRESSING, true, "RollingRestart", rollText(in, status));
-    } else if (!rollout.rolledOut()) {
-      progressing =
-          cond(
-              in,
-              before,
-              PROGRESSING,
-              true,
-              "RollingOut",
-              rollout.updated()
-                  + "/"
-                  + rollout.desired()
-                  + " replicas updated to config "
-                  + model.configHash());
-    } else if (!rollout.allReady() && !wasReady) {
-      progressing = cond(in, before, PROGRESSING, true, "WaitingForReplicas", readyText);
-    } else {
-      progressing =
-          cond(in, before, PROGRESSING, false, "RolloutComplete", "all replicas are up to date");
-    }
-
-    Condition degraded;
-    if (in.failure() != null) {
-      degraded = cond(in, before, DEGRADED, true, "ReconcileFailed", describe(in.failure()));
-    } else if (in.secretMissing()) {
-      degraded =
-          cond(
-              in,
-              before,
-              DEGRADED,
-              true,
-              "SecretMissing",
-              "the Secret "
-                  + model.secretName()
-                  + " is missing; it is not generated again, since nodes that restart with another"
-                  + " secret would be refused by their peers: restore it (README: cluster secret)");
-    } else if (in.scaling() != null && in.scaling().startsWith("refused")) {
-      degraded = cond(in, before, DEGRADED, true, "ScaleRefused", in.scaling());
-    } else if (refused) {
-      degraded = cond(in, before, DEGRADED, true, "RestartRefused", status.getRoll().getMessage());
-    } else if (unexplainedNotReady(in, rollout, status, wasReady)) {
-      degraded = cond(in, before, DEGRADED, true, "ReplicasNotReady", readyText);
-    } else {
-      degraded = cond(in, before, DEGRADED, false, "AsExpected", "no problem observed");
-    }
-
-    var conditions = new ArrayList<Condition>();
-    conditions.add(ready);
-    conditions.add(progressing);
-    conditions.add(degraded);
-    conditions.add(configApplied(in, before, rollout));
-    conditions.add(
-        in.paused()
-            ? cond(
-                in,
-                before,
-                PAUSED,
-                true,
-                "ReconciliationPaused",
-                "annotation " + DhtCluster.PAUSE_ANNOTATION + "=true")
-            : cond(in, before, PAUSED, false, "Reconciling", "reconciliation runs"));
-    conditions.add(restartRequired(in, before));
-    status.setConditions(List.copyOf(conditions));
+    var facts = new Facts(in, before, rollout, status.getRoll(), wasReady(before));
+    status.setConditions(
+        List.of(
+            ready(facts),
+            progressing(facts),
+            degraded(facts),
+            configApplied(facts),
+            paused(facts),
+            restartRequired(facts)));
     return status;
+  }
+
+  /**
+   * What the conditions are computed from: the observation, the conditions before, the
+   * StatefulSet's rollout, the roll's state as this status reports it, and whether the cluster was
+   * ready before (or became not ready from ready).
+   */
+  private record Facts(
+      Observation in, List<Condition> before, Rollout rollout, RollStatus roll, boolean wasReady) {
+    Condition cond(String type, boolean value, String reason, String message) {
+      return Conditions.next(
+          before, type, value, reason, message, in.model().generation(), in.now());
+    }
+
+    String readyText() {
+      return rollout.ready() + "/" + rollout.desired() + " replicas ready";
+    }
+
+    boolean restartRefused() {
+      return in.roll() instanceof RollPlan.Refuse;
+    }
+  }
+
+  private static boolean wasReady(List<Condition> before) {
+    return Conditions.isTrue(before, READY)
+        || Conditions.find(before, DEGRADED)
+            .filter(c -> Conditions.TRUE.equals(c.getStatus()))
+            .map(c -> "ReplicasNotReady".equals(c.getReason()))
+            .orElse(false);
+  }
+
+  private static Condition ready(Facts f) {
+    if (!f.rollout().exists()) {
+      return f.cond(READY, false, "Creating", "the StatefulSet does not exist yet");
+    }
+    if (f.rollout().allReady()) {
+      return f.cond(READY, true, "AllReplicasReady", f.readyText());
+    }
+    return f.cond(READY, false, "ReplicasNotReady", f.readyText());
+  }
+
+  private static Condition progressing(Facts f) {
+    var in = f.in();
+    var model = in.model();
+    var rollout = f.rollout();
+    if (in.paused()) {
+      return f.cond(
+          PROGRESSING,
+          false,
+          "Paused",
+          "reconciliation paused by annotation "
+              + DhtCluster.PAUSE_ANNOTATION
+              + "=true; owned resources are left unchanged");
+    }
+    if (!rollout.exists()) {
+      return f.cond(PROGRESSING, true, "Creating", "creating the nodes");
+    }
+    if (model.membership().getStep() != Membership.Step.STABLE) {
+      var m = model.membership();
+      return f.cond(
+          PROGRESSING,
+          true,
+          "Scaling",
+          m.getMembers()
+              + " -> "
+              + m.getTarget()
+              + " members: "
+              + m.getStep().name().toLowerCase(Locale.ROOT).replace('_', ' ')
+              + " (epoch "
+              + m.getEpoch()
+              + ")"
+              + (in.scaling() == null ? "" : "; " + in.scaling()));
+    }
+    if (f.restartRefused()) {
+      return f.cond(PROGRESSING, false, "RestartRefused", f.roll().getMessage());
+    }
+    if (f.roll() != null) {
+      return f.cond(PROGRESSING, true, "RollingRestart", rollText(f));
+    }
+    if (!rollout.rolledOut()) {
+      return f.cond(
+          PROGRESSING,
+          true,
+          "RollingOut",
+          rollout.updated()
+              + "/"
+              + rollout.desired()
+              + " replicas updated to config "
+              + model.configHash());
+    }
+    if (!rollout.allReady() && !f.wasReady()) {
+      return f.cond(PROGRESSING, true, "WaitingForReplicas", f.readyText());
+    }
+    return f.cond(PROGRESSING, false, "RolloutComplete", "all replicas are up to date");
+  }
+
+  private static Condition degraded(Facts f) {
+    var in = f.in();
+    if (in.failure() != null) {
+      return f.cond(DEGRADED, true, "ReconcileFailed", describe(in.failure()));
+    }
+    if (in.secretMissing()) {
+      return f.cond(
+          DEGRADED,
+          true,
+          "SecretMissing",
+          "the Secret "
+              + in.model().secretName()
+              + " is missing; it is not generated again, since nodes that restart with another"
+              + " secret would be refused by their peers: restore it (README: cluster secret)");
+    }
+    if (in.scaling() != null && in.scaling().startsWith("refused")) {
+      return f.cond(DEGRADED, true, "ScaleRefused", in.scaling());
+    }
+    if (f.restartRefused()) {
+      return f.cond(DEGRADED, true, "RestartRefused", f.roll().getMessage());
+    }
+    if (unexplainedNotReady(f)) {
+      return f.cond(DEGRADED, true, "ReplicasNotReady", f.readyText());
+    }
+    return f.cond(DEGRADED, false, "AsExpected", "no problem observed");
+  }
+
+  private static Condition paused(Facts f) {
+    return f.in().paused()
+        ? f.cond(
+            PAUSED,
+            true,
+            "ReconciliationPaused",
+            "annotation " + DhtCluster.PAUSE_ANNOTATION + "=true")
+        : f.cond(PAUSED, false, "Reconciling", "reconciliation runs");
   }
 
   /** Ack, from, members and config hash as the nodes run them; kept from before while unknown. */
@@ -324,31 +345,32 @@ final class ClusterStatusCalculator {
     return new RollStatus(outdated, restarting, message);
   }
 
-  private static String rollText(Observation in, DhtClusterStatus status) {
-    int outdated = status.getRoll().getOutdated().size();
-    int pods = in.model().pods();
+  private static String rollText(Facts f) {
+    int outdated = f.roll().getOutdated().size();
+    int pods = f.in().model().pods();
     return (pods - outdated)
         + "/"
         + pods
         + " pods run the current settings; "
-        + status.getRoll().getMessage();
+        + f.roll().getMessage();
   }
 
   /**
    * Replicas are not ready although the cluster was, no change of size explains it, and it is not
    * (only) the pod the roller restarted.
    */
-  private static boolean unexplainedNotReady(
-      Observation in, Rollout rollout, DhtClusterStatus status, boolean wasReady) {
+  private static boolean unexplainedNotReady(Facts f) {
+    var in = f.in();
+    var rollout = f.rollout();
     var membership = in.model().membership();
     if (!rollout.exists()
         || rollout.allReady()
-        || !wasReady
+        || !f.wasReady()
         || membership.getStep() != Membership.Step.STABLE
         || membership.getMembers() != in.model().replicas()) {
       return false;
     }
-    String restarting = status.getRoll() == null ? null : status.getRoll().getRestarting();
+    String restarting = f.roll() == null ? null : f.roll().getRestarting();
     if (restarting == null) {
       return true;
     }
@@ -361,14 +383,15 @@ final class ClusterStatusCalculator {
   }
 
   /** Whether every node runs the current settings, and which do not. */
-  private static Condition configApplied(Observation in, List<Condition> before, Rollout rollout) {
+  private static Condition configApplied(Facts f) {
+    var in = f.in();
     var model = in.model();
-    if (!rollout.exists()) {
-      return cond(in, before, CONFIG_APPLIED, false, "Creating", "no node runs yet");
+    if (!f.rollout().exists()) {
+      return f.cond(CONFIG_APPLIED, false, "Creating", "no node runs yet");
     }
     if (!in.seen().any()) {
       return Conditions.next(
-          before,
+          f.before(),
           CONFIG_APPLIED,
           Conditions.UNKNOWN,
           "NotObserved",
@@ -396,9 +419,7 @@ final class ClusterStatusCalculator {
       }
     }
     if (behind.isEmpty()) {
-      return cond(
-          in,
-          before,
+      return f.cond(
           CONFIG_APPLIED,
           true,
           "Applied",
@@ -420,19 +441,17 @@ final class ClusterStatusCalculator {
             + " nodes run the current settings; "
             + String.join("; ", behind.subList(0, Math.min(5, behind.size())))
             + (behind.size() > 5 ? "; ..." : "");
-    return cond(in, before, CONFIG_APPLIED, false, in.paused() ? "Paused" : "Applying", waiting);
+    return f.cond(CONFIG_APPLIED, false, in.paused() ? "Paused" : "Applying", waiting);
   }
 
-  private static Condition restartRequired(Observation in, List<Condition> before) {
+  private static Condition restartRequired(Facts f) {
+    var in = f.in();
     var given = in.model().defaults();
     var current = in.operatorDefaults();
     if (current == null || current.equals(given)) {
-      return cond(
-          in, before, RESTART_REQUIRED, false, "UpToDate", "the nodes get the operator's defaults");
+      return f.cond(RESTART_REQUIRED, false, "UpToDate", "the nodes get the operator's defaults");
     }
-    return cond(
-        in,
-        before,
+    return f.cond(
         RESTART_REQUIRED,
         true,
         "OperatorDefaultsChanged",
@@ -443,16 +462,6 @@ final class ClusterStatusCalculator {
             + " "
             + UpgradeGate.ALLOW_ANNOTATION
             + "=once (or set spec.operatorUpgrades: Automatic)");
-  }
-
-  private static Condition cond(
-      Observation in,
-      List<Condition> before,
-      String type,
-      boolean value,
-      String reason,
-      String message) {
-    return Conditions.next(before, type, value, reason, message, in.model().generation(), in.now());
   }
 
   static String describe(Exception failure) {

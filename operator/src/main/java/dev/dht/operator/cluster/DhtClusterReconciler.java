@@ -1,7 +1,7 @@
 package dev.dht.operator.cluster;
 
-import dev.dht.operator.Conditions;
-import dev.dht.operator.Events;
+import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.kube.Events;
 import dev.dht.operator.rolling.PodState;
 import dev.dht.operator.rolling.RollPlan;
 import dev.dht.operator.scaling.Membership;
@@ -102,83 +102,163 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     this.nodes = nodes;
   }
 
+  /**
+   * What one reconciliation knows and has decided so far: the model (with the next membership once
+   * a scale step is decided), what the pods and nodes showed, and the decisions taken.
+   */
+  private static final class Turn {
+    final DhtCluster cluster;
+    final Context<DhtCluster> context;
+    final OperatorDefaults operatorDefaults;
+    ClusterModel model;
+    final Seen seen;
+    boolean secretMissing;
+    ScalePlan.Decision scaleStep;
+    RollPlan.Decision roll;
+
+    Turn(
+        DhtCluster cluster,
+        Context<DhtCluster> context,
+        OperatorDefaults operatorDefaults,
+        ClusterModel model,
+        Seen seen) {
+      this.cluster = cluster;
+      this.context = context;
+      this.operatorDefaults = operatorDefaults;
+      this.model = model;
+      this.seen = seen;
+    }
+
+    String scaling() {
+      return scaleStep == null ? null : scaleStep.waiting();
+    }
+  }
+
+  /**
+   * The chain of one reconciliation: observe; unless paused, the Secret, the upgrade permission,
+   * the next step of a change of size, the owned objects, the pods' files, the nodes' streams and
+   * clean-ups, the next pod to restart, the claims of removed members; then the status.
+   */
   @Override
   public UpdateControl<DhtCluster> reconcile(DhtCluster cluster, Context<DhtCluster> context) {
+    var turn = observe(cluster, context);
+    if (!cluster.isPaused()) {
+      createSecretIfNew(turn);
+      takeUpgradePermission(turn);
+      planScaleStep(turn);
+      applyOwnedObjects(turn);
+      refreshFiles(turn);
+      startStreamsAndCleanups(turn);
+      restartNextPod(turn);
+      detachClaimsWhenStable(turn);
+    }
+    return reportAndReschedule(turn);
+  }
+
+  private Turn observe(DhtCluster cluster, Context<DhtCluster> context) {
     var current = OperatorDefaults.current(defaultImage.get());
     var model = ClusterModel.of(cluster, UpgradeGate.accepted(cluster, current), imagePull);
-    String scaling = null;
-    RollPlan.Decision roll = null;
-    Seen seen = observe(context, model);
-    boolean secretMissing = false;
-    if (!cluster.isPaused()) {
-      secretMissing = !SecretDependent.createIfNew(cluster, context, model);
-      if (UpgradeGate.taken(cluster, current)) {
-        consumeAllowance(context, cluster);
-      }
-      var decision =
-          scalingUnderWay(model) && seen.any()
-              ? ScalePlan.next(
-                  model.membership(),
-                  model.replicas(),
-                  model.defaultFrom(),
-                  seen.nodes(),
-                  model::podName)
-              : null;
-      if (decision != null) {
-        model = model.withMembership(decision.next());
-        scaling = decision.waiting();
-      }
-      var workflow = context.managedWorkflowAndDependentResourceContext();
-      workflow.put(ClusterModel.CONTEXT_KEY, model);
-      workflow.reconcileManagedWorkflow();
-      refreshFiles(context, model, seen);
-      if (decision != null) {
-        act(context, model, decision);
-      }
-      if (seen.any()) {
-        roll =
-            RollPlan.next(
-                new RollPlan.Input(
-                    seen.pods(),
-                    seen.nodes(),
-                    model.configHash(),
-                    model.defaultAck(),
-                    model.defaultFrom(),
-                    scalingUnderWay(model),
-                    templateObserved(context, model)));
-        if (roll instanceof RollPlan.Restart restart) {
-          restart(context, cluster, model, restart);
-        }
-      }
-      if (model.membership().getStep() == Membership.Step.STABLE) {
-        detachClaims(context, cluster, model);
-      }
+    return new Turn(cluster, context, current, model, observe(context, model));
+  }
+
+  private static void createSecretIfNew(Turn turn) {
+    turn.secretMissing = !SecretDependent.createIfNew(turn.cluster, turn.context, turn.model);
+  }
+
+  private static void takeUpgradePermission(Turn turn) {
+    if (UpgradeGate.taken(turn.cluster, turn.operatorDefaults)) {
+      consumeAllowance(turn.context, turn.cluster);
     }
+  }
+
+  /** The next step of a change of size, from what the nodes report; the model moves to it. */
+  private static void planScaleStep(Turn turn) {
+    var model = turn.model;
+    if (!scalingUnderWay(model) || !turn.seen.any()) {
+      return;
+    }
+    turn.scaleStep =
+        ScalePlan.next(
+            model.membership(),
+            model.replicas(),
+            model.defaultFrom(),
+            turn.seen.nodes(),
+            model::podName);
+    if (turn.scaleStep != null) {
+      turn.model = model.withMembership(turn.scaleStep.next());
+    }
+  }
+
+  private static void applyOwnedObjects(Turn turn) {
+    var workflow = turn.context.managedWorkflowAndDependentResourceContext();
+    workflow.put(ClusterModel.CONTEXT_KEY, turn.model);
+    workflow.reconcileManagedWorkflow();
+  }
+
+  private static void refreshFiles(Turn turn) {
+    refreshFiles(turn.context, turn.model, turn.seen);
+  }
+
+  private void startStreamsAndCleanups(Turn turn) {
+    if (turn.scaleStep != null) {
+      act(turn.context, turn.model, turn.scaleStep);
+    }
+  }
+
+  /** The roller's decision; a restart deletes the pod it names. */
+  private static void restartNextPod(Turn turn) {
+    if (!turn.seen.any()) {
+      return;
+    }
+    var model = turn.model;
+    turn.roll =
+        RollPlan.next(
+            new RollPlan.Input(
+                turn.seen.pods(),
+                turn.seen.nodes(),
+                model.configHash(),
+                model.defaultAck(),
+                model.defaultFrom(),
+                scalingUnderWay(model),
+                templateObserved(turn.context, model)));
+    if (turn.roll instanceof RollPlan.Restart restart) {
+      restart(turn.context, turn.cluster, model, restart);
+    }
+  }
+
+  private static void detachClaimsWhenStable(Turn turn) {
+    if (turn.model.membership().getStep() == Membership.Step.STABLE) {
+      detachClaims(turn.context, turn.cluster, turn.model);
+    }
+  }
+
+  /** Writes the status; looks again soon while a change or a roll is under way. */
+  private static UpdateControl<DhtCluster> reportAndReschedule(Turn turn) {
     var status =
         report(
-            cluster,
-            context,
+            turn.cluster,
+            turn.context,
             new ClusterStatusCalculator.Observation(
-                cluster,
-                model,
-                context.getSecondaryResource(StatefulSet.class),
-                cluster.isPaused(),
+                turn.cluster,
+                turn.model,
+                turn.context.getSecondaryResource(StatefulSet.class),
+                turn.cluster.isPaused(),
                 null,
                 Instant.now(),
-                scaling,
-                seen,
-                roll,
-                current,
-                secretMissing));
-    var control = UpdateControl.patchStatus(status);
-    boolean refused = scaling != null && scaling.startsWith("refused");
+                turn.scaling(),
+                turn.seen,
+                turn.roll,
+                turn.operatorDefaults,
+                turn.secretMissing));
+    var roll = turn.roll;
+    boolean refused = turn.scaling() != null && turn.scaling().startsWith("refused");
     boolean busy =
-        scalingUnderWay(model) && !refused
+        scalingUnderWay(turn.model) && !refused
             || roll != null && !(roll instanceof RollPlan.Done || roll instanceof RollPlan.Refuse)
             || status.getStatus().getRoll() != null
             || !Conditions.isTrue(
                 status.getStatus().getConditions(), ClusterStatusCalculator.CONFIG_APPLIED);
-    return control.rescheduleAfter(busy ? BUSY_PERIOD : WATCH_PERIOD);
+    return UpdateControl.patchStatus(status).rescheduleAfter(busy ? BUSY_PERIOD : WATCH_PERIOD);
   }
 
   /**

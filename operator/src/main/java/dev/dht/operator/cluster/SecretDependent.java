@@ -1,6 +1,6 @@
 package dev.dht.operator.cluster;
 
-import dev.dht.operator.Owners;
+import dev.dht.operator.kube.Owners;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;

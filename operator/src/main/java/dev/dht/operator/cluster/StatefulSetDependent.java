@@ -1,6 +1,6 @@
 package dev.dht.operator.cluster;
 
-import dev.dht.operator.SecurityContexts;
+import dev.dht.operator.kube.SecurityContexts;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;

@@ -1,6 +1,6 @@
 package dev.dht.operator.loadtest;
 
-import dev.dht.operator.Owners;
+import dev.dht.operator.kube.Owners;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import java.io.ByteArrayInputStream;

@@ -2,8 +2,8 @@ package dev.dht.operator.loadtest;
 
 import static java.util.Objects.requireNonNullElse;
 
-import dev.dht.operator.Events;
 import dev.dht.operator.cluster.DhtCluster;
+import dev.dht.operator.kube.Events;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;

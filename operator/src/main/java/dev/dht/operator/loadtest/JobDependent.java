@@ -1,8 +1,8 @@
 package dev.dht.operator.loadtest;
 
-import dev.dht.operator.SecurityContexts;
 import dev.dht.operator.cluster.ClusterModel;
 import dev.dht.operator.cluster.Scheduling;
+import dev.dht.operator.kube.SecurityContexts;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;

@@ -1,13 +1,13 @@
 package dev.dht.operator.loadtest;
 
-import static dev.dht.operator.Events.NORMAL;
-import static dev.dht.operator.Events.WARNING;
+import static dev.dht.operator.kube.Events.NORMAL;
+import static dev.dht.operator.kube.Events.WARNING;
 import static dev.dht.operator.loadtest.LoadTestStatusCalculator.PASSED_CONDITION;
 import static dev.dht.operator.loadtest.LoadTestStatusCalculator.SUCCEEDED_CONDITION;
 import static dev.dht.operator.loadtest.LoadTestStatusCalculator.TARGET_READY;
 
-import dev.dht.operator.Conditions;
-import dev.dht.operator.Events.Transition;
+import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.kube.Events.Transition;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,7 +5,7 @@ import static dev.dht.operator.loadtest.DhtLoadTestStatus.PENDING;
 import static dev.dht.operator.loadtest.DhtLoadTestStatus.RUNNING;
 import static dev.dht.operator.loadtest.DhtLoadTestStatus.SUCCEEDED;
 
-import dev.dht.operator.Conditions;
+import dev.dht.operator.kube.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

@@ -1,8 +1,8 @@
 package dev.dht.operator.loadtest;
 
-import dev.dht.operator.Conditions;
 import dev.dht.operator.cluster.ClusterModel;
 import dev.dht.operator.cluster.DhtCluster;
+import dev.dht.operator.kube.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 import java.util.Optional;

@@ -4,7 +4,7 @@ import static dev.dht.operator.cluster.Clusters.cluster;
 import static dev.dht.operator.cluster.Clusters.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dht.operator.Conditions;
+import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.rolling.PodState;
 import dev.dht.operator.rolling.RollPlan;
 import dev.dht.operator.scaling.Membership;

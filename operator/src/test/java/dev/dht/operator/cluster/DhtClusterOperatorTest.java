@@ -3,8 +3,8 @@ package dev.dht.operator.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
-import dev.dht.operator.Conditions;
 import dev.dht.operator.TestCrds;
+import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.scaling.Membership;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;

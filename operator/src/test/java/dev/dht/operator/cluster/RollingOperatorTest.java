@@ -2,8 +2,8 @@ package dev.dht.operator.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dht.operator.Conditions;
 import dev.dht.operator.TestCrds;
+import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.scaling.NodeAdmin;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -1,7 +1,7 @@
 package dev.dht.operator.cluster;
 
-import dev.dht.node.NodeOptions;
 import dev.dht.node.Node;
+import dev.dht.node.NodeOptions;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;

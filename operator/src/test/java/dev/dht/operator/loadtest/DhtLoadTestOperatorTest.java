@@ -3,11 +3,11 @@ package dev.dht.operator.loadtest;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
-import dev.dht.operator.Conditions;
 import dev.dht.operator.TestCrds;
 import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.cluster.DhtClusterSpec;
 import dev.dht.operator.cluster.Scheduling;
+import dev.dht.operator.kube.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;

@@ -2,7 +2,7 @@ package dev.dht.operator.loadtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dht.operator.Conditions;
+import dev.dht.operator.kube.Conditions;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.time.Instant;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.dht.operator;
+package dev.dht.operator.kube;
 
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.SecurityContextBuilder;

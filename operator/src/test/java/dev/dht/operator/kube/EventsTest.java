@@ -1,4 +1,4 @@
-package dev.dht.operator;
+package dev.dht.operator.kube;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
