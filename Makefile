@@ -14,7 +14,7 @@ MVN := mvn -B -ntp
 NODE_JAR := node/target/dht-node.jar
 SOURCES := $(shell find pom.xml */pom.xml */src/main -type f 2>/dev/null)
 
-.PHONY: build run test fmt bench bench-wrk2 bench-k8s soak heal-bench scale-bench clean check-java prereqs chart-test images e2e
+.PHONY: build run test fmt bench bench-wrk2 bench-k8s soak heal-bench scale-bench clean check-java prereqs chart-test images e2e docs
 
 check-java:
 	@[ -n "$(JAVA_HOME)" ] || { echo "Temurin/JDK 25 not found: set JAVA_HOME to a JDK 25" >&2; exit 1; }
@@ -89,3 +89,15 @@ images: build
 ## loaded with load-image.sh), else a kind cluster (kind + Docker; images via kind load)
 e2e: images
 	SHARED="$(SHARED)" e2e/run.sh
+
+## docs: the manual (docs/, mkdocs.yml) built with MkDocs in strict mode into target/site: a broken
+## link or any warning fails. MkDocs (pinned) is installed into the venv target/docs-venv if missing
+DOCS_VENV := target/docs-venv
+MKDOCS_VERSION := 1.6.1
+docs:
+	@python3 -c 'import ensurepip' 2>/dev/null || { echo "installing python3-venv"; \
+	  apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null; }
+	@[ -x $(DOCS_VENV)/bin/mkdocs ] && $(DOCS_VENV)/bin/mkdocs --version | grep -q 'version $(MKDOCS_VERSION) ' || { \
+	  echo "installing mkdocs==$(MKDOCS_VERSION) into $(DOCS_VENV)"; \
+	  python3 -m venv $(DOCS_VENV) && $(DOCS_VENV)/bin/pip install -q --disable-pip-version-check 'mkdocs==$(MKDOCS_VERSION)'; }
+	$(DOCS_VENV)/bin/mkdocs build --strict -d target/site
