@@ -39,7 +39,7 @@ test: check-java prereqs chart-test
 fmt: check-java
 	$(MVN) -q spotless:apply
 
-## bench: start a local cluster, fill it, sweep PUT/GET rates, print a table (see README)
+## bench: start a local cluster, fill it, sweep PUT/GET rates, print a table (docs/benchmarks)
 bench: build
 	scripts/bench.sh
 
@@ -50,12 +50,12 @@ bench-wrk2: build
 
 ## bench-k8s: DhtLoadTests (a first PUT on cold pods, then PUT and GET per rate) against a DhtCluster
 ## with the CRD's defaults on the local Kubernetes, and the same runs over loopback; one table with
-## the p99 ratio per row (~15 min; see README)
+## the p99 ratio per row (~15 min; docs/benchmarks)
 bench-k8s: build
 	SHARED="$(SHARED)" scripts/bench-k8s.sh
 
 ## soak: three local nodes under constant 2/3 load, one paused (SIGSTOP) for 3 minutes; prints heap
-## and RSS per node every 10 s and the requests' outcomes (~4 min; see README)
+## and RSS per node every 10 s and the requests' outcomes (~4 min; docs/benchmarks)
 soak: build
 	scripts/soak.sh
 
