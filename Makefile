@@ -14,7 +14,7 @@ MVN := mvn -B -ntp
 APP_JAR := app/target/dht.jar
 SOURCES := $(shell find pom.xml */pom.xml */src/main -type f 2>/dev/null)
 
-.PHONY: build run test fmt bench bench-wrk2 bench-k8s soak heal-bench scale-bench clean check-java prereqs chart-test images e2e
+.PHONY: build run test fmt bench bench-wrk2 bench-k8s soak heal-bench scale-bench clean check-java prereqs chart-test images e2e docs
 
 check-java:
 	@[ -n "$(JAVA_HOME)" ] || { echo "Temurin/JDK 25 not found: set JAVA_HOME to a JDK 25" >&2; exit 1; }
@@ -39,7 +39,7 @@ test: check-java prereqs chart-test
 fmt: check-java
 	$(MVN) -q spotless:apply
 
-## bench: start a local cluster, fill it, sweep PUT/GET rates, print a table (see README)
+## bench: start a local cluster, fill it, sweep PUT/GET rates, print a table (docs/benchmarks)
 bench: build
 	scripts/bench.sh
 
@@ -50,12 +50,12 @@ bench-wrk2: build
 
 ## bench-k8s: DhtLoadTests (a first PUT on cold pods, then PUT and GET per rate) against a DhtCluster
 ## with the CRD's defaults on the local Kubernetes, and the same runs over loopback; one table with
-## the p99 ratio per row (~15 min; see README)
+## the p99 ratio per row (~15 min; docs/benchmarks)
 bench-k8s: build
 	SHARED="$(SHARED)" scripts/bench-k8s.sh
 
 ## soak: three local nodes under constant 2/3 load, one paused (SIGSTOP) for 3 minutes; prints heap
-## and RSS per node every 10 s and the requests' outcomes (~4 min; see README)
+## and RSS per node every 10 s and the requests' outcomes (~4 min; docs/benchmarks)
 soak: build
 	scripts/soak.sh
 
@@ -89,3 +89,15 @@ images: build
 ## loaded with load-image.sh), else a kind cluster (kind + Docker; images via kind load)
 e2e: images
 	SHARED="$(SHARED)" e2e/run.sh
+
+## docs: the manual (docs/, mkdocs.yml) built with MkDocs in strict mode into target/site: a broken
+## link or any warning fails. MkDocs (pinned) is installed into the venv target/docs-venv if missing
+DOCS_VENV := target/docs-venv
+MKDOCS_VERSION := 1.6.1
+docs:
+	@python3 -c 'import ensurepip' 2>/dev/null || { echo "installing python3-venv"; \
+	  apt-get update -qq && apt-get install -y -qq python3-venv >/dev/null; }
+	@[ -x $(DOCS_VENV)/bin/mkdocs ] && $(DOCS_VENV)/bin/mkdocs --version | grep -q 'version $(MKDOCS_VERSION) ' || { \
+	  echo "installing mkdocs==$(MKDOCS_VERSION) into $(DOCS_VENV)"; \
+	  python3 -m venv $(DOCS_VENV) && $(DOCS_VENV)/bin/pip install -q --disable-pip-version-check 'mkdocs==$(MKDOCS_VERSION)'; }
+	$(DOCS_VENV)/bin/mkdocs build --strict -d target/site
