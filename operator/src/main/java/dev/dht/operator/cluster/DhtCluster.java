@@ -54,9 +54,9 @@ public class DhtCluster extends CustomResource<DhtClusterSpec, DhtClusterStatus>
 
   @Override
   @JsonPropertyDescription(
-      "Desired state of the cluster: size, node image and settings, storage, scheduling. Each"
-          + " field says whether a change reaches the nodes at once, restarts them one at a time, or"
-          + " is not allowed.")
+      "Desired state of the cluster: size, node image and settings, storage, scheduling. A"
+          + " field's description says whether a change of it reaches the nodes at once, restarts"
+          + " them one at a time, or is refused.")
   public DhtClusterSpec getSpec() {
     return super.getSpec();
   }
