@@ -258,16 +258,16 @@ public class DhtClusterSpec {
   public static class Replication {
     @Min(1)
     @JsonPropertyDescription(
-        "Replicas per key of a request that has no 'from', 1 to replicas. Default: the replicas"
-            + " the cluster was created with (status.pinnedDefaultFrom), so that scaling does not"
-            + " change it.")
+        "Replicas per key of a request that has no 'from', 1 to replicas. Default:"
+            + " status.pinnedDefaultFrom, the default from the cluster started with (its replicas"
+            + " then, unless defaultFrom was set), so that scaling does not change it.")
     private Integer defaultFrom;
 
     @Min(1)
     @JsonPropertyDescription(
         "Acks a request that has no 'ack' waits for, 1 to defaultFrom. Default: floor(from/2)+1,"
-            + " a majority (while defaultFrom is unset: the default ack the cluster was created"
-            + " with, status.pinnedDefaultAck).")
+            + " a majority; while defaultFrom is unset: status.pinnedDefaultAck, the default ack"
+            + " the cluster started with.")
     private Integer defaultAck;
 
     public Integer getDefaultFrom() {
