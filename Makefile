@@ -91,7 +91,7 @@ e2e: images
 	SHARED="$(SHARED)" e2e/run.sh
 
 ## docs: the manual (docs/, mkdocs.yml) built with MkDocs in strict mode into target/site: a broken
-## link or any warning fails. MkDocs (pinned) is installed into the venv target/docs-venv if missing
+## link, any warning, or a CRD reference (docs/reference/crds.md) that differs from crds/ fails. MkDocs (pinned) is installed into the venv target/docs-venv if missing
 DOCS_VENV := target/docs-venv
 MKDOCS_VERSION := 1.6.1
 docs:
@@ -100,4 +100,6 @@ docs:
 	@[ -x $(DOCS_VENV)/bin/mkdocs ] && $(DOCS_VENV)/bin/mkdocs --version | grep -q 'version $(MKDOCS_VERSION) ' || { \
 	  echo "installing mkdocs==$(MKDOCS_VERSION) into $(DOCS_VENV)"; \
 	  python3 -m venv $(DOCS_VENV) && $(DOCS_VENV)/bin/pip install -q --disable-pip-version-check 'mkdocs==$(MKDOCS_VERSION)'; }
+	@$(DOCS_VENV)/bin/python scripts/crd-reference.py crds/*.yml | diff -u docs/reference/crds.md - >/dev/null || { \
+	  echo "docs/reference/crds.md is stale: python3 scripts/crd-reference.py crds/*.yml > docs/reference/crds.md" >&2; exit 1; }
 	$(DOCS_VENV)/bin/mkdocs build --strict -d target/site

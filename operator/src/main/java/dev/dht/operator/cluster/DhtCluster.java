@@ -1,6 +1,7 @@
 package dev.dht.operator.cluster;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn.Type;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -50,6 +51,23 @@ public class DhtCluster extends CustomResource<DhtClusterSpec, DhtClusterStatus>
 
   /** Setting this annotation to "true" freezes every owned resource until it is removed. */
   public static final String PAUSE_ANNOTATION = "dht.dev/pause-reconciliation";
+
+  @Override
+  @JsonPropertyDescription(
+      "Desired state of the cluster: size, node image and settings, storage, scheduling. A"
+          + " field's description says whether a change of it reaches the nodes at once, restarts"
+          + " them one at a time, or is refused.")
+  public DhtClusterSpec getSpec() {
+    return super.getSpec();
+  }
+
+  @Override
+  @JsonPropertyDescription(
+      "Observed state, written by the operator: pods, membership, what each node reports,"
+          + " conditions.")
+  public DhtClusterStatus getStatus() {
+    return super.getStatus();
+  }
 
   @JsonIgnore
   public boolean isPaused() {

@@ -2,6 +2,8 @@ package dev.dht.operator.cluster;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.dht.operator.crd.KubernetesSchemas;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
@@ -32,34 +34,62 @@ public class DhtClusterSpec {
   @Default("3")
   @Min(1)
   @JsonPropertyDescription(
-      "Number of nodes. A change grows or shrinks the cluster step by step, moving the data"
-          + " (status.membership shows the step); never below the default from.")
+      "Number of nodes, at least 1. Default: 3. A change grows or shrinks the cluster step by"
+          + " step, moving the data (status.membership shows the step). It does not shrink below"
+          + " the default from (replication.defaultFrom, else status.pinnedDefaultFrom): such a"
+          + " change waits until defaultFrom is lowered.")
   private Integer replicas = 3;
 
-  @JsonPropertyDescription("Node image; default: the operator's configured node image.")
+  @JsonPropertyDescription(
+      "Node image. Default: the operator's node image (status.operatorDefaults.image). A change"
+          + " restarts the nodes one at a time.")
   private String image;
 
   @Default("{}")
+  @JsonPropertyDescription(
+      "Consistency of the requests that do not say how many replicas to write/read (from) and"
+          + " to wait for (ack). A change reaches the nodes without a restart.")
   private Replication replication = new Replication();
 
   @Default("{}")
+  @JsonPropertyDescription(
+      "Thread pools of each node; unset counts follow the node container's CPU. A change"
+          + " restarts the nodes one at a time.")
   private Threads threads = new Threads();
 
   @Default("{}")
+  @JsonPropertyDescription(
+      "Admission limits of each node. A change restarts the nodes one at a time.")
   private Limits limits = new Limits();
 
   @Default("{}")
+  @JsonPropertyDescription(
+      "Persistent volume of each node (the StatefulSet's volume claim template). Immutable: it"
+          + " cannot change after the cluster is created.")
   @ValidationRule(
       value = "self == oldSelf",
       message = "storage is immutable: StatefulSet volume claim templates cannot change")
   private Storage storage = new Storage();
 
-  @JsonPropertyDescription("CPU/memory requests and limits of each node container.")
+  @SchemaFrom(type = KubernetesSchemas.ResourceRequirements.class)
+  @JsonPropertyDescription(
+      "CPU/memory requests and limits of each node container. Default: the operator's"
+          + " (status.operatorDefaults.resources): requests cpu 250m and memory 512Mi, limit memory"
+          + " 1Gi, no CPU limit. The heap is half the memory limit; the CPU limit, else the CPU"
+          + " request, sets the default thread counts. A change restarts the nodes one at a"
+          + " time.")
   private ResourceRequirements resources;
 
-  @JsonPropertyDescription("Extra JVM options, appended after the operator's defaults.")
+  @JsonPropertyDescription(
+      "Extra JVM options of the nodes, appended after the operator's"
+          + " (status.operatorDefaults.jvmOptions). A change restarts the nodes one at a time.")
   private List<String> jvmOptions = new ArrayList<>();
 
+  @JsonPropertyDescription(
+      "Where the node pods may run, copied into the StatefulSet's pod template. The operator"
+          + " adds a preferred pod anti-affinity (weight 100) that keeps two nodes of the cluster"
+          + " off one host, unless affinity.podAntiAffinity already uses the topology key"
+          + " kubernetes.io/hostname. A change restarts the nodes one at a time.")
   private Scheduling scheduling;
 
   /** What happens to the volume claims of members a scale-down removed. */
@@ -75,7 +105,8 @@ public class DhtClusterSpec {
   @Default("Keep")
   @JsonPropertyDescription(
       "The PersistentVolumeClaims of members removed by a scale-down: Keep (labelled"
-          + " dht.dev/detached=true; a later scale-up reuses them) or Delete.")
+          + " dht.dev/detached=true; a later scale-up reuses them) or Delete (once the scale-down"
+          + " is done). Default: Keep.")
   private DetachedClaims detachedClaims = DetachedClaims.Keep;
 
   /** When the kubelet pulls the node image. */
@@ -86,12 +117,16 @@ public class DhtClusterSpec {
   }
 
   @JsonPropertyDescription(
-      "Pull policy of the node image; default: the operator's (chart node.image.pullPolicy).")
+      "Pull policy of the node image: Always, IfNotPresent or Never. Default: the operator's"
+          + " (chart node.image.pullPolicy). A change does not restart the nodes; pods created"
+          + " later use it.")
   private PullPolicy imagePullPolicy;
 
+  @SchemaFrom(type = KubernetesSchemas.LocalObjectReference[].class)
   @JsonPropertyDescription(
-      "Secrets to pull the node image with; default: the operator's (chart"
-          + " node.imagePullSecrets).")
+      "Secrets (in the cluster's namespace) to pull the node image with. Default: the"
+          + " operator's (chart node.imagePullSecrets). A change does not restart the nodes; pods"
+          + " created later use it.")
   private List<LocalObjectReference> imagePullSecrets = new ArrayList<>();
 
   public PullPolicy getImagePullPolicy() {
@@ -124,8 +159,10 @@ public class DhtClusterSpec {
   @Default("Manual")
   @JsonPropertyDescription(
       "When the operator's own defaults change (a new operator version: default node image, base"
-          + " JVM options, pod template): Manual (default) keeps the nodes as they are until the"
-          + " cluster is annotated dht.dev/allow-restart=once, Automatic rolls them at once.")
+          + " JVM options, default resources, pod template): Manual keeps the nodes as they are"
+          + " (condition RestartRequired) until the cluster is annotated"
+          + " dht.dev/allow-restart=once, Automatic restarts them at once, one at a time. Default:"
+          + " Manual.")
   private OperatorUpgrades operatorUpgrades = OperatorUpgrades.Manual;
 
   public OperatorUpgrades getOperatorUpgrades() {
@@ -220,11 +257,17 @@ public class DhtClusterSpec {
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class Replication {
     @Min(1)
-    @JsonPropertyDescription("Replicas per key when a request has no 'from'; default: replicas.")
+    @JsonPropertyDescription(
+        "Replicas per key of a request that has no 'from', 1 to replicas. Default:"
+            + " status.pinnedDefaultFrom, the default from the cluster started with (its replicas"
+            + " then, unless defaultFrom was set), so that scaling does not change it.")
     private Integer defaultFrom;
 
     @Min(1)
-    @JsonPropertyDescription("Acks needed when a request has no 'ack'; default: floor(from/2)+1.")
+    @JsonPropertyDescription(
+        "Acks a request that has no 'ack' waits for, 1 to defaultFrom. Default: floor(from/2)+1,"
+            + " a majority; while defaultFrom is unset: status.pinnedDefaultAck, the default ack"
+            + " the cluster started with.")
     private Integer defaultAck;
 
     public Integer getDefaultFrom() {
@@ -248,12 +291,15 @@ public class DhtClusterSpec {
   public static class Threads {
     @Min(1)
     @JsonPropertyDescription(
-        "Vert.x event-loop instances. Default: one per whole core of the node container's CPU"
-            + " limit, else of its CPU request (at least one).")
+        "Vert.x event loops of each node, at least 1. Default: one per whole core of the node"
+            + " container's CPU limit, else of its CPU request, at least one (1 with the default"
+            + " resources).")
     private Integer eventLoops;
 
     @Min(1)
-    @JsonPropertyDescription("Bounded RocksDB worker pool size. Default: two per event loop.")
+    @JsonPropertyDescription(
+        "Threads of each node's bounded RocksDB worker pool, at least 1. Default: two per event"
+            + " loop.")
     private Integer storageWorkers;
 
     public Integer getEventLoops() {
@@ -277,17 +323,23 @@ public class DhtClusterSpec {
   public static class Limits {
     @Default("4096")
     @Min(1)
-    @JsonPropertyDescription("In-flight requests per node; beyond that the node answers 503.")
+    @JsonPropertyDescription(
+        "Requests a node handles at once, at least 1; beyond that it answers 503. Default:"
+            + " 4096.")
     private Integer maxInflight = 4096;
 
     @Default("1000")
     @Min(1)
-    @JsonPropertyDescription("Request deadline in ms; beyond that the node answers 504.")
+    @JsonPropertyDescription(
+        "Deadline of a request in milliseconds, at least 1; beyond that the node answers 504."
+            + " Default: 1000.")
     private Integer requestTimeoutMs = 1000;
 
     @Default("1048576")
     @Min(1)
-    @JsonPropertyDescription("Largest accepted value in bytes; beyond that the node answers 413.")
+    @JsonPropertyDescription(
+        "Largest value a node accepts, in bytes, at least 1; beyond that it answers 413."
+            + " Default: 1048576 (1 MiB).")
     private Integer maxValueBytes = 1048576;
 
     public Integer getMaxInflight() {
@@ -321,10 +373,14 @@ public class DhtClusterSpec {
     @Default("1Gi")
     @io.fabric8.generator.annotation.Pattern(
         "^([0-9]+(\\.[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$")
-    @JsonPropertyDescription("Volume size per node, a Kubernetes quantity.")
+    @JsonPropertyDescription(
+        "Size of each node's volume, a Kubernetes quantity such as 1Gi or 500Mi. Default: 1Gi."
+            + " Immutable.")
     private String size = "1Gi";
 
-    @JsonPropertyDescription("Storage class; default: the cluster's default class.")
+    @JsonPropertyDescription(
+        "Storage class of the volumes. Default: the Kubernetes cluster's default storage class."
+            + " Immutable.")
     private String storageClassName;
 
     public String getSize() {

@@ -2,7 +2,9 @@ package dev.dht.operator.cluster;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.dht.operator.crd.KubernetesSchemas;
 import dev.dht.operator.scaling.Membership;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.model.annotation.LabelSelector;
 import io.fabric8.kubernetes.model.annotation.StatusReplicas;
@@ -12,6 +14,9 @@ import java.util.List;
 /** Observed state, rewritten on every reconcile. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class DhtClusterStatus {
+  @JsonPropertyDescription(
+      "metadata.generation of the spec this status was computed for; it stays at the last one"
+          + " while the cluster is paused or the reconcile failed.")
   private Long observedGeneration;
 
   @StatusReplicas
@@ -100,6 +105,12 @@ public class DhtClusterStatus {
     this.nodes = nodes;
   }
 
+  @SchemaFrom(type = KubernetesSchemas.Condition[].class)
+  @JsonPropertyDescription(
+      "Conditions: Ready (every node Ready), Progressing (a rollout, roll or scale under way),"
+          + " Degraded, ConfigApplied (every node runs the current settings), Paused"
+          + " (dht.dev/pause-reconciliation), RestartRequired (new operator defaults wait for"
+          + " dht.dev/allow-restart=once).")
   private List<Condition> conditions = new ArrayList<>();
 
   public Membership getMembership() {

@@ -1,6 +1,8 @@
 package dev.dht.operator.cluster;
 
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.dht.operator.crd.KubernetesSchemas;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
@@ -30,6 +32,7 @@ public class OperatorDefaults {
   @JsonPropertyDescription("Version of the operator's node pod template.")
   private int templateVersion;
 
+  @SchemaFrom(type = KubernetesSchemas.ResourceRequirements.class)
   @JsonPropertyDescription(
       "Resources of a node container when spec.resources is unset: requested, so that node pods"
           + " are not BestEffort, and a memory limit that the heap is sized from.")

@@ -29,7 +29,10 @@ public class Comparison {
     @JsonPropertyDescription("achievedRate (req/s) or a latency percentile (ms).")
     private String metric;
 
+    @JsonPropertyDescription("The baseline's value.")
     private Double baseline;
+
+    @JsonPropertyDescription("This run's value.")
     private Double current;
 
     @JsonPropertyDescription("(current - baseline) / baseline, in percent.")

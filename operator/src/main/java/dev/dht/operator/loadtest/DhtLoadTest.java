@@ -1,5 +1,6 @@
 package dev.dht.operator.loadtest;
 
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.operator.cluster.DhtCluster;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn.Type;
@@ -43,4 +44,20 @@ import io.fabric8.kubernetes.model.annotation.Version;
 public class DhtLoadTest extends CustomResource<DhtLoadTestSpec, DhtLoadTestStatus>
     implements Namespaced {
   static final int MAX_NAME_LENGTH = 55;
+
+  @Override
+  @JsonPropertyDescription(
+      "What to run: the target, the workload, rate and duration, the load generator's pods and"
+          + " the verdict's thresholds. Immutable: create a new DhtLoadTest to run again.")
+  public DhtLoadTestSpec getSpec() {
+    return super.getSpec();
+  }
+
+  @Override
+  @JsonPropertyDescription(
+      "What happened to the run, written by the operator: phase, progress, results, verdict,"
+          + " report, conditions.")
+  public DhtLoadTestStatus getStatus() {
+    return super.getStatus();
+  }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.operator.cluster.Scheduling;
+import dev.dht.operator.crd.KubernetesSchemas;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
@@ -53,6 +55,7 @@ public class DhtLoadTestSpec {
   private String targetUrl;
 
   @Default("{}")
+  @JsonPropertyDescription("What the requests do: operation, keys and values.")
   private Workload workload = new Workload();
 
   @Min(1)
@@ -232,9 +235,13 @@ public class DhtLoadTestSpec {
   }
 
   @JsonPropertyDescription(
-      "Where the load generator pod may run, e.g. away from the dht nodes it measures.")
+      "Where the load generator pods may run, e.g. away from the dht nodes it measures. With"
+          + " affinity unset and a clusterRef, the operator sets a preferred pod anti-affinity"
+          + " (weight 100) for hosts without the cluster's nodes; a set affinity is used as it"
+          + " is.")
   private Scheduling scheduling;
 
+  @SchemaFrom(type = KubernetesSchemas.ResourceRequirements.class)
   @JsonPropertyDescription(
       "CPU/memory of the load generator; default: requests 500m CPU and 256Mi, limit 512Mi, no"
           + " CPU limit (throttling would show up as latency).")

@@ -3,6 +3,8 @@ package dev.dht.operator.loadtest;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.dht.operator.crd.KubernetesSchemas;
+import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +18,7 @@ public class DhtLoadTestStatus {
   public static final String FAILED = "Failed";
   public static final String PASSED = "Passed";
 
+  @JsonPropertyDescription("metadata.generation of the spec this status was computed for.")
   private Long observedGeneration;
 
   @JsonPropertyDescription("Pending, Running, Succeeded or Failed.")
@@ -27,10 +30,18 @@ public class DhtLoadTestStatus {
   @JsonPropertyDescription("The URL the load generator was pointed at.")
   private String target;
 
+  @JsonPropertyDescription(
+      "When the load generator Job started (RFC 3339); before that, when the operator first saw"
+          + " the run start.")
   private String startTime;
 
+  @JsonPropertyDescription(
+      "When the run ended (RFC 3339): the Job's completion, else when the operator saw it end.")
   private String completionTime;
 
+  @JsonPropertyDescription(
+      "The measured window of the run (the warm-up excluded), from the load generator's"
+          + " summary.")
   private Results results;
 
   @JsonPropertyDescription(
@@ -65,6 +76,10 @@ public class DhtLoadTestStatus {
     this.comparison = comparison;
   }
 
+  @SchemaFrom(type = KubernetesSchemas.Condition[].class)
+  @JsonPropertyDescription(
+      "Conditions: TargetReady, Succeeded (the run completed), Passed (the verdict),"
+          + " AwaitingResults.")
   private List<Condition> conditions = new ArrayList<>();
 
   @JsonPropertyDescription(
@@ -101,15 +116,27 @@ public class DhtLoadTestStatus {
     @JsonPropertyDescription("e.g. 'measuring 12/30 s, 3998 req/s, p99 3.2 ms'.")
     private String summary;
 
+    @JsonPropertyDescription("Seconds since the generators started, the warm-up included.")
     private Double elapsedSeconds;
+
+    @JsonPropertyDescription("Seconds left of warm-up and measured duration.")
     private Double remainingSeconds;
 
     @JsonPropertyDescription("Measured so far (the warm-up excluded).")
     private Long requests;
 
+    @JsonPropertyDescription("Transport errors so far: connect failures, timeouts, I/O errors.")
     private Long errors;
+
+    @JsonPropertyDescription("Answers other than 2xx so far.")
     private Long non2xx;
+
+    @JsonPropertyDescription(
+        "Completed requests per second of the measured part so far, all generators together.")
     private Double achievedRate;
+
+    @JsonPropertyDescription(
+        "99th percentile latency of the measured part so far, in milliseconds.")
     private Double p99Ms;
 
     public String getSummary() {
@@ -200,16 +227,28 @@ public class DhtLoadTestStatus {
   /** One generator of a parallel test. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class Generator {
+    @JsonPropertyDescription("Number of the generator, from 0.")
     private Integer index;
+
+    @JsonPropertyDescription("Its pod.")
     private String pod;
 
     @JsonPropertyDescription("Its share of spec.rate.")
     private Double targetRate;
 
+    @JsonPropertyDescription("Completed requests per second in its measured window.")
     private Double achievedRate;
+
+    @JsonPropertyDescription("Requests it completed in its measured window.")
     private Long requests;
+
+    @JsonPropertyDescription("Its transport errors: connect failures, timeouts, I/O errors.")
     private Long errors;
+
+    @JsonPropertyDescription("Its answers other than 2xx.")
     private Long non2xx;
+
+    @JsonPropertyDescription("Its 99th percentile latency, in milliseconds.")
     private Double p99Ms;
 
     @JsonPropertyDescription("False when its latency was still falling (see results.warmedUp).")
@@ -218,6 +257,7 @@ public class DhtLoadTestStatus {
     @JsonPropertyDescription("Its measured window on its own clock.")
     private String windowStart;
 
+    @JsonPropertyDescription("End of its measured window on its own clock.")
     private String windowEnd;
 
     public Integer getIndex() {
@@ -420,6 +460,7 @@ public class DhtLoadTestStatus {
   /** The measured window of the run, from the load generator's summary. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class Results {
+    @JsonPropertyDescription("Requests completed in the measured window.")
     private Long requests;
 
     @JsonPropertyDescription("Completed requests per second in the measured window.")
@@ -529,10 +570,19 @@ public class DhtLoadTestStatus {
   /** Latency percentiles in milliseconds; null when nothing was measured. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class Latency {
+    @JsonPropertyDescription("Median latency (50th percentile), in milliseconds.")
     private Double p50;
+
+    @JsonPropertyDescription("90th percentile latency, in milliseconds.")
     private Double p90;
+
+    @JsonPropertyDescription("99th percentile latency, in milliseconds.")
     private Double p99;
+
+    @JsonPropertyDescription("99.9th percentile latency, in milliseconds.")
     private Double p999;
+
+    @JsonPropertyDescription("Largest latency, in milliseconds.")
     private Double max;
 
     public Latency() {}
