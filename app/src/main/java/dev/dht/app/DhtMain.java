@@ -1,5 +1,6 @@
 package dev.dht.app;
 
+import dev.dht.contract.NodeFlags;
 import dev.dht.loadgen.BareServerCommand;
 import dev.dht.loadgen.LoadGenCommand;
 import dev.dht.node.Main;
@@ -26,7 +27,7 @@ public final class DhtMain implements Callable<Integer> {
   @Mixin NodeOptions node;
 
   @Option(
-      names = "--warm-up-s",
+      names = NodeFlags.WARM_UP_S,
       defaultValue = "${env:DHT_WARM_UP_S:-0}",
       description =
           "before serving, run a training load on three scratch nodes in this JVM until the JIT is"
@@ -35,7 +36,7 @@ public final class DhtMain implements Callable<Integer> {
   int warmUpSeconds;
 
   @Option(
-      names = "--warm-up-rate",
+      names = NodeFlags.WARM_UP_RATE,
       defaultValue = "${env:DHT_WARM_UP_RATE:-300}",
       description = "requests per second of the warm-up")
   int warmUpRate;

@@ -1,5 +1,6 @@
 package dev.dht.app;
 
+import dev.dht.contract.NodeFlags;
 import dev.dht.loadgen.LoadGenCommand;
 import dev.dht.node.Node;
 import dev.dht.node.NodeOptions;
@@ -58,15 +59,15 @@ final class Training {
         nodes.add(
             Node.start(
                 NodeOptions.parse(
-                    "--self=" + urls.get(i),
-                    "--cluster=" + members,
-                    "--listen-address=127.0.0.1",
-                    "--data-dir=" + dir.resolve("node-" + i),
-                    "--cluster-secret-file=" + secret,
-                    "--repair-interval-s=0",
-                    "--hint-window-s=0",
-                    "--event-loops=1",
-                    "--storage-threads=2")));
+                    NodeFlags.SELF + "=" + urls.get(i),
+                    NodeFlags.CLUSTER + "=" + members,
+                    NodeFlags.LISTEN_ADDRESS + "=127.0.0.1",
+                    NodeFlags.DATA_DIR + "=" + dir.resolve("node-" + i),
+                    NodeFlags.CLUSTER_SECRET_FILE + "=" + secret,
+                    NodeFlags.REPAIR_INTERVAL_S + "=0",
+                    NodeFlags.HINT_WINDOW_S + "=0",
+                    NodeFlags.EVENT_LOOPS + "=1",
+                    NodeFlags.STORAGE_THREADS + "=2")));
       }
       int failed = 0;
       PrintWriter out = report != null ? report : new PrintWriter(Writer.nullWriter());

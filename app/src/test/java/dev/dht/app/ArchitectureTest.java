@@ -22,7 +22,7 @@ class ArchitectureTest {
   private static final JavaClasses CLASSES =
       new ClassFileImporter()
           .withImportOption(PRODUCTION)
-          .importPackages("dev.dht.node", "dev.dht.loadgen", "dev.dht.app");
+          .importPackages("dev.dht.contract", "dev.dht.node", "dev.dht.loadgen", "dev.dht.app");
 
   @Test
   void noPackageCycles() {
@@ -49,6 +49,17 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("dev.dht.node..", "dev.dht.app..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void theContractStandsAlone() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.dht.contract..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.dht.node..", "dev.dht.loadgen..", "dev.dht.app..")
         .check(CLASSES);
   }
 

@@ -135,7 +135,7 @@ public final class Node implements AutoCloseable {
                 Path.of(System.getProperty("java.io.tmpdir"), "dht-profile-" + config.port()),
                 "dht node " + config.self(),
                 metrics::requestsServed),
-            NodeSettings.json(config));
+            NodeSettings.of(config));
     HttpVerticle.Shared shared =
         new HttpVerticle.Shared(
             config.port(),

@@ -1,5 +1,6 @@
 package dev.dht.node;
 
+import dev.dht.contract.NodeFlags;
 import dev.dht.node.cluster.Replication;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,104 +17,104 @@ import picocli.CommandLine.Option;
  */
 public final class NodeOptions {
   @Option(
-      names = "--port",
+      names = NodeFlags.PORT,
       defaultValue = "${env:DHT_PORT}",
       description = "listening port (default: the port of --self, else 8080)")
   Integer port;
 
   @Option(
-      names = "--listen-address",
+      names = NodeFlags.LISTEN_ADDRESS,
       defaultValue = "${env:DHT_LISTEN_ADDRESS:-0.0.0.0}",
       description = "address to listen on (default: every interface)")
   String listenAddress;
 
   @Option(
-      names = "--data-dir",
+      names = NodeFlags.DATA_DIR,
       defaultValue = "${env:DHT_DATA_DIR:-data}",
       description = "RocksDB directory, created if missing")
   Path dataDir;
 
   @Option(
-      names = "--self",
+      names = NodeFlags.SELF,
       defaultValue = "${env:DHT_SELF}",
       description = "this node's URL; one of the cluster URLs")
   String self;
 
   @Option(
-      names = "--cluster",
+      names = NodeFlags.CLUSTER,
       split = ",",
       defaultValue = "${env:DHT_CLUSTER}",
       description = "member URLs, comma-separated")
   List<String> cluster;
 
   @Option(
-      names = "--cluster-file",
+      names = NodeFlags.CLUSTER_FILE,
       defaultValue = "${env:DHT_CLUSTER_FILE}",
       description = "file with one member URL a line, re-read when it changes")
   Path clusterFile;
 
   @Option(
-      names = "--settings-file",
+      names = NodeFlags.SETTINGS_FILE,
       defaultValue = "${env:DHT_SETTINGS_FILE}",
       description = "properties default-ack/default-from, re-read when it changes")
   Path settingsFile;
 
   @Option(
-      names = "--event-loops",
+      names = NodeFlags.EVENT_LOOPS,
       defaultValue = "${env:DHT_EVENT_LOOPS:-0}",
       description = "Vert.x event loops (0: one per core)")
   int eventLoops;
 
   @Option(
-      names = "--storage-threads",
+      names = NodeFlags.STORAGE_THREADS,
       defaultValue = "${env:DHT_STORAGE_THREADS:-4}",
       description = "bounded RocksDB worker pool size")
   int storageThreads;
 
   @Option(
-      names = "--max-inflight",
+      names = NodeFlags.MAX_INFLIGHT,
       defaultValue = "${env:DHT_MAX_INFLIGHT:-4096}",
       description = "requests in flight beyond which the node answers 503")
   int maxInflight;
 
   @Option(
-      names = "--request-timeout-ms",
+      names = NodeFlags.REQUEST_TIMEOUT_MS,
       defaultValue = "${env:DHT_REQUEST_TIMEOUT_MS:-1000}",
       description = "request deadline; fewer than ack answers by then gives 504")
   long requestTimeoutMs;
 
   @Option(
-      names = "--default-ack",
+      names = NodeFlags.DEFAULT_ACK,
       defaultValue = "${env:DHT_DEFAULT_ACK:-0}",
       description = "default ack (0: floor(from/2)+1)")
   int defaultAck;
 
   @Option(
-      names = "--default-from",
+      names = NodeFlags.DEFAULT_FROM,
       defaultValue = "${env:DHT_DEFAULT_FROM:-0}",
       description = "default from (0: cluster size)")
   int defaultFrom;
 
   @Option(
-      names = "--max-key-bytes",
+      names = NodeFlags.MAX_KEY_BYTES,
       defaultValue = "${env:DHT_MAX_KEY_BYTES:-1024}",
       description = "longer keys get 400")
   int maxKeyBytes;
 
   @Option(
-      names = "--max-value-bytes",
+      names = NodeFlags.MAX_VALUE_BYTES,
       defaultValue = "${env:DHT_MAX_VALUE_BYTES:-1048576}",
       description = "larger values get 413")
   int maxValueBytes;
 
   @Option(
-      names = "--cluster-secret-file",
+      names = NodeFlags.CLUSTER_SECRET_FILE,
       defaultValue = "${env:DHT_CLUSTER_SECRET_FILE}",
       description = "file holding the secret every internal request must carry")
   Path clusterSecretFile;
 
   @Option(
-      names = "--cluster-secret-also-accepted-file",
+      names = NodeFlags.CLUSTER_SECRET_ALSO_ACCEPTED_FILE,
       defaultValue = "${env:DHT_CLUSTER_SECRET_ALSO_ACCEPTED_FILE}",
       description =
           "file holding a second secret that internal requests may carry, during a rotation;"
@@ -121,105 +122,105 @@ public final class NodeOptions {
   Path alsoAcceptedSecretFile;
 
   @Option(
-      names = "--insecure",
+      names = NodeFlags.INSECURE,
       defaultValue = "${env:DHT_INSECURE:-false}",
       description =
           "allow a cluster of several members without a cluster secret (experiments only)")
   boolean insecure;
 
   @Option(
-      names = "--idle-timeout-s",
+      names = NodeFlags.IDLE_TIMEOUT_S,
       defaultValue = "${env:DHT_IDLE_TIMEOUT_S:-60}",
       description = "idle keep-alive connections are closed after this many seconds")
   int idleTimeoutSeconds;
 
   @Option(
-      names = "--body-timeout-ms",
+      names = NodeFlags.BODY_TIMEOUT_MS,
       defaultValue = "${env:DHT_BODY_TIMEOUT_MS:-5000}",
       description = "a request body not complete by then gets 408 and its connection is closed")
   long bodyTimeoutMs;
 
   @Option(
-      names = "--max-body-bytes-inflight",
+      names = NodeFlags.MAX_BODY_BYTES_INFLIGHT,
       defaultValue = "${env:DHT_MAX_BODY_BYTES_INFLIGHT:-0}",
       description = "client request bodies held at once, in bytes, beyond which 503 (0: heap/8)")
   long maxBodyBytesInflight;
 
   @Option(
-      names = "--max-internal-inflight",
+      names = NodeFlags.MAX_INTERNAL_INFLIGHT,
       defaultValue = "${env:DHT_MAX_INTERNAL_INFLIGHT:-1024}",
       description = "node-to-node batches in flight beyond which 503 (separate from clients)")
   int maxInternalInflight;
 
   @Option(
-      names = "--max-internal-body-bytes-inflight",
+      names = NodeFlags.MAX_INTERNAL_BODY_BYTES_INFLIGHT,
       defaultValue = "${env:DHT_MAX_INTERNAL_BODY_BYTES_INFLIGHT:-0}",
       description = "node-to-node batch bodies held at once, in bytes (0: heap/8)")
   long maxInternalBodyBytesInflight;
 
   @Option(
-      names = "--peer-max-pending-ops",
+      names = NodeFlags.PEER_MAX_PENDING_OPS,
       defaultValue = "${env:DHT_PEER_MAX_PENDING_OPS:-4096}",
       description = "replica ops queued or in flight to one peer; beyond, they fail at once")
   int peerMaxPendingOps;
 
   @Option(
-      names = "--peer-max-pending-bytes",
+      names = NodeFlags.PEER_MAX_PENDING_BYTES,
       defaultValue = "${env:DHT_PEER_MAX_PENDING_BYTES:-0}",
       description = "bytes of replica ops queued or in flight to one peer (0: heap/16)")
   long peerMaxPendingBytes;
 
   @Option(
-      names = "--max-clock-offset-ms",
+      names = NodeFlags.MAX_CLOCK_OFFSET_MS,
       defaultValue = "${env:DHT_MAX_CLOCK_OFFSET_MS:-500}",
       description = "internal writes stamped further ahead of this node's clock are refused")
   long maxClockOffsetMs;
 
   @Option(
-      names = "--shutdown-delay-ms",
+      names = NodeFlags.SHUTDOWN_DELAY_MS,
       defaultValue = "${env:DHT_SHUTDOWN_DELAY_MS:-0}",
       description = "on SIGTERM, report not ready for this long before closing the listener")
   long shutdownDelayMs;
 
   @Option(
-      names = "--hint-window-s",
+      names = NodeFlags.HINT_WINDOW_S,
       defaultValue = "${env:DHT_HINT_WINDOW_S:-10800}",
       description =
           "hints older than this are dropped unreplayed (repair then covers them); 0: no hints")
   long hintWindowSeconds;
 
   @Option(
-      names = "--max-hint-bytes",
+      names = NodeFlags.MAX_HINT_BYTES,
       defaultValue = "${env:DHT_MAX_HINT_BYTES:-1073741824}",
       description = "hints kept on disk at most; beyond, new hints are dropped")
   long maxHintBytes;
 
   @Option(
-      names = "--hint-replay-bytes-per-s",
+      names = NodeFlags.HINT_REPLAY_BYTES_PER_S,
       defaultValue = "${env:DHT_HINT_REPLAY_BYTES_PER_S:-8388608}",
       description = "pace of hint replay to one target")
   long hintReplayBytesPerSecond;
 
   @Option(
-      names = "--repair-interval-s",
+      names = NodeFlags.REPAIR_INTERVAL_S,
       defaultValue = "${env:DHT_REPAIR_INTERVAL_S:-3600}",
       description = "anti-entropy repair runs this often (0: only on demand)")
   long repairIntervalSeconds;
 
   @Option(
-      names = "--repair-bytes-per-s",
+      names = NodeFlags.REPAIR_BYTES_PER_S,
       defaultValue = "${env:DHT_REPAIR_BYTES_PER_S:-16777216}",
       description = "pace of the records a repair receives")
   long repairBytesPerSecond;
 
   @Option(
-      names = "--tombstone-grace-s",
+      names = NodeFlags.TOMBSTONE_GRACE_S,
       defaultValue = "${env:DHT_TOMBSTONE_GRACE_S:-86400}",
       description = "tombstones are purged once this old; must be longer than the repair interval")
   long tombstoneGraceSeconds;
 
   @Option(
-      names = "--node-id",
+      names = NodeFlags.NODE_ID,
       defaultValue = "${env:DHT_NODE_ID:--1}",
       description =
           "this node's id in timestamps, 0..255, unique in the cluster (default: the StatefulSet"
@@ -227,7 +228,7 @@ public final class NodeOptions {
   int nodeId;
 
   @Option(
-      names = "--block-cache-mb",
+      names = NodeFlags.BLOCK_CACHE_MB,
       defaultValue = "${env:DHT_BLOCK_CACHE_MB:-64}",
       description = "RocksDB block cache size")
   long blockCacheMb;

@@ -1,27 +1,27 @@
 package dev.dht.node;
 
-import io.vertx.core.json.JsonObject;
+import dev.dht.contract.AdminStatus;
 
 /** The settings a node runs with, as its admin status shows them. */
 final class NodeSettings {
   private NodeSettings() {}
 
-  static JsonObject json(NodeConfig c) {
-    return new JsonObject()
-        .put("nodeId", c.nodeId())
-        .put("eventLoops", c.eventLoops())
-        .put("storageThreads", c.storageThreads())
-        .put("maxInflight", c.maxInflight())
-        .put("requestTimeoutMs", c.requestTimeoutMs())
-        .put("maxKeyBytes", c.maxKeyBytes())
-        .put("maxValueBytes", c.maxValueBytes())
-        .put("maxClockOffsetMs", c.maxClockOffsetMs())
-        .put("hintWindowMs", c.hints().windowMs())
-        .put("maxHintBytes", c.hints().maxBytes())
-        .put("hintReplayBytesPerSecond", c.hints().replayBytesPerSecond())
-        .put("repairIntervalMs", c.repair().intervalMs())
-        .put("repairBytesPerSecond", c.repair().bytesPerSecond())
-        .put("tombstoneGraceMs", c.repair().tombstoneGraceMs())
-        .put("secured", c.clusterSecret() != null);
+  static AdminStatus.Settings of(NodeConfig c) {
+    return new AdminStatus.Settings(
+        c.nodeId(),
+        c.eventLoops(),
+        c.storageThreads(),
+        c.maxInflight(),
+        c.requestTimeoutMs(),
+        c.maxKeyBytes(),
+        c.maxValueBytes(),
+        c.maxClockOffsetMs(),
+        c.hints().windowMs(),
+        c.hints().maxBytes(),
+        c.hints().replayBytesPerSecond(),
+        c.repair().intervalMs(),
+        c.repair().bytesPerSecond(),
+        c.repair().tombstoneGraceMs(),
+        c.clusterSecret() != null);
   }
 }

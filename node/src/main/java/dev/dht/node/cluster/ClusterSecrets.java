@@ -2,12 +2,13 @@ package dev.dht.node.cluster;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.JsonArray;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,7 +76,7 @@ public final class ClusterSecrets {
   }
 
   /** Short SHA-256 fingerprints of the secret sent and the one also accepted, for operators. */
-  public JsonArray fingerprints() {
+  public List<String> fingerprints() {
     return fingerprints(keys);
   }
 
@@ -109,15 +110,15 @@ public final class ClusterSecrets {
             : alsoAccepted.getBytes(StandardCharsets.UTF_8));
   }
 
-  private static JsonArray fingerprints(Keys k) {
-    JsonArray out = new JsonArray();
+  private static List<String> fingerprints(Keys k) {
+    var out = new ArrayList<String>();
     if (k.currentBytes() != null) {
       out.add(fingerprint(k.currentBytes()));
     }
     if (k.alsoAccepted() != null) {
       out.add(fingerprint(k.alsoAccepted()));
     }
-    return out;
+    return List.copyOf(out);
   }
 
   private static String fingerprint(byte[] secret) {

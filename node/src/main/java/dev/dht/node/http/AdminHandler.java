@@ -1,5 +1,6 @@
 package dev.dht.node.http;
 
+import dev.dht.contract.AdminStatus;
 import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.Topology;
@@ -9,8 +10,9 @@ import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.json.JsonArray;
-import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code /v0/admin/...}: what a node is doing, and the upkeep an operator starts.
@@ -48,9 +50,9 @@ final class AdminHandler {
     String what = request.path().substring(PREFIX.length());
     if (request.method() == HttpMethod.GET) {
       switch (what) {
-        case "status" -> json(request, status());
-        case "repair" -> json(request, maintenance.repairer().status().toJson());
-        case "profile" -> json(request, maintenance.profiler().toJson());
+        case "status" -> json(request, status().toJson());
+        case "repair" -> json(request, AdminStatus.write(maintenance.repairer().status().view()));
+        case "profile" -> json(request, maintenance.profiler().toJson().encode());
         default -> {
           if (what.startsWith(FLAME_GRAPHS) && what.endsWith(".html")) {
             flameGraph(request, what.substring(FLAME_GRAPHS.length(), what.length() - 5));
@@ -127,52 +129,42 @@ final class AdminHandler {
         .onFailure(e -> Responses.text(request, 500, e.getMessage()));
   }
 
-  private JsonObject status() {
+  private AdminStatus status() {
     Topology topology = cluster.topology();
     var storage = maintenance.storage();
-    JsonArray members = new JsonArray();
+    var members = new ArrayList<AdminStatus.Member>();
     for (int m = 0; m < topology.members().size(); m++) {
       members.add(
-          new JsonObject()
-              .put("url", topology.member(m))
-              .put("state", topology.state(m).name().toLowerCase()));
+          new AdminStatus.Member(
+              topology.member(m), topology.state(m).name().toLowerCase(Locale.ROOT)));
     }
-    return new JsonObject()
-        .put("self", topology.self())
-        .put("epoch", topology.epoch())
-        .put("inTransition", topology.inTransition())
-        .put("readFrom", topology.readsNext() ? "next" : "current")
-        .put("members", members)
-        .put("defaultAck", cluster.defaults().ack())
-        .put("defaultFrom", cluster.defaults().from())
-        .put("repair", maintenance.repairer().status().toJson())
-        .put("stream", maintenance.streamer().status().toJson())
-        .put("cleanup", maintenance.cleanup().toJson())
-        .put("hints", hints())
-        .put(
-            "storage",
-            new JsonObject()
-                .put("estimatedKeys", storage.longProperty("rocksdb.estimate-num-keys"))
-                .put("sstBytes", storage.longProperty("rocksdb.total-sst-files-size")))
-        .put("secretFingerprints", secrets.fingerprints())
-        .put("settings", maintenance.settings());
+    return new AdminStatus(
+        topology.self(),
+        topology.epoch(),
+        topology.inTransition(),
+        topology.readsNext() ? "next" : "current",
+        members,
+        cluster.defaults().ack(),
+        cluster.defaults().from(),
+        maintenance.repairer().status().view(),
+        maintenance.streamer().status().view(),
+        maintenance.cleanup().view(),
+        hints(),
+        new AdminStatus.StorageSize(
+            storage.longProperty("rocksdb.estimate-num-keys"),
+            storage.longProperty("rocksdb.total-sst-files-size")),
+        secrets.fingerprints(),
+        maintenance.settings());
   }
 
   /** The hints this node holds for others: how many in all, for each target, and their bytes. */
-  private JsonObject hints() {
-    JsonObject byTarget = new JsonObject();
-    long total = 0;
-    for (var target : maintenance.hints().pendingByTarget().entrySet()) {
-      byTarget.put(target.getKey(), target.getValue());
-      total += target.getValue();
-    }
-    return new JsonObject()
-        .put("pending", total)
-        .put("pendingByTarget", byTarget)
-        .put("bytes", maintenance.hints().storedBytes());
+  private AdminStatus.Hints hints() {
+    Map<String, Long> byTarget = maintenance.hints().pendingByTarget();
+    long total = byTarget.values().stream().mapToLong(Long::longValue).sum();
+    return new AdminStatus.Hints(total, byTarget, maintenance.hints().storedBytes());
   }
 
-  private static void json(HttpServerRequest request, JsonObject body) {
-    request.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(body.encode());
+  private static void json(HttpServerRequest request, String body) {
+    request.response().putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(body);
   }
 }

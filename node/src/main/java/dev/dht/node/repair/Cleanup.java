@@ -1,5 +1,6 @@
 package dev.dht.node.repair;
 
+import dev.dht.contract.AdminStatus;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Topology;
@@ -7,7 +8,6 @@ import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Storage;
 import io.vertx.core.WorkerExecutor;
-import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -85,11 +85,12 @@ public final class Cleanup {
     return false;
   }
 
-  public JsonObject toJson() {
-    return new JsonObject()
-        .put("state", running.get() ? "running" : "idle")
-        .put("completedEpoch", epoch)
-        .put("removed", removed)
-        .put("lastCompletedMillis", lastCompletedMillis);
+  /** This clean-up as the admin status shows it. */
+  public AdminStatus.CleanupRun view() {
+    return new AdminStatus.CleanupRun(
+        running.get() ? AdminStatus.RUNNING : AdminStatus.IDLE,
+        epoch,
+        removed,
+        lastCompletedMillis);
   }
 }

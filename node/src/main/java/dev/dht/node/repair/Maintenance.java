@@ -1,9 +1,9 @@
 package dev.dht.node.repair;
 
+import dev.dht.contract.AdminStatus;
 import dev.dht.node.hints.HintStore;
 import dev.dht.node.profiling.Profiler;
 import dev.dht.node.storage.Storage;
-import io.vertx.core.json.JsonObject;
 
 /**
  * A node's background upkeep as its admin endpoint sees it: anti-entropy repair, streaming for a
@@ -17,4 +17,4 @@ public record Maintenance(
     HintStore hints,
     Storage storage,
     Profiler profiler,
-    JsonObject settings) {}
+    AdminStatus.Settings settings) {}

@@ -1,6 +1,6 @@
 package dev.dht.node.repair;
 
-import io.vertx.core.json.JsonObject;
+import dev.dht.contract.AdminStatus;
 
 /**
  * What this node's repair is doing and has done, as the admin endpoint and the metrics show it.
@@ -64,25 +64,26 @@ public final class RepairStatus {
     return tombstonesPurged;
   }
 
-  public JsonObject toJson() {
-    return new JsonObject()
-        .put("state", running ? "running" : "idle")
-        .put("runs", runs)
-        .put("failedRuns", failedRuns)
-        .put("startedMillis", startedMillis)
-        .put("lastCompletedMillis", lastCompletedMillis)
-        .put("lastDurationMs", lastDurationMs)
-        .put("lastError", lastError)
-        .put("peer", peer)
-        .put("peersDone", peersDone)
-        .put("peers", peers)
-        .put("progress", progress())
-        .put("bucketsDiffering", bucketsDiffering)
-        .put("keysReceived", keysReceived)
-        .put("bytesReceived", bytesReceived)
-        .put("tombstonesPurged", tombstonesPurged)
-        .put("nextRunMillis", nextRunMillis)
-        .put("epoch", epoch)
-        .put("completedEpoch", streamedEpoch);
+  /** This run as the admin status shows it. */
+  public AdminStatus.Run view() {
+    return new AdminStatus.Run(
+        running ? AdminStatus.RUNNING : AdminStatus.IDLE,
+        runs,
+        failedRuns,
+        startedMillis,
+        lastCompletedMillis,
+        lastDurationMs,
+        lastError,
+        peer,
+        peersDone,
+        peers,
+        progress(),
+        bucketsDiffering,
+        keysReceived,
+        bytesReceived,
+        tombstonesPurged,
+        nextRunMillis,
+        epoch,
+        streamedEpoch);
   }
 }

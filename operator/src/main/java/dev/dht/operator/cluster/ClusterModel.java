@@ -2,6 +2,7 @@ package dev.dht.operator.cluster;
 
 import static java.util.Objects.requireNonNullElse;
 
+import dev.dht.contract.SettingsFile;
 import dev.dht.operator.scaling.Membership;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -264,7 +265,7 @@ public record ClusterModel(
   }
 
   public String settingsFile() {
-    return "default-ack=" + defaultAck + "\ndefault-from=" + defaultFrom + "\n";
+    return new SettingsFile(defaultAck, defaultFrom).write();
   }
 
   /** Hash of the ConfigMap's node files (membership and settings). */

@@ -1,5 +1,6 @@
 package dev.dht.operator.cluster;
 
+import dev.dht.contract.NodeFlags;
 import dev.dht.operator.kube.SecurityContexts;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
@@ -154,31 +155,29 @@ public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
   /** The longest warm-up; within the startup probe's 120 s. */
   static final int WARM_UP_SECONDS = 60;
 
-  /** The node's flags (API §7); the kubelet expands $(POD_NAME) from the env below. */
+  /** The node's flags; the kubelet expands $(POD_NAME) from the env below. */
   static List<String> args(ClusterModel model) {
-    return List.of(
-        "--port=" + ClusterModel.PORT,
-        "--data-dir=" + ClusterModel.DATA_DIR,
-        "--self=" + model.selfUrlTemplate(),
-        "--cluster-file=" + ClusterModel.CONFIG_DIR + "/" + ClusterModel.MEMBERS_KEY,
-        "--settings-file=" + ClusterModel.CONFIG_DIR + "/" + ClusterModel.SETTINGS_KEY,
-        "--cluster-secret-file=" + ClusterModel.SECRET_DIR + "/" + ClusterModel.SECRET_KEY,
-        // a rotation: the Secret's also-accepted key (README); the node re-reads both files
-        "--cluster-secret-also-accepted-file="
-            + ClusterModel.SECRET_DIR
-            + "/"
-            + ClusterModel.ALSO_ACCEPTED_SECRET_KEY,
-        "--event-loops=" + model.eventLoops(),
-        "--storage-threads=" + model.storageWorkers(),
-        "--max-inflight=" + model.maxInflight(),
-        "--request-timeout-ms=" + model.requestTimeoutMs(),
-        "--max-value-bytes=" + model.maxValueBytes(),
-        // before it listens, the node runs a training load on scratch nodes in its own JVM until
-        // its JIT is quiet: a new pod's first clients meet compiled code (README, speed)
-        "--warm-up-s=" + WARM_UP_SECONDS,
-        // on SIGTERM, not Ready at once but serving for 5 s more, while the Services drop the pod
-        // (scale-down, rollouts, drains): clients then never meet a pod that is already gone
-        "--shutdown-delay-ms=" + SHUTDOWN_DELAY_MS);
+    return new NodeFlags.Pod(
+            ClusterModel.PORT,
+            ClusterModel.DATA_DIR,
+            model.selfUrlTemplate(),
+            ClusterModel.CONFIG_DIR + "/" + ClusterModel.MEMBERS_KEY,
+            ClusterModel.CONFIG_DIR + "/" + ClusterModel.SETTINGS_KEY,
+            ClusterModel.SECRET_DIR + "/" + ClusterModel.SECRET_KEY,
+            // a rotation: the Secret's also-accepted key; the node re-reads both files
+            ClusterModel.SECRET_DIR + "/" + ClusterModel.ALSO_ACCEPTED_SECRET_KEY,
+            model.eventLoops(),
+            model.storageWorkers(),
+            model.maxInflight(),
+            model.requestTimeoutMs(),
+            model.maxValueBytes(),
+            // before it listens, the node runs a training load on scratch nodes in its own JVM
+            // until its JIT is quiet: a new pod's first clients meet compiled code
+            WARM_UP_SECONDS,
+            // on SIGTERM, not Ready at once but serving for 5 s more, while the Services drop the
+            // pod (scale-down, rollouts, drains): clients then never meet a pod already gone
+            SHUTDOWN_DELAY_MS)
+        .args();
   }
 
   static List<EnvVar> env(ClusterModel model) {

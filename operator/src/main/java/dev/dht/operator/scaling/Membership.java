@@ -2,6 +2,7 @@ package dev.dht.operator.scaling;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.dht.contract.MembersFile;
 
 /**
  * The membership the operator publishes to the nodes, and where a change of it stands: kept in the
@@ -111,22 +112,20 @@ public class Membership {
    * The members file of this step: the epoch, the read ring, and each member URL with its state.
    */
   public String file(java.util.List<String> urlsByOrdinal) {
-    StringBuilder out = new StringBuilder("epoch ").append(epoch).append('\n');
-    if (step == Step.READING_NEXT) {
-      out.append("read-from next\n");
-    }
     boolean changing = step == Step.JOINING || step == Step.STREAMING || step == Step.READING_NEXT;
-    int listed = nodes();
-    for (int i = 0; i < listed; i++) {
-      out.append(urlsByOrdinal.get(i));
+    var listed = new java.util.ArrayList<MembersFile.Member>();
+    for (int i = 0; i < nodes(); i++) {
+      MembersFile.State state;
       if (changing && i >= members) {
-        out.append(" joining");
+        state = MembersFile.State.JOINING;
       } else if (changing && i >= target) {
-        out.append(" leaving");
+        state = MembersFile.State.LEAVING;
+      } else {
+        state = MembersFile.State.NORMAL;
       }
-      out.append('\n');
+      listed.add(new MembersFile.Member(urlsByOrdinal.get(i), state));
     }
-    return out.toString();
+    return new MembersFile(epoch, step == Step.READING_NEXT, listed).write();
   }
 
   @Override

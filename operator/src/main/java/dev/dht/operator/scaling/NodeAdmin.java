@@ -1,15 +1,12 @@
 package dev.dht.operator.scaling;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dht.contract.AdminStatus;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -32,7 +29,6 @@ public final class NodeAdmin {
 
   private final HttpClient http =
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT).build();
-  private final ObjectMapper json = new ObjectMapper();
   private final UnaryOperator<String> address;
 
   public NodeAdmin(UnaryOperator<String> address) {
@@ -70,36 +66,13 @@ public final class NodeAdmin {
       if (response.statusCode() != 200) {
         return NodeView.unreachable(ordinal, podReady);
       }
-      JsonNode status = json.readTree(response.body());
-      JsonNode stream = status.path("stream");
-      JsonNode cleanup = status.path("cleanup");
-      return new NodeView(
-          ordinal,
-          podReady,
-          status.path("epoch").asLong(-1),
-          stream.path("completedEpoch").asLong(-1),
-          "running".equals(stream.path("state").asText()),
-          cleanup.path("completedEpoch").asLong(-1),
-          "running".equals(cleanup.path("state").asText()),
-          new NodeView.Report(
-              status.path("hints").path("pending").asLong(0),
-              status.path("defaultAck").asInt(-1),
-              status.path("defaultFrom").asInt(-1),
-              status.path("storage").path("estimatedKeys").asLong(-1),
-              status.path("storage").path("sstBytes").asLong(-1),
-              fingerprints(status.path("secretFingerprints"))));
-    } catch (IOException e) {
+      return NodeView.of(ordinal, podReady, AdminStatus.fromJson(response.body()));
+    } catch (IOException | IllegalArgumentException e) {
       return NodeView.unreachable(ordinal, podReady);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return NodeView.unreachable(ordinal, podReady);
     }
-  }
-
-  private static List<String> fingerprints(JsonNode array) {
-    var out = new ArrayList<String>();
-    array.forEach(f -> out.add(f.asText()));
-    return List.copyOf(out);
   }
 
   /** Asks the node at {@code url} to start {@code action}; true if it started (202). */

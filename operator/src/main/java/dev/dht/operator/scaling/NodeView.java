@@ -1,5 +1,6 @@
 package dev.dht.operator.scaling;
 
+import dev.dht.contract.AdminStatus;
 import java.util.List;
 
 /**
@@ -47,6 +48,30 @@ public record NodeView(
       long cleanedEpoch,
       boolean cleaning) {
     this(ordinal, podReady, epoch, streamedEpoch, streaming, cleanedEpoch, cleaning, Report.NONE);
+  }
+
+  /** What a node's admin status says (a node of another version may leave parts out). */
+  public static NodeView of(int ordinal, boolean podReady, AdminStatus status) {
+    var stream = status.stream();
+    var cleanup = status.cleanup();
+    var storage = status.storage();
+    return new NodeView(
+        ordinal,
+        podReady,
+        status.epoch(),
+        stream == null ? -1 : stream.completedEpoch(),
+        stream != null && stream.running(),
+        cleanup == null ? -1 : cleanup.completedEpoch(),
+        cleanup != null && cleanup.running(),
+        new Report(
+            status.hints() == null ? 0 : status.hints().pending(),
+            status.defaultAck(),
+            status.defaultFrom(),
+            storage == null ? -1 : storage.estimatedKeys(),
+            storage == null ? -1 : storage.sstBytes(),
+            status.secretFingerprints() == null
+                ? List.of()
+                : List.copyOf(status.secretFingerprints())));
   }
 
   public static NodeView unreachable(int ordinal, boolean podReady) {

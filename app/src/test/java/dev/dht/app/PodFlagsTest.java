@@ -1,0 +1,59 @@
+package dev.dht.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dht.contract.NodeFlags;
+import dev.dht.node.NodeConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The flags the operator passes to a node's pod are the jar's, and mean what the operator meant.
+ */
+class PodFlagsTest {
+  @TempDir Path dir;
+
+  @Test
+  void theJarTakesEveryFlagTheOperatorPasses() throws Exception {
+    Path members = Files.writeString(dir.resolve("members"), "epoch 1\nhttp://demo-0.peers:8080\n");
+    Path settings = Files.writeString(dir.resolve("settings"), "default-ack=1\ndefault-from=1\n");
+    Path secret = Files.writeString(dir.resolve("secret"), "s3cret\n");
+    var pod =
+        new NodeFlags.Pod(
+            8080,
+            dir.resolve("data").toString(),
+            "http://demo-0.peers:8080",
+            members.toString(),
+            settings.toString(),
+            secret.toString(),
+            dir.resolve("also-accepted").toString(),
+            2,
+            3,
+            512,
+            700,
+            4096,
+            60,
+            5000);
+    var main = new DhtMain();
+    new CommandLine(main).parseArgs(pod.args().toArray(String[]::new));
+    NodeConfig config = main.node.config();
+
+    assertThat(config.port()).isEqualTo(8080);
+    assertThat(config.dataDir()).isEqualTo(dir.resolve("data"));
+    assertThat(config.self()).isEqualTo("http://demo-0.peers:8080");
+    assertThat(config.clusterFile()).isEqualTo(members);
+    assertThat(config.settingsFile()).isEqualTo(settings);
+    assertThat(config.clusterSecret()).isEqualTo("s3cret");
+    assertThat(config.alsoAcceptedSecretFile()).isEqualTo(dir.resolve("also-accepted"));
+    assertThat(config.eventLoops()).isEqualTo(2);
+    assertThat(config.storageThreads()).isEqualTo(3);
+    assertThat(config.maxInflight()).isEqualTo(512);
+    assertThat(config.requestTimeoutMs()).isEqualTo(700);
+    assertThat(config.maxValueBytes()).isEqualTo(4096);
+    assertThat(config.shutdownDelayMs()).isEqualTo(5000);
+    assertThat(main.warmUpSeconds).isEqualTo(60);
+  }
+}

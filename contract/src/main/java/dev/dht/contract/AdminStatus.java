@@ -1,0 +1,128 @@
+package dev.dht.contract;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A node's {@code GET /v0/admin/status}: the membership it runs with, its default ack/from, its
+ * repair, stream and clean-up, the hints it holds for others, its storage's size, the fingerprints
+ * of the cluster secrets it sends and accepts, and its settings. The node writes it and the
+ * operator reads it, both through {@link #toJson()} and {@link #fromJson(String)}; fields a reader
+ * does not know are ignored, so that nodes and operators of neighbouring versions understand each
+ * other during an upgrade.
+ */
+public record AdminStatus(
+    String self,
+    long epoch,
+    boolean inTransition,
+    String readFrom,
+    List<Member> members,
+    int defaultAck,
+    int defaultFrom,
+    Run repair,
+    Run stream,
+    CleanupRun cleanup,
+    Hints hints,
+    StorageSize storage,
+    List<String> secretFingerprints,
+    Settings settings) {
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+  /** A run's state, as {@link Run#state()} and {@link CleanupRun#state()} spell it. */
+  public static final String RUNNING = "running";
+
+  public static final String IDLE = "idle";
+
+  /** A member URL and its state in the membership: normal, joining or leaving. */
+  public record Member(String url, String state) {}
+
+  /**
+   * A repair or stream run: running or idle, how many runs (and failed ones), when the current run
+   * started and the last one that reached every peer completed, its peer and progress, what it
+   * received and purged, when the next one runs, and the membership epoch a stream last completed
+   * ({@code completedEpoch}, -1: none).
+   */
+  public record Run(
+      String state,
+      long runs,
+      long failedRuns,
+      long startedMillis,
+      long lastCompletedMillis,
+      long lastDurationMs,
+      String lastError,
+      String peer,
+      int peersDone,
+      int peers,
+      double progress,
+      long bucketsDiffering,
+      long keysReceived,
+      long bytesReceived,
+      long tombstonesPurged,
+      long nextRunMillis,
+      long epoch,
+      long completedEpoch) {
+    public boolean running() {
+      return RUNNING.equals(state);
+    }
+  }
+
+  /** The clean-up after a change of membership: the epoch it last completed, keys it removed. */
+  public record CleanupRun(
+      String state, long completedEpoch, long removed, long lastCompletedMillis) {
+    public boolean running() {
+      return RUNNING.equals(state);
+    }
+  }
+
+  /** Hints held for other nodes: in all, by target URL, and their bytes on disk. */
+  public record Hints(long pending, Map<String, Long> pendingByTarget, long bytes) {}
+
+  /** RocksDB's estimate of the keys, and the bytes of its SST files. */
+  public record StorageSize(long estimatedKeys, long sstBytes) {}
+
+  /** The settings the node runs with. */
+  public record Settings(
+      int nodeId,
+      int eventLoops,
+      int storageThreads,
+      int maxInflight,
+      long requestTimeoutMs,
+      int maxKeyBytes,
+      int maxValueBytes,
+      long maxClockOffsetMs,
+      long hintWindowMs,
+      long maxHintBytes,
+      long hintReplayBytesPerSecond,
+      long repairIntervalMs,
+      long repairBytesPerSecond,
+      long tombstoneGraceMs,
+      boolean secured) {}
+
+  public String toJson() {
+    return write(this);
+  }
+
+  public static AdminStatus fromJson(String json) {
+    try {
+      return JSON.readValue(json, AdminStatus.class);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("not an admin status: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  /**
+   * One part of the status ({@link Run}, {@link CleanupRun}, ...) as JSON, for its own endpoint.
+   */
+  public static String write(Record part) {
+    try {
+      return JSON.writeValueAsString(part);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("records of plain values always serialize", e);
+    }
+  }
+}

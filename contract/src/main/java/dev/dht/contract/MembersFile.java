@@ -1,0 +1,84 @@
+package dev.dht.contract;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The members file the operator publishes in a cluster's ConfigMap and every node re-reads: {@code
+ * epoch N} (optional, default 0), {@code read-from next} (optional, during a change of membership),
+ * then one member a line, its URL and, after a space, its state ({@code joining} or {@code
+ * leaving}; none: normal). Blank lines and lines starting with '#' are ignored, so a plain list of
+ * URLs is a membership of epoch 0.
+ */
+public record MembersFile(long epoch, boolean readNext, List<Member> members) {
+  public enum State {
+    NORMAL,
+    JOINING,
+    LEAVING
+  }
+
+  public record Member(String url, State state) {}
+
+  private static final List<String> STATES = List.of("normal", "joining", "leaving");
+
+  public MembersFile {
+    members = List.copyOf(members);
+  }
+
+  public List<String> urls() {
+    return members.stream().map(Member::url).toList();
+  }
+
+  public String write() {
+    var out = new StringBuilder("epoch ").append(epoch).append('\n');
+    if (readNext) {
+      out.append("read-from next\n");
+    }
+    for (Member member : members) {
+      out.append(member.url());
+      if (member.state() != State.NORMAL) {
+        out.append(' ').append(member.state().name().toLowerCase(Locale.ROOT));
+      }
+      out.append('\n');
+    }
+    return out.toString();
+  }
+
+  /** The file's content; an {@link IllegalArgumentException} names a line it cannot read. */
+  public static MembersFile parse(String content) {
+    long epoch = 0;
+    boolean readNext = false;
+    var members = new ArrayList<Member>();
+    for (String line : lines(content)) {
+      String[] words = line.split("\\s+");
+      if (words[0].equals("epoch")) {
+        if (words.length != 2) {
+          throw new IllegalArgumentException("expected 'epoch N', got '" + line + "'");
+        }
+        epoch = Long.parseLong(words[1]);
+      } else if (words[0].equals("read-from")) {
+        if (words.length != 2 || !(words[1].equals("next") || words[1].equals("current"))) {
+          throw new IllegalArgumentException(
+              "expected 'read-from next|current', got '" + line + "'");
+        }
+        readNext = words[1].equals("next");
+      } else if (words.length == 1) {
+        members.add(new Member(words[0], State.NORMAL));
+      } else if (words.length == 2 && STATES.contains(words[1])) {
+        members.add(new Member(words[0], State.valueOf(words[1].toUpperCase(Locale.ROOT))));
+      } else {
+        throw new IllegalArgumentException("expected 'URL [joining|leaving]', got '" + line + "'");
+      }
+    }
+    return new MembersFile(epoch, readNext, members);
+  }
+
+  private static List<String> lines(String content) {
+    return Arrays.stream(content.split("\\R"))
+        .map(String::strip)
+        .filter(line -> !line.isEmpty() && !line.startsWith("#"))
+        .toList();
+  }
+}

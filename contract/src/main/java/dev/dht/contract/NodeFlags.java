@@ -1,0 +1,93 @@
+package dev.dht.contract;
+
+import java.util.List;
+
+/**
+ * The names of a node's flags (the node's options and the jar's warm-up), for the programs that
+ * pass them: the operator to its pods, the warm-up to its training nodes. The node's own flag
+ * definitions use these names, so a renamed flag breaks the build instead of a pod. {@link Pod} is
+ * the typed list the operator passes.
+ */
+public final class NodeFlags {
+  public static final String PORT = "--port";
+  public static final String LISTEN_ADDRESS = "--listen-address";
+  public static final String DATA_DIR = "--data-dir";
+  public static final String SELF = "--self";
+  public static final String CLUSTER = "--cluster";
+  public static final String CLUSTER_FILE = "--cluster-file";
+  public static final String SETTINGS_FILE = "--settings-file";
+  public static final String EVENT_LOOPS = "--event-loops";
+  public static final String STORAGE_THREADS = "--storage-threads";
+  public static final String MAX_INFLIGHT = "--max-inflight";
+  public static final String REQUEST_TIMEOUT_MS = "--request-timeout-ms";
+  public static final String DEFAULT_ACK = "--default-ack";
+  public static final String DEFAULT_FROM = "--default-from";
+  public static final String MAX_KEY_BYTES = "--max-key-bytes";
+  public static final String MAX_VALUE_BYTES = "--max-value-bytes";
+  public static final String CLUSTER_SECRET_FILE = "--cluster-secret-file";
+  public static final String CLUSTER_SECRET_ALSO_ACCEPTED_FILE =
+      "--cluster-secret-also-accepted-file";
+  public static final String INSECURE = "--insecure";
+  public static final String IDLE_TIMEOUT_S = "--idle-timeout-s";
+  public static final String BODY_TIMEOUT_MS = "--body-timeout-ms";
+  public static final String MAX_BODY_BYTES_INFLIGHT = "--max-body-bytes-inflight";
+  public static final String MAX_INTERNAL_INFLIGHT = "--max-internal-inflight";
+  public static final String MAX_INTERNAL_BODY_BYTES_INFLIGHT =
+      "--max-internal-body-bytes-inflight";
+  public static final String PEER_MAX_PENDING_OPS = "--peer-max-pending-ops";
+  public static final String PEER_MAX_PENDING_BYTES = "--peer-max-pending-bytes";
+  public static final String MAX_CLOCK_OFFSET_MS = "--max-clock-offset-ms";
+  public static final String SHUTDOWN_DELAY_MS = "--shutdown-delay-ms";
+  public static final String HINT_WINDOW_S = "--hint-window-s";
+  public static final String MAX_HINT_BYTES = "--max-hint-bytes";
+  public static final String HINT_REPLAY_BYTES_PER_S = "--hint-replay-bytes-per-s";
+  public static final String REPAIR_INTERVAL_S = "--repair-interval-s";
+  public static final String REPAIR_BYTES_PER_S = "--repair-bytes-per-s";
+  public static final String TOMBSTONE_GRACE_S = "--tombstone-grace-s";
+  public static final String NODE_ID = "--node-id";
+  public static final String BLOCK_CACHE_MB = "--block-cache-mb";
+  public static final String WARM_UP_S = "--warm-up-s";
+  public static final String WARM_UP_RATE = "--warm-up-rate";
+
+  private NodeFlags() {}
+
+  /**
+   * The flags of a node in a pod, as the operator passes them: where it listens and keeps its data,
+   * its own URL and the files it re-reads (members, settings, the secrets), its threads and
+   * admission limits, its warm-up and its shutdown delay.
+   */
+  public record Pod(
+      int port,
+      String dataDir,
+      String self,
+      String clusterFile,
+      String settingsFile,
+      String clusterSecretFile,
+      String alsoAcceptedSecretFile,
+      int eventLoops,
+      int storageThreads,
+      int maxInflight,
+      long requestTimeoutMs,
+      int maxValueBytes,
+      int warmUpSeconds,
+      long shutdownDelayMs) {
+
+    public List<String> args() {
+      return List.of(
+          PORT + "=" + port,
+          DATA_DIR + "=" + dataDir,
+          SELF + "=" + self,
+          CLUSTER_FILE + "=" + clusterFile,
+          SETTINGS_FILE + "=" + settingsFile,
+          CLUSTER_SECRET_FILE + "=" + clusterSecretFile,
+          CLUSTER_SECRET_ALSO_ACCEPTED_FILE + "=" + alsoAcceptedSecretFile,
+          EVENT_LOOPS + "=" + eventLoops,
+          STORAGE_THREADS + "=" + storageThreads,
+          MAX_INFLIGHT + "=" + maxInflight,
+          REQUEST_TIMEOUT_MS + "=" + requestTimeoutMs,
+          MAX_VALUE_BYTES + "=" + maxValueBytes,
+          WARM_UP_S + "=" + warmUpSeconds,
+          SHUTDOWN_DELAY_MS + "=" + shutdownDelayMs);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package dev.dht.contract;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dht.contract.MembersFile.Member;
+import dev.dht.contract.MembersFile.State;
+import java.util.List;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.LongRange;
+import org.junit.jupiter.api.Test;
+
+/** The operator's writer and the nodes' reader of the members file, against each other. */
+class MembersFileTest {
+  @Property
+  void whatIsWrittenIsReadBack(
+      @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long epoch,
+      @ForAll boolean readNext,
+      @ForAll("members") List<Member> members) {
+    var file = new MembersFile(epoch, readNext, members);
+    assertThat(MembersFile.parse(file.write())).isEqualTo(file);
+  }
+
+  @Provide
+  Arbitrary<List<Member>> members() {
+    Arbitrary<String> urls =
+        Arbitraries.integers()
+            .between(0, 99)
+            .map(i -> "http://demo-" + i + ".demo-peers.ns.svc.cluster.local:8080");
+    return Combinators.combine(urls, Arbitraries.of(State.class))
+        .as(Member::new)
+        .list()
+        .ofMaxSize(9);
+  }
+
+  @Test
+  void readsTheFileOfAChangeAndAPlainList() {
+    var file =
+        MembersFile.parse(
+            "# written by the operator\nepoch 7\nread-from next\n\nhttp://a:1\nhttp://b:2"
+                + " joining\nhttp://c:3 leaving\nhttp://d:4 normal\n");
+    assertThat(file)
+        .isEqualTo(
+            new MembersFile(
+                7,
+                true,
+                List.of(
+                    new Member("http://a:1", State.NORMAL),
+                    new Member("http://b:2", State.JOINING),
+                    new Member("http://c:3", State.LEAVING),
+                    new Member("http://d:4", State.NORMAL))));
+    assertThat(MembersFile.parse("http://a:1\nhttp://b:2\n"))
+        .isEqualTo(
+            new MembersFile(
+                0,
+                false,
+                List.of(
+                    new Member("http://a:1", State.NORMAL),
+                    new Member("http://b:2", State.NORMAL))));
+    assertThat(MembersFile.parse("").urls()).isEmpty();
+  }
+
+  @Test
+  void namesALineItCannotRead() {
+    for (String bad :
+        List.of("epoch", "epoch 1 2", "read-from later", "http://a:1 gone", "a b c")) {
+      assertThatThrownBy(() -> MembersFile.parse(bad))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("expected");
+    }
+  }
+}
