@@ -1,7 +1,7 @@
 package dev.dht.app;
 
-import dev.dht.loadgen.BareServerCommand;
-import dev.dht.loadgen.LoadGenCommand;
+import dev.dht.loadgen.cli.BareServerCommand;
+import dev.dht.loadgen.cli.LoadGenCommand;
 import dev.dht.node.Main;
 import dev.dht.node.NodeConfig;
 import dev.dht.node.NodeOptions;
