@@ -2,7 +2,7 @@ package dev.dht.loadgen.cli;
 
 import picocli.CommandLine;
 
-/** Standalone entry point: {@code java -cp ... dev.dht.loadgen.LoadGenMain --rate 1000 ...}. */
+/** Standalone entry point: {@code java -cp ... dev.dht.loadgen.cli.LoadGenMain --rate 1000 ...}. */
 public final class LoadGenMain {
   private LoadGenMain() {}
 
