@@ -124,7 +124,7 @@ elif [ -d loadgen/target/classes ]; then
   cp_file=loadgen/target/runtime-classpath.txt
   [ -s "$cp_file" ] || mvn -B -ntp -q -pl loadgen dependency:build-classpath \
     -DincludeScope=runtime -Dmdep.outputFile="$PWD/$cp_file" >&2
-  LG=("$JAVA" -cp "loadgen/target/classes:$(cat "$cp_file")" dev.dht.loadgen.LoadGenMain)
+  LG=("$JAVA" -cp "loadgen/target/classes:$(cat "$cp_file")" dev.dht.loadgen.cli.LoadGenMain)
 else
   log "no load generator: run 'make build' first"
   exit 1

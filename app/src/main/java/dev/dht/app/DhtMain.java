@@ -1,8 +1,8 @@
 package dev.dht.app;
 
 import dev.dht.contract.NodeFlags;
-import dev.dht.loadgen.BareServerCommand;
-import dev.dht.loadgen.LoadGenCommand;
+import dev.dht.loadgen.cli.BareServerCommand;
+import dev.dht.loadgen.cli.LoadGenCommand;
 import dev.dht.node.Main;
 import dev.dht.node.NodeConfig;
 import dev.dht.node.NodeOptions;

@@ -1,7 +1,7 @@
 package dev.dht.app;
 
 import dev.dht.contract.NodeFlags;
-import dev.dht.loadgen.LoadGenCommand;
+import dev.dht.loadgen.cli.LoadGenCommand;
 import dev.dht.node.Node;
 import dev.dht.node.NodeOptions;
 import java.io.IOException;

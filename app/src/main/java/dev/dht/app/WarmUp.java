@@ -1,7 +1,7 @@
 package dev.dht.app;
 
-import dev.dht.loadgen.UntilJitQuiet;
-import dev.dht.loadgen.WarmUpPlan;
+import dev.dht.loadgen.warmup.UntilJitQuiet;
+import dev.dht.loadgen.warmup.WarmUpPlan;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,5 +1,7 @@
 package dev.dht.app;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideOutsideOfPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -11,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The house rules of the store, the load generator and the jar above them, checked on their
  * compiled classes: no package imports another that imports it back (directly or around a circle),
- * the store and the generator do not know each other, and metrics know no domain package (each
+ * the store and the generator do not know each other, the generator's engine knows none of its
+ * other packages (reports, control, warm-up, commands), and metrics know no domain package (each
  * component binds its own meters).
  */
 class ArchitectureTest {
@@ -26,7 +29,7 @@ class ArchitectureTest {
 
   @Test
   void noPackageCycles() {
-    // every package its own slice: dev.dht.node, dev.dht.node.cluster, dev.dht.loadgen, ...
+    // every package its own slice: dev.dht.node, dev.dht.node.cluster, dev.dht.loadgen.engine, ...
     slices().matching("dev.dht.(**)").should().beFreeOfCycles().check(CLASSES);
   }
 
@@ -60,6 +63,18 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("dev.dht.node..", "dev.dht.loadgen..", "dev.dht.app..")
+        .check(CLASSES);
+  }
+
+  @Test
+  void theLoadGeneratorsEngineKnowsNoneOfItsOtherPackages() {
+    noClasses()
+        .that()
+        .resideInAPackage("dev.dht.loadgen.engine..")
+        .should()
+        .dependOnClassesThat(
+            resideInAPackage("dev.dht.loadgen..")
+                .and(resideOutsideOfPackage("dev.dht.loadgen.engine..")))
         .check(CLASSES);
   }
 

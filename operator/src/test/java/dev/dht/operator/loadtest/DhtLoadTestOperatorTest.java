@@ -516,7 +516,7 @@ class DhtLoadTestOperatorTest {
     own.add("--quiet");
     return java.util.concurrent.CompletableFuture.supplyAsync(
         () ->
-            new picocli.CommandLine(new dev.dht.loadgen.LoadGenCommand())
+            new picocli.CommandLine(new dev.dht.loadgen.cli.LoadGenCommand())
                 .execute(own.toArray(String[]::new)),
         threads);
   }

@@ -1,8 +1,0 @@
-package dev.dht.loadgen;
-
-/**
- * Runs a task on the caller's event loop after a delay (a fake in tests, Vert.x timers in runs).
- */
-interface TaskScheduler {
-  void schedule(long delayNanos, Runnable task);
-}
