@@ -1,8 +1,8 @@
 package dev.dht.operator;
 
 import dev.dht.operator.cluster.DhtClusterReconciler;
-import dev.dht.operator.loadtest.DhtLoadTestReconciler;
-import dev.dht.operator.loadtest.ReportSite;
+import dev.dht.operator.loadtest.controller.DhtLoadTestReconciler;
+import dev.dht.operator.loadtest.site.ReportSite;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;

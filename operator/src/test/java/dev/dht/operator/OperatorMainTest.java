@@ -3,7 +3,7 @@ package dev.dht.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.operator.cluster.DhtClusterReconciler;
-import dev.dht.operator.loadtest.DhtLoadTestReconciler;
+import dev.dht.operator.loadtest.controller.DhtLoadTestReconciler;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;

@@ -1,9 +1,10 @@
 package dev.dht.operator.loadtest;
 
-import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.operator.loadtest.DhtLoadTestStatus.Results;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -19,9 +20,6 @@ public class Comparison {
 
   @JsonPropertyDescription("achievedRate, p50, p99, p99.9 and max: baseline, this run, change.")
   private List<Row> rows = new ArrayList<>();
-
-  /** The baseline's latency by percentile, for the report's chart (not in the status). */
-  @JsonIgnore private List<Wrk2Log.Point> baselineSpectrum = List.of();
 
   /** One metric: both values and the change in percent (positive: this run's value is higher). */
   @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -64,7 +62,18 @@ public class Comparison {
       String word = better ? "better" : "worse";
       return current <= 0 || factor < 1.5
           ? Math.round(change * 100) + "% " + word
-          : Verdict.format(round(factor)) + "x " + word;
+          : plain(round(factor)) + "x " + word;
+    }
+
+    /**
+     * Shortest plain form, as the results' messages write numbers ({@code Verdict.format}): 2.78,
+     * 2, never 1.0E-4. Repeated here: the resource's package depends on no other of the load test.
+     */
+    private static String plain(double value) {
+      return BigDecimal.valueOf(value)
+          .round(new MathContext(6))
+          .stripTrailingZeros()
+          .toPlainString();
     }
 
     public String getMetric() {
@@ -110,7 +119,7 @@ public class Comparison {
 
   public Comparison() {}
 
-  static Comparison of(String baselineName, Results baseline, Results current) {
+  public static Comparison of(String baselineName, Results baseline, Results current) {
     var c = new Comparison();
     c.baseline = baselineName;
     c.rows.add(
@@ -135,18 +144,8 @@ public class Comparison {
     return results.getLatencyMs() == null ? null : value.apply(results.getLatencyMs());
   }
 
-  /** The same comparison, with the baseline's spectrum to draw beside this run's. */
-  Comparison withBaselineSpectrum(List<Wrk2Log.Point> spectrum) {
-    this.baselineSpectrum = List.copyOf(spectrum);
-    return this;
-  }
-
-  List<Wrk2Log.Point> baselineSpectrum() {
-    return baselineSpectrum;
-  }
-
   /** The row of {@code metric}, if compared. */
-  Row row(String metric) {
+  public Row row(String metric) {
     return rows.stream().filter(r -> r.metric.equals(metric)).findFirst().orElse(null);
   }
 

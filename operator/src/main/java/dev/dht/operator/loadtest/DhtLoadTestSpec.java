@@ -42,7 +42,7 @@ public class DhtLoadTestSpec {
   static final String IMMUTABLE_MESSAGE = "spec is immutable: create a new DhtLoadTest to re-run";
 
   /** Go-style duration as kubectl users write it: 60s, 2m, 1m30s, 1.5s, 500ms, 1h. */
-  static final String DURATION_PATTERN = "^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$";
+  public static final String DURATION_PATTERN = "^([0-9]+(\\.[0-9]+)?(ms|s|m|h))+$";
 
   static final String POSITIVE_DURATION_RULE = "duration(self) > duration('0s')";
 
@@ -129,7 +129,7 @@ public class DhtLoadTestSpec {
     @JsonProperty("lock")
     LOCK;
 
-    String cliName() {
+    public String cliName() {
       return name().toLowerCase(Locale.ROOT);
     }
   }
@@ -465,7 +465,7 @@ public class DhtLoadTestSpec {
     @JsonProperty("mixed")
     MIXED;
 
-    String cliName() {
+    public String cliName() {
       return name().toLowerCase(Locale.ROOT);
     }
   }
@@ -477,7 +477,7 @@ public class DhtLoadTestSpec {
     @JsonProperty("zipfian")
     ZIPFIAN;
 
-    String cliName() {
+    public String cliName() {
       return name().toLowerCase(Locale.ROOT);
     }
   }
@@ -536,7 +536,7 @@ public class DhtLoadTestSpec {
       this.achievedRatePercent = achievedRatePercent;
     }
 
-    boolean any() {
+    public boolean any() {
       return p50Percent != null
           || p99Percent != null
           || p999Percent != null

@@ -350,7 +350,7 @@ public class DhtLoadTestStatus {
   }
 
   /** Copy of a previous status, the starting point of the next one. */
-  static DhtLoadTestStatus copyOf(DhtLoadTestStatus previous) {
+  public static DhtLoadTestStatus copyOf(DhtLoadTestStatus previous) {
     var copy = new DhtLoadTestStatus();
     if (previous != null) {
       copy.observedGeneration = previous.observedGeneration;

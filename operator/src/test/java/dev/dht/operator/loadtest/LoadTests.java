@@ -4,20 +4,28 @@ import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.cluster.DhtClusterSpec;
 import dev.dht.operator.cluster.DhtClusterStatus;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminatedBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobConditionBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 
-/** DhtLoadTest and DhtCluster objects for tests, as the apiserver holds them after defaulting. */
-final class LoadTests {
-  static final String IMAGE = "local/dht-node:test";
+/**
+ * DhtLoadTest and DhtCluster objects for tests, as the apiserver holds them after defaulting; the
+ * load generator's Job and container as Kubernetes reports them.
+ */
+public final class LoadTests {
+  public static final String IMAGE = "local/dht-node:test";
 
   private LoadTests() {}
 
-  static DhtLoadTest test(String name, String clusterName) {
+  public static DhtLoadTest test(String name, String clusterName) {
     var test = new DhtLoadTest();
     test.setMetadata(
         new ObjectMetaBuilder()
@@ -33,7 +41,7 @@ final class LoadTests {
     return test;
   }
 
-  static DhtCluster cluster(String name, boolean ready) {
+  public static DhtCluster cluster(String name, boolean ready) {
     var cluster = new DhtCluster();
     cluster.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns").build());
     cluster.setSpec(new DhtClusterSpec());
@@ -42,7 +50,7 @@ final class LoadTests {
   }
 
   /** What the cluster operator writes: a Ready condition, True or False. */
-  static DhtClusterStatus clusterStatus(boolean ready) {
+  public static DhtClusterStatus clusterStatus(boolean ready) {
     var status = new DhtClusterStatus();
     status.setConditions(
         List.of(
@@ -56,7 +64,7 @@ final class LoadTests {
     return status;
   }
 
-  static String resource(String name) {
+  public static String resource(String name) {
     try (var in = LoadTests.class.getResourceAsStream("/loadtest/" + name)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
@@ -65,12 +73,45 @@ final class LoadTests {
   }
 
   /** A real termination message of the load generator (a mixed run on a busy machine). */
-  static String terminationMessage() {
+  public static String terminationMessage() {
     return resource("termination-message.json").strip();
   }
 
   /** A real pod log: progress lines on stderr, then the wrk2 report on stdout. */
-  static String podLog() {
+  public static String podLog() {
     return resource("loadgen-pod.log");
+  }
+
+  /** A load generator Job as the Job controller reports it; no condition: running. */
+  public static Job job(String conditionType, String reason, String message) {
+    var builder =
+        new JobBuilder()
+            .withNewMetadata()
+            .withName("t-loadgen")
+            .endMetadata()
+            .withNewStatus()
+            .withStartTime("2026-11-22T10:00:00Z");
+    if (conditionType != null) {
+      builder
+          .addToConditions(
+              new JobConditionBuilder()
+                  .withType(conditionType)
+                  .withStatus("True")
+                  .withReason(reason)
+                  .withMessage(message)
+                  .withLastTransitionTime("2026-11-22T10:01:15Z")
+                  .build())
+          .withCompletionTime("Complete".equals(conditionType) ? "2026-11-22T10:01:14Z" : null);
+    }
+    return builder.endStatus().build();
+  }
+
+  /** The load generator container's terminated state, as the kubelet reports it. */
+  public static ContainerStateTerminated terminated(int exitCode, String reason, String message) {
+    return new ContainerStateTerminatedBuilder()
+        .withExitCode(exitCode)
+        .withReason(reason)
+        .withMessage(message)
+        .build();
   }
 }

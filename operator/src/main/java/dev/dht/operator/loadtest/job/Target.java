@@ -1,0 +1,80 @@
+package dev.dht.operator.loadtest.job;
+
+import dev.dht.operator.cluster.ClusterModel;
+import dev.dht.operator.cluster.DhtCluster;
+import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.loadtest.DhtLoadTest;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where the load goes and which image generates it, or why the test cannot start yet. Pure.
+ *
+ * @param ready the Job may be created
+ * @param reason CamelCase reason of the TargetReady condition
+ * @param nodes the cluster's node URLs (members), for profiling; empty for a targetUrl
+ * @param secretName the cluster's Secret (the profile requests need it); null for a targetUrl
+ */
+public record Target(
+    boolean ready,
+    String url,
+    String image,
+    String reason,
+    String message,
+    List<String> nodes,
+    String secretName) {
+  static final String EXTERNAL = "ExternalTarget";
+  static final String CLUSTER_READY = "ClusterReady";
+  public static final String CLUSTER_NOT_FOUND = "ClusterNotFound";
+  static final String CLUSTER_NOT_READY = "ClusterNotReady";
+
+  /**
+   * A targetUrl is taken as is; a clusterRef must name a DhtCluster whose Ready condition is True
+   * (no point in measuring a cluster that is still starting). Its client Service is the target and
+   * its image, when it names one, runs the load generator: the loadgen then matches the nodes.
+   */
+  public static Target resolve(
+      DhtLoadTest test, Optional<DhtCluster> cluster, String defaultImage) {
+    var spec = test.getSpec();
+    if (spec.getTargetUrl() != null) {
+      String url = stripSlash(spec.getTargetUrl());
+      return new Target(true, url, defaultImage, EXTERNAL, "load goes to " + url, List.of(), null);
+    }
+    String name = spec.getClusterRef().getName();
+    String namespace = test.getMetadata().getNamespace();
+    if (cluster.isEmpty() || cluster.get().getMetadata().getDeletionTimestamp() != null) {
+      return notReady(
+          CLUSTER_NOT_FOUND,
+          "DhtCluster " + name + " does not exist in namespace " + namespace + "; waiting for it");
+    }
+    var status = cluster.get().getStatus();
+    List<Condition> conditions = status == null ? List.of() : status.getConditions();
+    if (!Conditions.isTrue(conditions, Conditions.READY)) {
+      String detail =
+          Conditions.find(conditions, Conditions.READY)
+              .map(c -> ": " + c.getMessage())
+              .orElse(": no Ready condition yet");
+      return notReady(
+          CLUSTER_NOT_READY, "DhtCluster " + name + " is not Ready" + detail + "; waiting for it");
+    }
+    String url = "http://" + name + "." + namespace + ".svc:" + ClusterModel.PORT;
+    String image = cluster.get().getSpec() == null ? null : cluster.get().getSpec().getImage();
+    return new Target(
+        true,
+        url,
+        image == null || image.isBlank() ? defaultImage : image,
+        CLUSTER_READY,
+        "DhtCluster " + name + " is Ready; load goes to its client Service " + url,
+        status.getMembers() == null ? List.of() : List.copyOf(status.getMembers()),
+        name + "-secret");
+  }
+
+  private static Target notReady(String reason, String message) {
+    return new Target(false, null, null, reason, message, List.of(), null);
+  }
+
+  private static String stripSlash(String url) {
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+  }
+}

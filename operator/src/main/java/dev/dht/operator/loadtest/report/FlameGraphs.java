@@ -1,0 +1,132 @@
+package dev.dht.operator.loadtest.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dht.operator.loadtest.job.LoadTestModel;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/**
+ * Collects the flame graphs the profiled nodes made of a run's measured window (their {@code GET
+ * /v0/admin/profile/<event>.html}), waiting a bounded while for a node still converting. Blocking,
+ * with short timeouts: it runs on a reconciler thread once per finished test. {@code address} maps
+ * a node URL to the address to call (the identity in a cluster).
+ */
+public final class FlameGraphs {
+  private static final Duration TIMEOUT = Duration.ofSeconds(5);
+  private static final Duration WAIT_FOR_DONE = Duration.ofSeconds(30);
+
+  /**
+   * What was collected, what could not be (with why), and what profiling cost each node (its CPU
+   * per request during the profile against the seconds before, as the node measured it).
+   */
+  public record Collected(
+      List<Artifacts.Artifact> artifacts, List<String> missing, List<String> overhead) {}
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final HttpClient http =
+      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT).build();
+  private final UnaryOperator<String> address;
+
+  public FlameGraphs(UnaryOperator<String> address) {
+    this.address = address;
+  }
+
+  public Collected collect(LoadTestModel.Profiling profiling) {
+    var artifacts = new ArrayList<Artifacts.Artifact>();
+    var missing = new ArrayList<String>();
+    var overhead = new ArrayList<String>();
+    for (String node : profiling.nodes()) {
+      String pod = LoadTestModel.Profiling.podOf(node);
+      JsonNode profile = awaitDone(node);
+      String state = profile.path("state").asText("unknown");
+      if (profile.has("overhead")) {
+        overhead.add(pod + ": " + overhead(profile.get("overhead")));
+      }
+      if (!"done".equals(state)) {
+        missing.add("flame graphs of " + pod + ": its profile is " + state);
+        continue;
+      }
+      for (String event : profiling.events().split(",")) {
+        try {
+          var html =
+              http.send(
+                  HttpRequest.newBuilder(
+                          URI.create(address.apply(node) + "/v0/admin/profile/" + event + ".html"))
+                      .timeout(TIMEOUT)
+                      .build(),
+                  HttpResponse.BodyHandlers.ofByteArray());
+          if (html.statusCode() == 200) {
+            artifacts.add(
+                new Artifacts.Artifact(
+                    "flame-" + pod + "-" + event + ".html", "text/html", html.body()));
+          } else {
+            missing.add("flame graph " + pod + " " + event + ": " + html.statusCode());
+          }
+        } catch (IOException e) {
+          missing.add("flame graph " + pod + " " + event + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return new Collected(artifacts, missing, overhead);
+        }
+      }
+    }
+    return new Collected(List.copyOf(artifacts), List.copyOf(missing), List.copyOf(overhead));
+  }
+
+  /** The node's measurement of what its profile cost, in words. Pure. */
+  static String overhead(JsonNode o) {
+    if (o.has("unmeasured")) {
+      return "not measured (" + o.path("unmeasured").asText() + ")";
+    }
+    double change = o.path("changePercent").asDouble();
+    return String.format(
+        java.util.Locale.ROOT,
+        "%+.1f%% CPU per request while profiled (%.4f ms, against %.4f ms in the seconds before;"
+            + " %d and %d requests)",
+        change,
+        o.path("cpuMsPerRequestDuring").asDouble(),
+        o.path("cpuMsPerRequestBefore").asDouble(),
+        o.path("requestsDuring").asLong(),
+        o.path("requestsBefore").asLong());
+  }
+
+  /**
+   * The node's profile state ({@code GET /v0/admin/profile}) once it is no longer running, or after
+   * the bounded wait; {@code {"state": "unreachable (why)"}} if the node did not answer.
+   */
+  private JsonNode awaitDone(String node) {
+    Instant deadline = Instant.now().plus(WAIT_FOR_DONE);
+    JsonNode state = JSON.createObjectNode().put("state", "unreachable");
+    while (Instant.now().isBefore(deadline)) {
+      try {
+        var answer =
+            http.send(
+                HttpRequest.newBuilder(URI.create(address.apply(node) + "/v0/admin/profile"))
+                    .timeout(TIMEOUT)
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+        state = answer.statusCode() == 200 ? JSON.readTree(answer.body()) : state;
+        if (!"running".equals(state.path("state").asText())) {
+          return state;
+        }
+        Thread.sleep(500);
+      } catch (IOException e) {
+        return JSON.createObjectNode().put("state", "unreachable (" + e.getMessage() + ")");
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return state;
+      }
+    }
+    return state;
+  }
+}
