@@ -130,35 +130,59 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
     var now = Instant.now();
     var job = existingJob(test, context);
     if (job.isPresent()) {
-      var status = follow(test, job.get(), context, now);
-      var control = report(test, context, status);
-      return status.isFinished() ? control : control.rescheduleAfter(POLL);
+      return followJob(test, job.get(), context, now);
     }
     if (test.getStatus() != null && test.getStatus().getJobName() != null) {
-      var outcome = RunOutcome.jobDeleted(test.getStatus().getJobName());
+      return failJobDeleted(test, context, now);
+    }
+    var target = Target.resolve(test, context.getSecondaryResource(DhtCluster.class), defaultImage);
+    if (!target.ready()) {
+      return waitForTarget(test, target, context, now);
+    }
+    return createJob(test, target, context, now);
+  }
+
+  /** A Job runs or ran: its state, and once it finished, the result, verdict and report. */
+  private UpdateControl<DhtLoadTest> followJob(
+      DhtLoadTest test, Job job, Context<DhtLoadTest> context, Instant now) {
+    var status = follow(test, job, context, now);
+    var control = report(test, context, status);
+    return status.isFinished() ? control : control.rescheduleAfter(POLL);
+  }
+
+  /** The status names a Job that is gone: the run failed. */
+  private static UpdateControl<DhtLoadTest> failJobDeleted(
+      DhtLoadTest test, Context<DhtLoadTest> context, Instant now) {
+    var outcome = RunOutcome.jobDeleted(test.getStatus().getJobName());
+    return report(
+        test,
+        context,
+        LoadTestStatusCalculator.finished(
+            test, null, outcome, Verdict.runFailed(outcome.message()), null, now));
+  }
+
+  /** The target cannot take load yet: pending until spec.pendingTimeout, then failed. */
+  private static UpdateControl<DhtLoadTest> waitForTarget(
+      DhtLoadTest test, Target target, Context<DhtLoadTest> context, Instant now) {
+    var timeout = GoDuration.parse(requireNonNullElse(test.getSpec().getPendingTimeout(), "10m"));
+    var created = test.getMetadata().getCreationTimestamp();
+    var deadline = created == null ? now.plus(timeout) : Instant.parse(created).plus(timeout);
+    if (deadline.isBefore(now)) {
+      var outcome = RunOutcome.pendingTooLong(target.message(), timeout);
       return report(
           test,
           context,
           LoadTestStatusCalculator.finished(
               test, null, outcome, Verdict.runFailed(outcome.message()), null, now));
     }
-    var target = Target.resolve(test, context.getSecondaryResource(DhtCluster.class), defaultImage);
-    if (!target.ready()) {
-      var timeout = GoDuration.parse(requireNonNullElse(test.getSpec().getPendingTimeout(), "10m"));
-      var created = test.getMetadata().getCreationTimestamp();
-      var deadline = created == null ? now.plus(timeout) : Instant.parse(created).plus(timeout);
-      if (deadline.isBefore(now)) {
-        var outcome = RunOutcome.pendingTooLong(target.message(), timeout);
-        return report(
-            test,
-            context,
-            LoadTestStatusCalculator.finished(
-                test, null, outcome, Verdict.runFailed(outcome.message()), null, now));
-      }
-      var recheck = Duration.between(now, deadline).plusSeconds(1);
-      return report(test, context, LoadTestStatusCalculator.pending(test, target, now))
-          .rescheduleAfter(recheck.compareTo(PENDING_RECHECK) < 0 ? recheck : PENDING_RECHECK);
-    }
+    var recheck = Duration.between(now, deadline).plusSeconds(1);
+    return report(test, context, LoadTestStatusCalculator.pending(test, target, now))
+        .rescheduleAfter(recheck.compareTo(PENDING_RECHECK) < 0 ? recheck : PENDING_RECHECK);
+  }
+
+  /** The target is ready: the Job (and its generators' objects) are created. */
+  private static UpdateControl<DhtLoadTest> createJob(
+      DhtLoadTest test, Target target, Context<DhtLoadTest> context, Instant now) {
     var model = LoadTestModel.of(test, target);
     var workflow = context.managedWorkflowAndDependentResourceContext();
     workflow.put(LoadTestModel.CONTEXT_KEY, model);
