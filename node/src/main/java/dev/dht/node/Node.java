@@ -96,75 +96,106 @@ public final class Node implements AutoCloseable {
     metrics.bindAdmission("internal", peers::inflight, peers::bodyBytes);
     metrics.bind(new StorageMetrics(storage));
     secrets = new ClusterSecrets(config.clusterSecret(), config.alsoAcceptedSecret());
-    hints =
-        new HintStore(
-            storage,
-            task ->
-                storagePool.executeBlocking(
-                    () -> {
-                      task.run();
-                      return null;
-                    },
-                    false),
-            System::currentTimeMillis,
-            config.hints().windowMs(),
-            config.hints().maxBytes(),
-            metrics::hintTarget);
+    hints = hintStore(config);
     metrics.bind(new HintMetrics(hints));
-    Repairer.Settings repairSettings =
+    repairer = repairer(config, false);
+    streamer = repairer(config, true);
+    metrics.bind(new RepairMetrics(repairer.status()));
+    deploy(config, shared(config, clock, clients, peers));
+    watch(config);
+    log.info(
+        "node {} (id {}) serving on port {} ({} transport) with data in {}; cluster {}",
+        topology.self(),
+        config.nodeId(),
+        config.port(),
+        vertx.isNativeTransportEnabled() ? "epoll" : "NIO",
+        config.dataDir(),
+        topology);
+  }
+
+  /** Hints kept on this node's storage, written on the storage pool. */
+  private HintStore hintStore(NodeConfig config) {
+    return new HintStore(
+        storage,
+        task ->
+            storagePool.executeBlocking(
+                () -> {
+                  task.run();
+                  return null;
+                },
+                false),
+        System::currentTimeMillis,
+        config.hints().windowMs(),
+        config.hints().maxBytes(),
+        metrics::hintTarget);
+  }
+
+  /** Anti-entropy repair, or (when {@code streaming}) the streams of a change of membership. */
+  private Repairer repairer(NodeConfig config, boolean streaming) {
+    var settings =
         new Repairer.Settings(
             config.repair().intervalMs(),
             config.repair().bytesPerSecond(),
             config.maxKeyBytes(),
             config.maxValueBytes());
-    repairer =
-        new Repairer(vertx, cluster, storage, backgroundWorker, secrets, repairSettings, false);
-    streamer =
-        new Repairer(vertx, cluster, storage, backgroundWorker, secrets, repairSettings, true);
-    metrics.bind(new RepairMetrics(repairer.status()));
-    Maintenance maintenance =
-        new Maintenance(
-            repairer,
-            streamer,
-            new Cleanup(cluster, storage, backgroundWorker),
-            hints,
-            storage,
-            new Profiler(
-                vertx,
-                backgroundWorker,
-                Path.of(System.getProperty("java.io.tmpdir"), "dht-profile-" + config.port()),
-                "dht node " + config.self(),
-                metrics::requestsServed),
-            NodeSettings.of(config));
-    HttpVerticle.Shared shared =
-        new HttpVerticle.Shared(
-            config.port(),
-            config.listenAddress(),
-            cluster,
-            storage,
-            storagePool,
+    return new Repairer(vertx, cluster, storage, backgroundWorker, secrets, settings, streaming);
+  }
+
+  /** What the admin endpoint sees of this node's upkeep. */
+  private Maintenance maintenance(NodeConfig config) {
+    return new Maintenance(
+        repairer,
+        streamer,
+        new Cleanup(cluster, storage, backgroundWorker),
+        hints,
+        storage,
+        new Profiler(
+            vertx,
             backgroundWorker,
-            clock,
-            hints,
-            maintenance,
-            clients,
-            peers,
-            new Limits(
-                config.maxKeyBytes(),
-                config.maxValueBytes(),
-                config.bodyTimeoutMs(),
-                config.idleTimeoutSeconds()),
-            metrics,
-            secrets,
-            config.requestTimeoutMs(),
-            PEER_POOL_SIZE,
-            PeerLimits.perLoop(
-                config.peerMaxPendingOps(),
-                config.peerMaxPendingBytes(),
-                config.maxKeyBytes(),
-                config.maxValueBytes(),
-                config.eventLoops()),
-            stopping::get);
+            Path.of(System.getProperty("java.io.tmpdir"), "dht-profile-" + config.port()),
+            "dht node " + config.self(),
+            metrics::requestsServed),
+        NodeSettings.of(config));
+  }
+
+  /** What every event loop's HTTP verticle shares. */
+  private HttpVerticle.Shared shared(
+      NodeConfig config, HybridClock clock, Admission clients, Admission peers) {
+    return new HttpVerticle.Shared(
+        config.port(),
+        config.listenAddress(),
+        cluster,
+        storage,
+        storagePool,
+        backgroundWorker,
+        clock,
+        hints,
+        maintenance(config),
+        clients,
+        peers,
+        new Limits(
+            config.maxKeyBytes(),
+            config.maxValueBytes(),
+            config.bodyTimeoutMs(),
+            config.idleTimeoutSeconds()),
+        metrics,
+        secrets,
+        config.requestTimeoutMs(),
+        PEER_POOL_SIZE,
+        PeerLimits.perLoop(
+            config.peerMaxPendingOps(),
+            config.peerMaxPendingBytes(),
+            config.maxKeyBytes(),
+            config.maxValueBytes(),
+            config.eventLoops()),
+        stopping::get);
+  }
+
+  /**
+   * The HTTP verticles (one per event loop) and the background verticle; if one fails to start,
+   * everything opened so far is closed.
+   */
+  private void deploy(NodeConfig config, HttpVerticle.Shared shared) {
     try {
       deploymentId =
           vertx
@@ -190,15 +221,6 @@ public final class Node implements AutoCloseable {
       metrics.close();
       throw e;
     }
-    watch(config);
-    log.info(
-        "node {} (id {}) serving on port {} ({} transport) with data in {}; cluster {}",
-        topology.self(),
-        config.nodeId(),
-        config.port(),
-        vertx.isNativeTransportEnabled() ? "epoll" : "NIO",
-        config.dataDir(),
-        topology);
   }
 
   private static Topology initialTopology(NodeConfig config) {
