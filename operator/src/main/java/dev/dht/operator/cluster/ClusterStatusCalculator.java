@@ -106,10 +106,11 @@ final class ClusterStatusCalculator {
     boolean keepApplied = in.paused() && previous.isPresent();
 
     var status = new DhtClusterStatus();
+    Long applied = model.generation(); // a Long: the ternary below must not unbox a null
     status.setObservedGeneration(
         in.paused() || in.failure() != null
             ? previous.map(DhtClusterStatus::getObservedGeneration).orElse(null)
-            : model.generation());
+            : applied);
     status.setReplicas(rollout.current());
     status.setReadyReplicas(rollout.ready());
     status.setSelector(model.selector());
