@@ -12,6 +12,14 @@ import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.model.annotation.SpecReplicas;
 import java.util.ArrayList;
 import java.util.List;
+import lombok.AccessLevel;
+import lombok.AllArgsConstructor;
+import lombok.Builder;
+import lombok.EqualsAndHashCode;
+import lombok.Getter;
+import lombok.NoArgsConstructor;
+import lombok.Setter;
+import lombok.ToString;
 
 /**
  * Desired state of a {@link DhtCluster}; nested defaults apply because each object defaults to {}.
@@ -28,6 +36,13 @@ import java.util.List;
             + " || self.replication.defaultAck <= (has(self.replication.defaultFrom)"
             + " ? self.replication.defaultFrom : self.replicas)",
     message = "replication.defaultAck must not exceed replication.defaultFrom (default: replicas)")
+@Getter
+@Setter
+@EqualsAndHashCode
+@ToString
+@Builder(toBuilder = true)
+@NoArgsConstructor
+@AllArgsConstructor(access = AccessLevel.PRIVATE)
 public class DhtClusterSpec {
 
   @SpecReplicas
@@ -38,6 +53,7 @@ public class DhtClusterSpec {
           + " step, moving the data (status.membership shows the step). It does not shrink below"
           + " the default from (replication.defaultFrom, else status.pinnedDefaultFrom): such a"
           + " change waits until defaultFrom is lowered.")
+  @Builder.Default
   private Integer replicas = 3;
 
   @JsonPropertyDescription(
@@ -49,17 +65,20 @@ public class DhtClusterSpec {
   @JsonPropertyDescription(
       "Consistency of the requests that do not say how many replicas to write/read (from) and"
           + " to wait for (ack). A change reaches the nodes without a restart.")
+  @Builder.Default
   private Replication replication = new Replication();
 
   @Default("{}")
   @JsonPropertyDescription(
       "Thread pools of each node; unset counts follow the node container's CPU. A change"
           + " restarts the nodes one at a time.")
+  @Builder.Default
   private Threads threads = new Threads();
 
   @Default("{}")
   @JsonPropertyDescription(
       "Admission limits of each node. A change restarts the nodes one at a time.")
+  @Builder.Default
   private Limits limits = new Limits();
 
   @Default("{}")
@@ -69,6 +88,7 @@ public class DhtClusterSpec {
   @ValidationRule(
       value = "self == oldSelf",
       message = "storage is immutable: StatefulSet volume claim templates cannot change")
+  @Builder.Default
   private Storage storage = new Storage();
 
   @SchemaFrom(type = KubernetesSchemas.ResourceRequirements.class)
@@ -83,6 +103,7 @@ public class DhtClusterSpec {
   @JsonPropertyDescription(
       "Extra JVM options of the nodes, appended after the operator's"
           + " (status.operatorDefaults.jvmOptions). A change restarts the nodes one at a time.")
+  @Builder.Default
   private List<String> jvmOptions = new ArrayList<>();
 
   @JsonPropertyDescription(
@@ -107,6 +128,7 @@ public class DhtClusterSpec {
       "The PersistentVolumeClaims of members removed by a scale-down: Keep (labelled"
           + " dht.dev/detached=true; a later scale-up reuses them) or Delete (once the scale-down"
           + " is done). Default: Keep.")
+  @Builder.Default
   private DetachedClaims detachedClaims = DetachedClaims.Keep;
 
   /** When the kubelet pulls the node image. */
@@ -127,23 +149,8 @@ public class DhtClusterSpec {
       "Secrets (in the cluster's namespace) to pull the node image with. Default: the"
           + " operator's (chart node.imagePullSecrets). A change does not restart the nodes; pods"
           + " created later use it.")
+  @Builder.Default
   private List<LocalObjectReference> imagePullSecrets = new ArrayList<>();
-
-  public PullPolicy getImagePullPolicy() {
-    return imagePullPolicy;
-  }
-
-  public void setImagePullPolicy(PullPolicy imagePullPolicy) {
-    this.imagePullPolicy = imagePullPolicy;
-  }
-
-  public List<LocalObjectReference> getImagePullSecrets() {
-    return imagePullSecrets;
-  }
-
-  public void setImagePullSecrets(List<LocalObjectReference> imagePullSecrets) {
-    this.imagePullSecrets = imagePullSecrets;
-  }
 
   /** Whether a change of the operator's own defaults restarts the nodes by itself. */
   public enum OperatorUpgrades {
@@ -163,98 +170,18 @@ public class DhtClusterSpec {
           + " (condition RestartRequired) until the cluster is annotated"
           + " dht.dev/allow-restart=once, Automatic restarts them at once, one at a time. Default:"
           + " Manual.")
+  @Builder.Default
   private OperatorUpgrades operatorUpgrades = OperatorUpgrades.Manual;
-
-  public OperatorUpgrades getOperatorUpgrades() {
-    return operatorUpgrades;
-  }
-
-  public void setOperatorUpgrades(OperatorUpgrades operatorUpgrades) {
-    this.operatorUpgrades = operatorUpgrades;
-  }
-
-  public DetachedClaims getDetachedClaims() {
-    return detachedClaims;
-  }
-
-  public void setDetachedClaims(DetachedClaims detachedClaims) {
-    this.detachedClaims = detachedClaims;
-  }
-
-  public Integer getReplicas() {
-    return replicas;
-  }
-
-  public void setReplicas(Integer replicas) {
-    this.replicas = replicas;
-  }
-
-  public String getImage() {
-    return image;
-  }
-
-  public void setImage(String image) {
-    this.image = image;
-  }
-
-  public Replication getReplication() {
-    return replication;
-  }
-
-  public void setReplication(Replication replication) {
-    this.replication = replication;
-  }
-
-  public Threads getThreads() {
-    return threads;
-  }
-
-  public void setThreads(Threads threads) {
-    this.threads = threads;
-  }
-
-  public Limits getLimits() {
-    return limits;
-  }
-
-  public void setLimits(Limits limits) {
-    this.limits = limits;
-  }
-
-  public Storage getStorage() {
-    return storage;
-  }
-
-  public void setStorage(Storage storage) {
-    this.storage = storage;
-  }
-
-  public ResourceRequirements getResources() {
-    return resources;
-  }
-
-  public void setResources(ResourceRequirements resources) {
-    this.resources = resources;
-  }
-
-  public List<String> getJvmOptions() {
-    return jvmOptions;
-  }
-
-  public void setJvmOptions(List<String> jvmOptions) {
-    this.jvmOptions = jvmOptions;
-  }
-
-  public Scheduling getScheduling() {
-    return scheduling;
-  }
-
-  public void setScheduling(Scheduling scheduling) {
-    this.scheduling = scheduling;
-  }
 
   /** Default consistency of requests that do not say ack/from; reaches nodes without restart. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @Getter
+  @Setter
+  @EqualsAndHashCode
+  @ToString
+  @Builder(toBuilder = true)
+  @NoArgsConstructor
+  @AllArgsConstructor(access = AccessLevel.PRIVATE)
   public static class Replication {
     @Min(1)
     @JsonPropertyDescription(
@@ -269,25 +196,16 @@ public class DhtClusterSpec {
             + " a majority; while defaultFrom is unset: status.pinnedDefaultAck, the default ack"
             + " the cluster started with.")
     private Integer defaultAck;
-
-    public Integer getDefaultFrom() {
-      return defaultFrom;
-    }
-
-    public void setDefaultFrom(Integer defaultFrom) {
-      this.defaultFrom = defaultFrom;
-    }
-
-    public Integer getDefaultAck() {
-      return defaultAck;
-    }
-
-    public void setDefaultAck(Integer defaultAck) {
-      this.defaultAck = defaultAck;
-    }
   }
 
   /** Node thread pools; a change restarts the pods. Unset: from the container's CPU. */
+  @Getter
+  @Setter
+  @EqualsAndHashCode
+  @ToString
+  @Builder(toBuilder = true)
+  @NoArgsConstructor
+  @AllArgsConstructor(access = AccessLevel.PRIVATE)
   public static class Threads {
     @Min(1)
     @JsonPropertyDescription(
@@ -301,31 +219,23 @@ public class DhtClusterSpec {
         "Threads of each node's bounded RocksDB worker pool, at least 1. Default: two per event"
             + " loop.")
     private Integer storageWorkers;
-
-    public Integer getEventLoops() {
-      return eventLoops;
-    }
-
-    public void setEventLoops(Integer eventLoops) {
-      this.eventLoops = eventLoops;
-    }
-
-    public Integer getStorageWorkers() {
-      return storageWorkers;
-    }
-
-    public void setStorageWorkers(Integer storageWorkers) {
-      this.storageWorkers = storageWorkers;
-    }
   }
 
   /** Node admission limits; a change restarts the pods. */
+  @Getter
+  @Setter
+  @EqualsAndHashCode
+  @ToString
+  @Builder(toBuilder = true)
+  @NoArgsConstructor
+  @AllArgsConstructor(access = AccessLevel.PRIVATE)
   public static class Limits {
     @Default("4096")
     @Min(1)
     @JsonPropertyDescription(
         "Requests a node handles at once, at least 1; beyond that it answers 503. Default:"
             + " 4096.")
+    @Builder.Default
     private Integer maxInflight = 4096;
 
     @Default("1000")
@@ -333,6 +243,7 @@ public class DhtClusterSpec {
     @JsonPropertyDescription(
         "Deadline of a request in milliseconds, at least 1; beyond that the node answers 504."
             + " Default: 1000.")
+    @Builder.Default
     private Integer requestTimeoutMs = 1000;
 
     @Default("1048576")
@@ -340,35 +251,19 @@ public class DhtClusterSpec {
     @JsonPropertyDescription(
         "Largest value a node accepts, in bytes, at least 1; beyond that it answers 413."
             + " Default: 1048576 (1 MiB).")
+    @Builder.Default
     private Integer maxValueBytes = 1048576;
-
-    public Integer getMaxInflight() {
-      return maxInflight;
-    }
-
-    public void setMaxInflight(Integer maxInflight) {
-      this.maxInflight = maxInflight;
-    }
-
-    public Integer getRequestTimeoutMs() {
-      return requestTimeoutMs;
-    }
-
-    public void setRequestTimeoutMs(Integer requestTimeoutMs) {
-      this.requestTimeoutMs = requestTimeoutMs;
-    }
-
-    public Integer getMaxValueBytes() {
-      return maxValueBytes;
-    }
-
-    public void setMaxValueBytes(Integer maxValueBytes) {
-      this.maxValueBytes = maxValueBytes;
-    }
   }
 
   /** The per-node persistent volume. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @Getter
+  @Setter
+  @EqualsAndHashCode
+  @ToString
+  @Builder(toBuilder = true)
+  @NoArgsConstructor
+  @AllArgsConstructor(access = AccessLevel.PRIVATE)
   public static class Storage {
     @Default("1Gi")
     @io.fabric8.generator.annotation.Pattern(
@@ -376,27 +271,12 @@ public class DhtClusterSpec {
     @JsonPropertyDescription(
         "Size of each node's volume, a Kubernetes quantity such as 1Gi or 500Mi. Default: 1Gi."
             + " Immutable.")
+    @Builder.Default
     private String size = "1Gi";
 
     @JsonPropertyDescription(
         "Storage class of the volumes. Default: the Kubernetes cluster's default storage class."
             + " Immutable.")
     private String storageClassName;
-
-    public String getSize() {
-      return size;
-    }
-
-    public void setSize(String size) {
-      this.size = size;
-    }
-
-    public String getStorageClassName() {
-      return storageClassName;
-    }
-
-    public void setStorageClassName(String storageClassName) {
-      this.storageClassName = storageClassName;
-    }
   }
 }

@@ -10,9 +10,24 @@ import io.fabric8.kubernetes.model.annotation.LabelSelector;
 import io.fabric8.kubernetes.model.annotation.StatusReplicas;
 import java.util.ArrayList;
 import java.util.List;
+import lombok.AccessLevel;
+import lombok.AllArgsConstructor;
+import lombok.Builder;
+import lombok.EqualsAndHashCode;
+import lombok.Getter;
+import lombok.NoArgsConstructor;
+import lombok.Setter;
+import lombok.ToString;
 
 /** Observed state, rewritten on every reconcile. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
+@EqualsAndHashCode
+@ToString
+@Builder(toBuilder = true)
+@NoArgsConstructor
+@AllArgsConstructor(access = AccessLevel.PRIVATE)
 public class DhtClusterStatus {
   @JsonPropertyDescription(
       "metadata.generation of the spec this status was computed for; it stays at the last one"
@@ -32,6 +47,7 @@ public class DhtClusterStatus {
 
   @JsonPropertyDescription(
       "Node URLs of the membership every node runs (the last one they all reached).")
+  @Builder.Default
   private List<String> members = new ArrayList<>();
 
   @JsonPropertyDescription("How many members the nodes run with (see members).")
@@ -71,39 +87,8 @@ public class DhtClusterStatus {
   @JsonPropertyDescription(
       "Each node as last observed: pod readiness, config hash and image, and what the node"
           + " reports (membership epoch, defaults, hints, keys, SST bytes, stream and cleanup).")
+  @Builder.Default
   private List<ObservedNode> nodes = new ArrayList<>();
-
-  public Integer getMemberCount() {
-    return memberCount;
-  }
-
-  public void setMemberCount(Integer memberCount) {
-    this.memberCount = memberCount;
-  }
-
-  public OperatorDefaults getOperatorDefaults() {
-    return operatorDefaults;
-  }
-
-  public void setOperatorDefaults(OperatorDefaults operatorDefaults) {
-    this.operatorDefaults = operatorDefaults;
-  }
-
-  public RollStatus getRoll() {
-    return roll;
-  }
-
-  public void setRoll(RollStatus roll) {
-    this.roll = roll;
-  }
-
-  public List<ObservedNode> getNodes() {
-    return nodes;
-  }
-
-  public void setNodes(List<ObservedNode> nodes) {
-    this.nodes = nodes;
-  }
 
   @SchemaFrom(type = KubernetesSchemas.Condition[].class)
   @JsonPropertyDescription(
@@ -111,101 +96,6 @@ public class DhtClusterStatus {
           + " Degraded, ConfigApplied (every node runs the current settings), Paused"
           + " (dht.dev/pause-reconciliation), RestartRequired (new operator defaults wait for"
           + " dht.dev/allow-restart=once).")
+  @Builder.Default
   private List<Condition> conditions = new ArrayList<>();
-
-  public Membership getMembership() {
-    return membership;
-  }
-
-  public void setMembership(Membership membership) {
-    this.membership = membership;
-  }
-
-  public Integer getPinnedDefaultFrom() {
-    return pinnedDefaultFrom;
-  }
-
-  public void setPinnedDefaultFrom(Integer pinnedDefaultFrom) {
-    this.pinnedDefaultFrom = pinnedDefaultFrom;
-  }
-
-  public Integer getPinnedDefaultAck() {
-    return pinnedDefaultAck;
-  }
-
-  public void setPinnedDefaultAck(Integer pinnedDefaultAck) {
-    this.pinnedDefaultAck = pinnedDefaultAck;
-  }
-
-  public Long getObservedGeneration() {
-    return observedGeneration;
-  }
-
-  public void setObservedGeneration(Long observedGeneration) {
-    this.observedGeneration = observedGeneration;
-  }
-
-  public Integer getReplicas() {
-    return replicas;
-  }
-
-  public void setReplicas(Integer replicas) {
-    this.replicas = replicas;
-  }
-
-  public Integer getReadyReplicas() {
-    return readyReplicas;
-  }
-
-  public void setReadyReplicas(Integer readyReplicas) {
-    this.readyReplicas = readyReplicas;
-  }
-
-  public String getSelector() {
-    return selector;
-  }
-
-  public void setSelector(String selector) {
-    this.selector = selector;
-  }
-
-  public List<String> getMembers() {
-    return members;
-  }
-
-  public void setMembers(List<String> members) {
-    this.members = members;
-  }
-
-  public String getConfigHash() {
-    return configHash;
-  }
-
-  public void setConfigHash(String configHash) {
-    this.configHash = configHash;
-  }
-
-  public Integer getDefaultAck() {
-    return defaultAck;
-  }
-
-  public void setDefaultAck(Integer defaultAck) {
-    this.defaultAck = defaultAck;
-  }
-
-  public Integer getDefaultFrom() {
-    return defaultFrom;
-  }
-
-  public void setDefaultFrom(Integer defaultFrom) {
-    this.defaultFrom = defaultFrom;
-  }
-
-  public List<Condition> getConditions() {
-    return conditions;
-  }
-
-  public void setConditions(List<Condition> conditions) {
-    this.conditions = conditions;
-  }
 }

@@ -6,6 +6,14 @@ import dev.dht.operator.rolling.PodState;
 import dev.dht.operator.scaling.NodeView;
 import java.util.ArrayList;
 import java.util.List;
+import lombok.AccessLevel;
+import lombok.AllArgsConstructor;
+import lombok.Builder;
+import lombok.EqualsAndHashCode;
+import lombok.Getter;
+import lombok.NoArgsConstructor;
+import lombok.Setter;
+import lombok.ToString;
 
 /**
  * One node as last observed: its pod (Ready, config hash, image) and what the node itself reports
@@ -13,6 +21,13 @@ import java.util.List;
  * Numbers are -1 where the node did not answer.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
+@EqualsAndHashCode
+@ToString
+@Builder(toBuilder = true)
+@NoArgsConstructor
+@AllArgsConstructor(access = AccessLevel.PRIVATE)
 public class ObservedNode {
   @JsonPropertyDescription("Pod name.")
   private String name;
@@ -47,6 +62,7 @@ public class ObservedNode {
   @JsonPropertyDescription(
       "Fingerprints (SHA-256, 12 hex digits) of the cluster secret the node sends, then of the"
           + " one it also accepts during a rotation.")
+  @Builder.Default
   private List<String> secretFingerprints = new ArrayList<>();
 
   @JsonPropertyDescription("Epoch its last stream completed for; -1 if none.")
@@ -54,8 +70,6 @@ public class ObservedNode {
 
   @JsonPropertyDescription("Epoch its last cleanup completed for; -1 if none.")
   private long cleanedEpoch;
-
-  public ObservedNode() {}
 
   public static ObservedNode of(PodState pod, String image, NodeView view) {
     ObservedNode n = new ObservedNode();
@@ -73,109 +87,5 @@ public class ObservedNode {
     n.streamedEpoch = view.streamedEpoch();
     n.cleanedEpoch = view.cleanedEpoch();
     return n;
-  }
-
-  public String getName() {
-    return name;
-  }
-
-  public void setName(String name) {
-    this.name = name;
-  }
-
-  public boolean isReady() {
-    return ready;
-  }
-
-  public void setReady(boolean ready) {
-    this.ready = ready;
-  }
-
-  public String getConfigHash() {
-    return configHash;
-  }
-
-  public void setConfigHash(String configHash) {
-    this.configHash = configHash;
-  }
-
-  public String getImage() {
-    return image;
-  }
-
-  public void setImage(String image) {
-    this.image = image;
-  }
-
-  public long getEpoch() {
-    return epoch;
-  }
-
-  public void setEpoch(long epoch) {
-    this.epoch = epoch;
-  }
-
-  public int getDefaultAck() {
-    return defaultAck;
-  }
-
-  public void setDefaultAck(int defaultAck) {
-    this.defaultAck = defaultAck;
-  }
-
-  public int getDefaultFrom() {
-    return defaultFrom;
-  }
-
-  public void setDefaultFrom(int defaultFrom) {
-    this.defaultFrom = defaultFrom;
-  }
-
-  public long getPendingHints() {
-    return pendingHints;
-  }
-
-  public void setPendingHints(long pendingHints) {
-    this.pendingHints = pendingHints;
-  }
-
-  public long getEstimatedKeys() {
-    return estimatedKeys;
-  }
-
-  public void setEstimatedKeys(long estimatedKeys) {
-    this.estimatedKeys = estimatedKeys;
-  }
-
-  public long getSstBytes() {
-    return sstBytes;
-  }
-
-  public void setSstBytes(long sstBytes) {
-    this.sstBytes = sstBytes;
-  }
-
-  public List<String> getSecretFingerprints() {
-    return secretFingerprints;
-  }
-
-  public void setSecretFingerprints(List<String> secretFingerprints) {
-    this.secretFingerprints = secretFingerprints;
-  }
-
-  public long getStreamedEpoch() {
-    return streamedEpoch;
-  }
-
-  public void setStreamedEpoch(long streamedEpoch) {
-    this.streamedEpoch = streamedEpoch;
-  }
-
-  public long getCleanedEpoch() {
-    return cleanedEpoch;
-  }
-
-  public void setCleanedEpoch(long cleanedEpoch) {
-    this.cleanedEpoch = cleanedEpoch;
   }
 }

@@ -9,6 +9,11 @@ import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import lombok.EqualsAndHashCode;
+import lombok.Getter;
+import lombok.NoArgsConstructor;
+import lombok.Setter;
+import lombok.ToString;
 
 /**
  * What the operator, not the DhtCluster, puts into a node pod: the default image, the base JVM
@@ -16,6 +21,11 @@ import java.util.Objects;
  * the defaults it was given ({@code status.operatorDefaults}) until a restart for new ones is
  * allowed ({@link UpgradeGate}).
  */
+@Getter
+@Setter
+@EqualsAndHashCode
+@ToString
+@NoArgsConstructor
 public class OperatorDefaults {
   /**
    * Bumped whenever the operator changes the node pod template's shape. 3: thread counts follow the
@@ -37,8 +47,6 @@ public class OperatorDefaults {
       "Resources of a node container when spec.resources is unset: requested, so that node pods"
           + " are not BestEffort, and a memory limit that the heap is sized from.")
   private ResourceRequirements resources;
-
-  public OperatorDefaults() {}
 
   public OperatorDefaults(
       String image, List<String> jvmOptions, int templateVersion, ResourceRequirements resources) {
@@ -82,51 +90,5 @@ public class OperatorDefaults {
       parts.add("pod template v" + templateVersion + " -> v" + newer.templateVersion);
     }
     return String.join(", ", parts);
-  }
-
-  public String getImage() {
-    return image;
-  }
-
-  public void setImage(String image) {
-    this.image = image;
-  }
-
-  public List<String> getJvmOptions() {
-    return jvmOptions;
-  }
-
-  public void setJvmOptions(List<String> jvmOptions) {
-    this.jvmOptions = jvmOptions;
-  }
-
-  public ResourceRequirements getResources() {
-    return resources;
-  }
-
-  public void setResources(ResourceRequirements resources) {
-    this.resources = resources;
-  }
-
-  public int getTemplateVersion() {
-    return templateVersion;
-  }
-
-  public void setTemplateVersion(int templateVersion) {
-    this.templateVersion = templateVersion;
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof OperatorDefaults other
-        && Objects.equals(image, other.image)
-        && Objects.equals(jvmOptions, other.jvmOptions)
-        && templateVersion == other.templateVersion
-        && Objects.equals(resources, other.resources);
-  }
-
-  @Override
-  public int hashCode() {
-    return Objects.hash(image, jvmOptions, templateVersion, resources);
   }
 }

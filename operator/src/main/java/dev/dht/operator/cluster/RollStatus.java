@@ -4,11 +4,26 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.ArrayList;
 import java.util.List;
+import lombok.AllArgsConstructor;
+import lombok.Builder;
+import lombok.EqualsAndHashCode;
+import lombok.Getter;
+import lombok.NoArgsConstructor;
+import lombok.Setter;
+import lombok.ToString;
 
 /** Progress of a rolling restart: what is left, what is restarting, what it waits for. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
+@EqualsAndHashCode
+@ToString
+@Builder(toBuilder = true)
+@NoArgsConstructor
+@AllArgsConstructor
 public class RollStatus {
   @JsonPropertyDescription("Pods still created with other settings than the current ones.")
+  @Builder.Default
   private List<String> outdated = new ArrayList<>();
 
   @JsonPropertyDescription(
@@ -17,36 +32,4 @@ public class RollStatus {
 
   @JsonPropertyDescription("What the roll does or waits for.")
   private String message;
-
-  public RollStatus() {}
-
-  public RollStatus(List<String> outdated, String restarting, String message) {
-    this.outdated = outdated;
-    this.restarting = restarting;
-    this.message = message;
-  }
-
-  public List<String> getOutdated() {
-    return outdated;
-  }
-
-  public void setOutdated(List<String> outdated) {
-    this.outdated = outdated;
-  }
-
-  public String getRestarting() {
-    return restarting;
-  }
-
-  public void setRestarting(String restarting) {
-    this.restarting = restarting;
-  }
-
-  public String getMessage() {
-    return message;
-  }
-
-  public void setMessage(String message) {
-    this.message = message;
-  }
 }

@@ -9,9 +9,24 @@ import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import java.util.List;
 import java.util.Map;
+import lombok.AccessLevel;
+import lombok.AllArgsConstructor;
+import lombok.Builder;
+import lombok.EqualsAndHashCode;
+import lombok.Getter;
+import lombok.NoArgsConstructor;
+import lombok.Setter;
+import lombok.ToString;
 
 /** Where node pods may run; copied verbatim into the pod template. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
+@EqualsAndHashCode
+@ToString
+@Builder(toBuilder = true)
+@NoArgsConstructor
+@AllArgsConstructor(access = AccessLevel.PRIVATE)
 public class Scheduling {
   @SchemaFrom(type = KubernetesSchemas.Affinity.class)
   @JsonPropertyDescription(
@@ -30,37 +45,4 @@ public class Scheduling {
   @JsonPropertyDescription(
       "How the pods spread over topology domains such as hosts or zones, as in a pod spec.")
   private List<TopologySpreadConstraint> topologySpreadConstraints;
-
-  public Affinity getAffinity() {
-    return affinity;
-  }
-
-  public void setAffinity(Affinity affinity) {
-    this.affinity = affinity;
-  }
-
-  public List<Toleration> getTolerations() {
-    return tolerations;
-  }
-
-  public void setTolerations(List<Toleration> tolerations) {
-    this.tolerations = tolerations;
-  }
-
-  public Map<String, String> getNodeSelector() {
-    return nodeSelector;
-  }
-
-  public void setNodeSelector(Map<String, String> nodeSelector) {
-    this.nodeSelector = nodeSelector;
-  }
-
-  public List<TopologySpreadConstraint> getTopologySpreadConstraints() {
-    return topologySpreadConstraints;
-  }
-
-  public void setTopologySpreadConstraints(
-      List<TopologySpreadConstraint> topologySpreadConstraints) {
-    this.topologySpreadConstraints = topologySpreadConstraints;
-  }
 }

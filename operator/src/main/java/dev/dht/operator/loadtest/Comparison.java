@@ -8,21 +8,44 @@ import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import lombok.AccessLevel;
+import lombok.AllArgsConstructor;
+import lombok.Builder;
+import lombok.EqualsAndHashCode;
+import lombok.Getter;
+import lombok.NoArgsConstructor;
+import lombok.Setter;
+import lombok.ToString;
 
 /**
  * A run against its baseline (an earlier DhtLoadTest): per metric, both values and the change.
  * Latencies are better when lower, the achieved rate when higher. Pure.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
+@EqualsAndHashCode
+@ToString
+@Builder(toBuilder = true)
+@NoArgsConstructor
+@AllArgsConstructor(access = AccessLevel.PRIVATE)
 public class Comparison {
   @JsonPropertyDescription("The DhtLoadTest compared with.")
   private String baseline;
 
   @JsonPropertyDescription("achievedRate, p50, p99, p99.9 and max: baseline, this run, change.")
+  @Builder.Default
   private List<Row> rows = new ArrayList<>();
 
   /** One metric: both values and the change in percent (positive: this run's value is higher). */
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @Getter
+  @Setter
+  @EqualsAndHashCode
+  @ToString
+  @Builder(toBuilder = true)
+  @NoArgsConstructor
+  @AllArgsConstructor(access = AccessLevel.PRIVATE)
   public static class Row {
     @JsonPropertyDescription("achievedRate (req/s) or a latency percentile (ms).")
     private String metric;
@@ -38,8 +61,6 @@ public class Comparison {
 
     @JsonPropertyDescription("For people: e.g. '2.78x better', '12% worse', 'same'.")
     private String summary;
-
-    public Row() {}
 
     Row(String metric, Double baseline, Double current, boolean higherIsBetter) {
       this.metric = metric;
@@ -75,49 +96,7 @@ public class Comparison {
           .stripTrailingZeros()
           .toPlainString();
     }
-
-    public String getMetric() {
-      return metric;
-    }
-
-    public Double getBaseline() {
-      return baseline;
-    }
-
-    public Double getCurrent() {
-      return current;
-    }
-
-    public Double getChangePercent() {
-      return changePercent;
-    }
-
-    public String getSummary() {
-      return summary;
-    }
-
-    public void setMetric(String metric) {
-      this.metric = metric;
-    }
-
-    public void setBaseline(Double baseline) {
-      this.baseline = baseline;
-    }
-
-    public void setCurrent(Double current) {
-      this.current = current;
-    }
-
-    public void setChangePercent(Double changePercent) {
-      this.changePercent = changePercent;
-    }
-
-    public void setSummary(String summary) {
-      this.summary = summary;
-    }
   }
-
-  public Comparison() {}
 
   public static Comparison of(String baselineName, Results baseline, Results current) {
     var c = new Comparison();
@@ -151,21 +130,5 @@ public class Comparison {
 
   private static double round(double value) {
     return Math.round(value * 100) / 100.0;
-  }
-
-  public String getBaseline() {
-    return baseline;
-  }
-
-  public void setBaseline(String baseline) {
-    this.baseline = baseline;
-  }
-
-  public List<Row> getRows() {
-    return rows;
-  }
-
-  public void setRows(List<Row> rows) {
-    this.rows = rows;
   }
 }

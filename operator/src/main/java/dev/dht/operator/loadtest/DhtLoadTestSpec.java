@@ -16,6 +16,14 @@ import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import lombok.AccessLevel;
+import lombok.AllArgsConstructor;
+import lombok.Builder;
+import lombok.EqualsAndHashCode;
+import lombok.Getter;
+import lombok.NoArgsConstructor;
+import lombok.Setter;
+import lombok.ToString;
 
 /**
  * What to run. Immutable once created: a load test is a record of one run, so editing it must not
@@ -38,6 +46,13 @@ import java.util.Locale;
 @ValidationRule(
     value = "!has(self.parallelism) || self.parallelism <= self.connections",
     message = "parallelism must not exceed connections (each generator needs a connection)")
+@Getter
+@Setter
+@EqualsAndHashCode
+@ToString
+@Builder(toBuilder = true)
+@NoArgsConstructor
+@AllArgsConstructor(access = AccessLevel.PRIVATE)
 public class DhtLoadTestSpec {
   static final String IMMUTABLE_MESSAGE = "spec is immutable: create a new DhtLoadTest to re-run";
 
@@ -56,6 +71,7 @@ public class DhtLoadTestSpec {
 
   @Default("{}")
   @JsonPropertyDescription("What the requests do: operation, keys and values.")
+  @Builder.Default
   private Workload workload = new Workload();
 
   @Min(1)
@@ -75,11 +91,13 @@ public class DhtLoadTestSpec {
   @Pattern(DURATION_PATTERN)
   @ValidationRule(value = POSITIVE_DURATION_RULE, message = "duration must be positive")
   @JsonPropertyDescription("Measured duration, e.g. 60s, 2m, 1m30s.")
+  @Builder.Default
   private String duration = "60s";
 
   @Default("10s")
   @Pattern(DURATION_PATTERN)
   @JsonPropertyDescription("Warm-up before the measured duration, excluded from the results.")
+  @Builder.Default
   private String warmup = "10s";
 
   @JsonPropertyDescription(
@@ -93,29 +111,22 @@ public class DhtLoadTestSpec {
   private Profile profile;
 
   /** What to profile, on which nodes. */
+  @Getter
+  @Setter
+  @EqualsAndHashCode
+  @ToString
+  @Builder(toBuilder = true)
+  @NoArgsConstructor
+  @AllArgsConstructor(access = AccessLevel.PRIVATE)
   public static class Profile {
     @Required
     @JsonPropertyDescription("Events: cpu or wall, alloc, lock.")
+    @Builder.Default
     private List<ProfileEvent> events = new ArrayList<>();
 
     @JsonPropertyDescription("Pod names of the nodes to profile; empty: every node.")
+    @Builder.Default
     private List<String> nodes = new ArrayList<>();
-
-    public List<ProfileEvent> getEvents() {
-      return events;
-    }
-
-    public void setEvents(List<ProfileEvent> events) {
-      this.events = events;
-    }
-
-    public List<String> getNodes() {
-      return nodes;
-    }
-
-    public void setNodes(List<String> nodes) {
-      this.nodes = nodes;
-    }
   }
 
   /** An async-profiler event. */
@@ -134,41 +145,18 @@ public class DhtLoadTestSpec {
     }
   }
 
-  public Profile getProfile() {
-    return profile;
-  }
-
-  public void setProfile(Profile profile) {
-    this.profile = profile;
-  }
-
   /** The load test this one is compared with. */
+  @Getter
+  @Setter
+  @EqualsAndHashCode
+  @ToString
+  @Builder(toBuilder = true)
+  @NoArgsConstructor
+  @AllArgsConstructor
   public static class BaselineRef {
     @Required
     @JsonPropertyDescription("Name of a DhtLoadTest in this namespace.")
     private String name;
-
-    public BaselineRef() {}
-
-    public BaselineRef(String name) {
-      this.name = name;
-    }
-
-    public String getName() {
-      return name;
-    }
-
-    public void setName(String name) {
-      this.name = name;
-    }
-  }
-
-  public BaselineRef getBaseline() {
-    return baseline;
-  }
-
-  public void setBaseline(BaselineRef baseline) {
-    this.baseline = baseline;
   }
 
   @Default("10m")
@@ -176,20 +164,14 @@ public class DhtLoadTestSpec {
   @ValidationRule(value = POSITIVE_DURATION_RULE, message = "pendingTimeout must be positive")
   @JsonPropertyDescription(
       "How long the test may wait for its target to be ready (Pending) before it fails.")
+  @Builder.Default
   private String pendingTimeout = "10m";
-
-  public String getPendingTimeout() {
-    return pendingTimeout;
-  }
-
-  public void setPendingTimeout(String pendingTimeout) {
-    this.pendingTimeout = pendingTimeout;
-  }
 
   @Default("64")
   @Min(1)
   @Max(10000)
   @JsonPropertyDescription("Keep-alive connections, one request in flight each.")
+  @Builder.Default
   private Integer connections = 64;
 
   @Min(1)
@@ -206,6 +188,7 @@ public class DhtLoadTestSpec {
           + " connections/parallelism, their measured windows started at the same moment; the"
           + " result merges their histograms exactly. Above 1 the operator must reach the pods"
           + " (port 9090) to start them and collect their histograms.")
+  @Builder.Default
   private Integer parallelism = 1;
 
   static final int MAX_PARALLELISM = 32;
@@ -217,22 +200,6 @@ public class DhtLoadTestSpec {
 
   @JsonPropertyDescription("Limits the verdict checks; an absent threshold is not checked.")
   private Thresholds thresholds;
-
-  public Integer getParallelism() {
-    return parallelism;
-  }
-
-  public void setParallelism(Integer parallelism) {
-    this.parallelism = parallelism;
-  }
-
-  public Boolean getSpreadAcrossNodes() {
-    return spreadAcrossNodes;
-  }
-
-  public void setSpreadAcrossNodes(Boolean spreadAcrossNodes) {
-    this.spreadAcrossNodes = spreadAcrossNodes;
-  }
 
   @JsonPropertyDescription(
       "Where the load generator pods may run, e.g. away from the dht nodes it measures. With"
@@ -247,137 +214,34 @@ public class DhtLoadTestSpec {
           + " CPU limit (throttling would show up as latency).")
   private ResourceRequirements resources;
 
-  public ClusterRef getClusterRef() {
-    return clusterRef;
-  }
-
-  public void setClusterRef(ClusterRef clusterRef) {
-    this.clusterRef = clusterRef;
-  }
-
-  public String getTargetUrl() {
-    return targetUrl;
-  }
-
-  public void setTargetUrl(String targetUrl) {
-    this.targetUrl = targetUrl;
-  }
-
-  public Workload getWorkload() {
-    return workload;
-  }
-
-  public void setWorkload(Workload workload) {
-    this.workload = workload;
-  }
-
-  public Integer getAck() {
-    return ack;
-  }
-
-  public void setAck(Integer ack) {
-    this.ack = ack;
-  }
-
-  public Integer getFrom() {
-    return from;
-  }
-
-  public void setFrom(Integer from) {
-    this.from = from;
-  }
-
-  public Integer getRate() {
-    return rate;
-  }
-
-  public void setRate(Integer rate) {
-    this.rate = rate;
-  }
-
-  public String getDuration() {
-    return duration;
-  }
-
-  public void setDuration(String duration) {
-    this.duration = duration;
-  }
-
-  public String getWarmup() {
-    return warmup;
-  }
-
-  public void setWarmup(String warmup) {
-    this.warmup = warmup;
-  }
-
-  public Integer getConnections() {
-    return connections;
-  }
-
-  public void setConnections(Integer connections) {
-    this.connections = connections;
-  }
-
-  public Integer getThreads() {
-    return threads;
-  }
-
-  public void setThreads(Integer threads) {
-    this.threads = threads;
-  }
-
-  public Thresholds getThresholds() {
-    return thresholds;
-  }
-
-  public void setThresholds(Thresholds thresholds) {
-    this.thresholds = thresholds;
-  }
-
-  public Scheduling getScheduling() {
-    return scheduling;
-  }
-
-  public void setScheduling(Scheduling scheduling) {
-    this.scheduling = scheduling;
-  }
-
-  public ResourceRequirements getResources() {
-    return resources;
-  }
-
-  public void setResources(ResourceRequirements resources) {
-    this.resources = resources;
-  }
-
   /** A DhtCluster in the load test's namespace. */
+  @Getter
+  @Setter
+  @EqualsAndHashCode
+  @ToString
+  @Builder(toBuilder = true)
+  @NoArgsConstructor
+  @AllArgsConstructor
   public static class ClusterRef {
     @Required
     @Pattern("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
     @JsonPropertyDescription("Name of the DhtCluster.")
     private String name;
-
-    public ClusterRef() {}
-
-    public ClusterRef(String name) {
-      this.name = name;
-    }
-
-    public String getName() {
-      return name;
-    }
-
-    public void setName(String name) {
-      this.name = name;
-    }
   }
 
   /** Request mix and keys. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @Getter
+  @Setter
+  @EqualsAndHashCode
+  @ToString
+  @Builder(toBuilder = true)
+  @NoArgsConstructor
+  @AllArgsConstructor(access = AccessLevel.PRIVATE)
   public static class Workload {
     @Default("put")
     @JsonPropertyDescription("put, get or mixed.")
+    @Builder.Default
     private Operation operation = Operation.PUT;
 
     @Min(0)
@@ -388,6 +252,7 @@ public class DhtLoadTestSpec {
     @Default("100000")
     @Min(1)
     @JsonPropertyDescription("Number of distinct keys.")
+    @Builder.Default
     private Long keyspace = 100_000L;
 
     @Pattern("^[A-Za-z0-9._~-]{1,100}$")
@@ -397,63 +262,17 @@ public class DhtLoadTestSpec {
             + " an earlier put test to GET its keys.")
     private String keyPrefix;
 
-    public String getKeyPrefix() {
-      return keyPrefix;
-    }
-
-    public void setKeyPrefix(String keyPrefix) {
-      this.keyPrefix = keyPrefix;
-    }
-
     @Default("100")
     @Min(0)
     @Max(16777216)
     @JsonPropertyDescription("PUT body size in bytes.")
+    @Builder.Default
     private Integer valueSize = 100;
 
     @Default("uniform")
     @JsonPropertyDescription("uniform, or zipfian (a few hot keys).")
+    @Builder.Default
     private KeyDistribution keyDistribution = KeyDistribution.UNIFORM;
-
-    public Operation getOperation() {
-      return operation;
-    }
-
-    public void setOperation(Operation operation) {
-      this.operation = operation;
-    }
-
-    public Double getReadRatio() {
-      return readRatio;
-    }
-
-    public void setReadRatio(Double readRatio) {
-      this.readRatio = readRatio;
-    }
-
-    public Long getKeyspace() {
-      return keyspace;
-    }
-
-    public void setKeyspace(Long keyspace) {
-      this.keyspace = keyspace;
-    }
-
-    public Integer getValueSize() {
-      return valueSize;
-    }
-
-    public void setValueSize(Integer valueSize) {
-      this.valueSize = valueSize;
-    }
-
-    public KeyDistribution getKeyDistribution() {
-      return keyDistribution;
-    }
-
-    public void setKeyDistribution(KeyDistribution keyDistribution) {
-      this.keyDistribution = keyDistribution;
-    }
   }
 
   /** The load generator's --workload values. */
@@ -482,9 +301,15 @@ public class DhtLoadTestSpec {
     }
   }
 
-  /** Pass/fail limits of the verdict. */
-  @JsonInclude(JsonInclude.Include.NON_NULL)
   /** Regression limits against the baseline, in percent; an absent one is not checked. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @Getter
+  @Setter
+  @EqualsAndHashCode
+  @ToString
+  @Builder(toBuilder = true)
+  @NoArgsConstructor
+  @AllArgsConstructor(access = AccessLevel.PRIVATE)
   public static class Regression {
     @Min(0)
     @JsonPropertyDescription("p50 may be at most this many percent above the baseline's.")
@@ -504,38 +329,6 @@ public class DhtLoadTestSpec {
         "The achieved rate may be at most this many percent below the baseline's.")
     private Double achievedRatePercent;
 
-    public Double getP50Percent() {
-      return p50Percent;
-    }
-
-    public void setP50Percent(Double p50Percent) {
-      this.p50Percent = p50Percent;
-    }
-
-    public Double getP99Percent() {
-      return p99Percent;
-    }
-
-    public void setP99Percent(Double p99Percent) {
-      this.p99Percent = p99Percent;
-    }
-
-    public Double getP999Percent() {
-      return p999Percent;
-    }
-
-    public void setP999Percent(Double p999Percent) {
-      this.p999Percent = p999Percent;
-    }
-
-    public Double getAchievedRatePercent() {
-      return achievedRatePercent;
-    }
-
-    public void setAchievedRatePercent(Double achievedRatePercent) {
-      this.achievedRatePercent = achievedRatePercent;
-    }
-
     public boolean any() {
       return p50Percent != null
           || p99Percent != null
@@ -544,6 +337,14 @@ public class DhtLoadTestSpec {
     }
   }
 
+  /** Pass/fail limits of the verdict. */
+  @Getter
+  @Setter
+  @EqualsAndHashCode
+  @ToString
+  @Builder(toBuilder = true)
+  @NoArgsConstructor
+  @AllArgsConstructor(access = AccessLevel.PRIVATE)
   public static class Thresholds {
     @Min(0)
     @JsonPropertyDescription("Largest acceptable 99th percentile latency, in ms.")
@@ -565,49 +366,9 @@ public class DhtLoadTestSpec {
             + " Aborted.")
     private Boolean abortOnFail;
 
-    public Boolean getAbortOnFail() {
-      return abortOnFail;
-    }
-
-    public void setAbortOnFail(Boolean abortOnFail) {
-      this.abortOnFail = abortOnFail;
-    }
-
-    public Double getP99Ms() {
-      return p99Ms;
-    }
-
-    public void setP99Ms(Double p99Ms) {
-      this.p99Ms = p99Ms;
-    }
-
-    public Double getP999Ms() {
-      return p999Ms;
-    }
-
-    public void setP999Ms(Double p999Ms) {
-      this.p999Ms = p999Ms;
-    }
-
     @JsonPropertyDescription(
         "Largest acceptable regressions against spec.baseline, in percent: latencies may grow by"
             + " at most that much, the achieved rate may drop by at most that much.")
     private Regression regression;
-
-    public Regression getRegression() {
-      return regression;
-    }
-
-    public void setRegression(Regression regression) {
-      this.regression = regression;
-    }
-
-    public Double getMaxErrorRatio() {
-      return maxErrorRatio;
-    }
-
-    public void setMaxErrorRatio(Double maxErrorRatio) {
-      this.maxErrorRatio = maxErrorRatio;
-    }
   }
 }

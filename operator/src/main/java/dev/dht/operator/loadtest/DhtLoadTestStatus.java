@@ -8,9 +8,24 @@ import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
+import lombok.AccessLevel;
+import lombok.AllArgsConstructor;
+import lombok.Builder;
+import lombok.EqualsAndHashCode;
+import lombok.Getter;
+import lombok.NoArgsConstructor;
+import lombok.Setter;
+import lombok.ToString;
 
 /** What happened to the run; written by the operator only. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@Getter
+@Setter
+@EqualsAndHashCode
+@ToString
+@Builder(toBuilder = true)
+@NoArgsConstructor
+@AllArgsConstructor(access = AccessLevel.PRIVATE)
 public class DhtLoadTestStatus {
   public static final String PENDING = "Pending";
   public static final String RUNNING = "Running";
@@ -58,28 +73,14 @@ public class DhtLoadTestStatus {
   @JsonPropertyDescription(
       "Artifacts stored with the report (e.g. flame-<pod>-<event>.html), each in ConfigMaps"
           + " labelled dht.dev/artifact, gzipped and split into parts below 1 MiB.")
+  @Builder.Default
   private List<String> artifacts = new ArrayList<>();
-
-  public List<String> getArtifacts() {
-    return artifacts;
-  }
-
-  public void setArtifacts(List<String> artifacts) {
-    this.artifacts = artifacts;
-  }
-
-  public Comparison getComparison() {
-    return comparison;
-  }
-
-  public void setComparison(Comparison comparison) {
-    this.comparison = comparison;
-  }
 
   @SchemaFrom(type = KubernetesSchemas.Condition[].class)
   @JsonPropertyDescription(
       "Conditions: TargetReady, Succeeded (the run completed), Passed (the verdict),"
           + " AwaitingResults.")
+  @Builder.Default
   private List<Condition> conditions = new ArrayList<>();
 
   @JsonPropertyDescription(
@@ -94,24 +95,15 @@ public class DhtLoadTestStatus {
   @JsonPropertyDescription("Why the operator stopped the run early (thresholds.abortOnFail).")
   private String aborted;
 
-  public Progress getProgress() {
-    return progress;
-  }
-
-  public void setProgress(Progress progress) {
-    this.progress = progress;
-  }
-
-  public String getAborted() {
-    return aborted;
-  }
-
-  public void setAborted(String aborted) {
-    this.aborted = aborted;
-  }
-
   /** A running test, as its generators last reported (measured counts are approximate). */
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @Getter
+  @Setter
+  @EqualsAndHashCode
+  @ToString
+  @Builder(toBuilder = true)
+  @NoArgsConstructor
+  @AllArgsConstructor(access = AccessLevel.PRIVATE)
   public static class Progress {
     @JsonPropertyDescription("e.g. 'measuring 12/30 s, 3998 req/s, p99 3.2 ms'.")
     private String summary;
@@ -138,94 +130,21 @@ public class DhtLoadTestStatus {
     @JsonPropertyDescription(
         "99th percentile latency of the measured part so far, in milliseconds.")
     private Double p99Ms;
-
-    public String getSummary() {
-      return summary;
-    }
-
-    public void setSummary(String summary) {
-      this.summary = summary;
-    }
-
-    public Double getElapsedSeconds() {
-      return elapsedSeconds;
-    }
-
-    public void setElapsedSeconds(Double elapsedSeconds) {
-      this.elapsedSeconds = elapsedSeconds;
-    }
-
-    public Double getRemainingSeconds() {
-      return remainingSeconds;
-    }
-
-    public void setRemainingSeconds(Double remainingSeconds) {
-      this.remainingSeconds = remainingSeconds;
-    }
-
-    public Long getRequests() {
-      return requests;
-    }
-
-    public void setRequests(Long requests) {
-      this.requests = requests;
-    }
-
-    public Long getErrors() {
-      return errors;
-    }
-
-    public void setErrors(Long errors) {
-      this.errors = errors;
-    }
-
-    public Long getNon2xx() {
-      return non2xx;
-    }
-
-    public void setNon2xx(Long non2xx) {
-      this.non2xx = non2xx;
-    }
-
-    public Double getAchievedRate() {
-      return achievedRate;
-    }
-
-    public void setAchievedRate(Double achievedRate) {
-      this.achievedRate = achievedRate;
-    }
-
-    public Double getP99Ms() {
-      return p99Ms;
-    }
-
-    public void setP99Ms(Double p99Ms) {
-      this.p99Ms = p99Ms;
-    }
   }
 
   @JsonPropertyDescription(
       "With parallelism above 1: each generator's own result; status.results merges them.")
   private List<Generator> generators;
 
-  public String getStartAt() {
-    return startAt;
-  }
-
-  public void setStartAt(String startAt) {
-    this.startAt = startAt;
-  }
-
-  public List<Generator> getGenerators() {
-    return generators;
-  }
-
-  public void setGenerators(List<Generator> generators) {
-    this.generators = generators;
-  }
-
   /** One generator of a parallel test. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @Getter
+  @Setter
+  @EqualsAndHashCode
+  @ToString
+  @Builder(toBuilder = true)
+  @NoArgsConstructor
+  @AllArgsConstructor(access = AccessLevel.PRIVATE)
   public static class Generator {
     @JsonPropertyDescription("Number of the generator, from 0.")
     private Integer index;
@@ -259,117 +178,21 @@ public class DhtLoadTestStatus {
 
     @JsonPropertyDescription("End of its measured window on its own clock.")
     private String windowEnd;
-
-    public Integer getIndex() {
-      return index;
-    }
-
-    public void setIndex(Integer index) {
-      this.index = index;
-    }
-
-    public String getPod() {
-      return pod;
-    }
-
-    public void setPod(String pod) {
-      this.pod = pod;
-    }
-
-    public Double getTargetRate() {
-      return targetRate;
-    }
-
-    public void setTargetRate(Double targetRate) {
-      this.targetRate = targetRate;
-    }
-
-    public Double getAchievedRate() {
-      return achievedRate;
-    }
-
-    public void setAchievedRate(Double achievedRate) {
-      this.achievedRate = achievedRate;
-    }
-
-    public Long getRequests() {
-      return requests;
-    }
-
-    public void setRequests(Long requests) {
-      this.requests = requests;
-    }
-
-    public Long getErrors() {
-      return errors;
-    }
-
-    public void setErrors(Long errors) {
-      this.errors = errors;
-    }
-
-    public Long getNon2xx() {
-      return non2xx;
-    }
-
-    public void setNon2xx(Long non2xx) {
-      this.non2xx = non2xx;
-    }
-
-    public Double getP99Ms() {
-      return p99Ms;
-    }
-
-    public void setP99Ms(Double p99Ms) {
-      this.p99Ms = p99Ms;
-    }
-
-    public Boolean getWarmedUp() {
-      return warmedUp;
-    }
-
-    public void setWarmedUp(Boolean warmedUp) {
-      this.warmedUp = warmedUp;
-    }
-
-    public String getWindowStart() {
-      return windowStart;
-    }
-
-    public void setWindowStart(String windowStart) {
-      this.windowStart = windowStart;
-    }
-
-    public String getWindowEnd() {
-      return windowEnd;
-    }
-
-    public void setWindowEnd(String windowEnd) {
-      this.windowEnd = windowEnd;
-    }
   }
 
-  /** Copy of a previous status, the starting point of the next one. */
+  /**
+   * Copy of a previous status, the starting point of the next one: every field (through the
+   * generated {@code toBuilder}, so none can be missed), with new lists of conditions and artifacts
+   * (the nested objects and the list of generators are shared); an empty status for none.
+   */
   public static DhtLoadTestStatus copyOf(DhtLoadTestStatus previous) {
-    var copy = new DhtLoadTestStatus();
-    if (previous != null) {
-      copy.observedGeneration = previous.observedGeneration;
-      copy.phase = previous.phase;
-      copy.jobName = previous.jobName;
-      copy.target = previous.target;
-      copy.startTime = previous.startTime;
-      copy.completionTime = previous.completionTime;
-      copy.results = previous.results;
-      copy.verdict = previous.verdict;
-      copy.report = previous.report;
-      copy.startAt = previous.startAt;
-      copy.progress = previous.progress;
-      copy.aborted = previous.aborted;
-      copy.generators = previous.generators;
-      copy.conditions =
-          new ArrayList<>(previous.conditions == null ? List.of() : previous.conditions);
+    if (previous == null) {
+      return new DhtLoadTestStatus();
     }
-    return copy;
+    return previous.toBuilder()
+        .conditions(new ArrayList<>(previous.conditions == null ? List.of() : previous.conditions))
+        .artifacts(new ArrayList<>(previous.artifacts == null ? List.of() : previous.artifacts))
+        .build();
   }
 
   @JsonIgnore
@@ -377,88 +200,15 @@ public class DhtLoadTestStatus {
     return SUCCEEDED.equals(phase) || FAILED.equals(phase);
   }
 
-  public Long getObservedGeneration() {
-    return observedGeneration;
-  }
-
-  public void setObservedGeneration(Long observedGeneration) {
-    this.observedGeneration = observedGeneration;
-  }
-
-  public String getPhase() {
-    return phase;
-  }
-
-  public void setPhase(String phase) {
-    this.phase = phase;
-  }
-
-  public String getJobName() {
-    return jobName;
-  }
-
-  public void setJobName(String jobName) {
-    this.jobName = jobName;
-  }
-
-  public String getTarget() {
-    return target;
-  }
-
-  public void setTarget(String target) {
-    this.target = target;
-  }
-
-  public String getStartTime() {
-    return startTime;
-  }
-
-  public void setStartTime(String startTime) {
-    this.startTime = startTime;
-  }
-
-  public String getCompletionTime() {
-    return completionTime;
-  }
-
-  public void setCompletionTime(String completionTime) {
-    this.completionTime = completionTime;
-  }
-
-  public Results getResults() {
-    return results;
-  }
-
-  public void setResults(Results results) {
-    this.results = results;
-  }
-
-  public String getVerdict() {
-    return verdict;
-  }
-
-  public void setVerdict(String verdict) {
-    this.verdict = verdict;
-  }
-
-  public String getReport() {
-    return report;
-  }
-
-  public void setReport(String report) {
-    this.report = report;
-  }
-
-  public List<Condition> getConditions() {
-    return conditions;
-  }
-
-  public void setConditions(List<Condition> conditions) {
-    this.conditions = conditions;
-  }
-
   /** The measured window of the run, from the load generator's summary. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @Getter
+  @Setter
+  @EqualsAndHashCode
+  @ToString
+  @Builder(toBuilder = true)
+  @NoArgsConstructor
+  @AllArgsConstructor(access = AccessLevel.PRIVATE)
   public static class Results {
     @JsonPropertyDescription("Requests completed in the measured window.")
     private Long requests;
@@ -493,82 +243,17 @@ public class DhtLoadTestStatus {
         "With parallelism above 1: the time all generators were measuring together over the time"
             + " any was (1: their windows coincide).")
     private Double windowOverlap;
-
-    public Double getWindowOverlap() {
-      return windowOverlap;
-    }
-
-    public void setWindowOverlap(Double windowOverlap) {
-      this.windowOverlap = windowOverlap;
-    }
-
-    public List<Double> getP99ByThirdMs() {
-      return p99ByThirdMs;
-    }
-
-    public void setP99ByThirdMs(List<Double> p99ByThirdMs) {
-      this.p99ByThirdMs = p99ByThirdMs;
-    }
-
-    public Boolean getWarmedUp() {
-      return warmedUp;
-    }
-
-    public void setWarmedUp(Boolean warmedUp) {
-      this.warmedUp = warmedUp;
-    }
-
-    public Long getRequests() {
-      return requests;
-    }
-
-    public void setRequests(Long requests) {
-      this.requests = requests;
-    }
-
-    public Double getAchievedRate() {
-      return achievedRate;
-    }
-
-    public void setAchievedRate(Double achievedRate) {
-      this.achievedRate = achievedRate;
-    }
-
-    public Long getErrors() {
-      return errors;
-    }
-
-    public void setErrors(Long errors) {
-      this.errors = errors;
-    }
-
-    public Long getNon2xx() {
-      return non2xx;
-    }
-
-    public void setNon2xx(Long non2xx) {
-      this.non2xx = non2xx;
-    }
-
-    public Long getNotFound() {
-      return notFound;
-    }
-
-    public void setNotFound(Long notFound) {
-      this.notFound = notFound;
-    }
-
-    public Latency getLatencyMs() {
-      return latencyMs;
-    }
-
-    public void setLatencyMs(Latency latencyMs) {
-      this.latencyMs = latencyMs;
-    }
   }
 
   /** Latency percentiles in milliseconds; null when nothing was measured. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
+  @Getter
+  @Setter
+  @EqualsAndHashCode
+  @ToString
+  @Builder(toBuilder = true)
+  @NoArgsConstructor
+  @AllArgsConstructor
   public static class Latency {
     @JsonPropertyDescription("Median latency (50th percentile), in milliseconds.")
     private Double p50;
@@ -584,55 +269,5 @@ public class DhtLoadTestStatus {
 
     @JsonPropertyDescription("Largest latency, in milliseconds.")
     private Double max;
-
-    public Latency() {}
-
-    public Latency(Double p50, Double p90, Double p99, Double p999, Double max) {
-      this.p50 = p50;
-      this.p90 = p90;
-      this.p99 = p99;
-      this.p999 = p999;
-      this.max = max;
-    }
-
-    public Double getP50() {
-      return p50;
-    }
-
-    public void setP50(Double p50) {
-      this.p50 = p50;
-    }
-
-    public Double getP90() {
-      return p90;
-    }
-
-    public void setP90(Double p90) {
-      this.p90 = p90;
-    }
-
-    public Double getP99() {
-      return p99;
-    }
-
-    public void setP99(Double p99) {
-      this.p99 = p99;
-    }
-
-    public Double getP999() {
-      return p999;
-    }
-
-    public void setP999(Double p999) {
-      this.p999 = p999;
-    }
-
-    public Double getMax() {
-      return max;
-    }
-
-    public void setMax(Double max) {
-      this.max = max;
-    }
   }
 }

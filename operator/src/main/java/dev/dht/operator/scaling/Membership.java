@@ -3,12 +3,24 @@ package dev.dht.operator.scaling;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.contract.MembersFile;
+import lombok.AllArgsConstructor;
+import lombok.Builder;
+import lombok.EqualsAndHashCode;
+import lombok.Getter;
+import lombok.NoArgsConstructor;
+import lombok.Setter;
 
 /**
  * The membership the operator publishes to the nodes, and where a change of it stands: kept in the
  * DhtCluster's status, so a change survives an operator restart. Members are the ordinals {@code
  * 0..members-1}; during a change to {@code target} members, the others join or leave.
  */
+@Getter
+@Setter
+@EqualsAndHashCode
+@Builder(toBuilder = true)
+@NoArgsConstructor
+@AllArgsConstructor
 public class Membership {
   /**
    * Where a change stands; each step's membership file is observed by every node before the next.
@@ -40,51 +52,11 @@ public class Membership {
   private int target;
 
   @JsonPropertyDescription("Where the change in progress stands.")
+  @Builder.Default
   private Step step = Step.STABLE;
-
-  public Membership() {}
-
-  public Membership(long epoch, int members, int target, Step step) {
-    this.epoch = epoch;
-    this.members = members;
-    this.target = target;
-    this.step = step;
-  }
 
   public static Membership stable(long epoch, int members) {
     return new Membership(epoch, members, members, Step.STABLE);
-  }
-
-  public long getEpoch() {
-    return epoch;
-  }
-
-  public void setEpoch(long epoch) {
-    this.epoch = epoch;
-  }
-
-  public int getMembers() {
-    return members;
-  }
-
-  public void setMembers(int members) {
-    this.members = members;
-  }
-
-  public int getTarget() {
-    return target;
-  }
-
-  public void setTarget(int target) {
-    this.target = target;
-  }
-
-  public Step getStep() {
-    return step;
-  }
-
-  public void setStep(Step step) {
-    this.step = step;
   }
 
   /**
@@ -126,20 +98,6 @@ public class Membership {
       listed.add(new MembersFile.Member(urlsByOrdinal.get(i), state));
     }
     return new MembersFile(epoch, step == Step.READING_NEXT, listed).write();
-  }
-
-  @Override
-  public boolean equals(Object o) {
-    return o instanceof Membership m
-        && m.epoch == epoch
-        && m.members == members
-        && m.target == target
-        && m.step == step;
-  }
-
-  @Override
-  public int hashCode() {
-    return java.util.Objects.hash(epoch, members, target, step);
   }
 
   @Override
