@@ -10,9 +10,6 @@
 # Environment:
 #   JIB_FROM_IMAGE  base image; default: k8s-local's tar:///opt/k8s/images/jre25-base.tar when it
 #                   exists, else eclipse-temurin:25-jre (Jib pulls it from Docker Hub itself)
-#   AOT_CACHE       1 (default): the node image carries the AOT cache of a training run of itself
-#                   (e2e/aot-cache.sh, needs root); 0: without
-#   AOT_TRAIN_SECONDS  load time of that training run (default 30)
 #   IMAGE_TAG       use this tag instead of the generated one
 #   IMAGE_PREFIX    repository prefix instead of "local/" (e.g. registry.example.com/dht/)
 #   LOAD_IMAGES     auto (default) | k8s-local | none
@@ -45,14 +42,6 @@ for module in app operator; do
   image="$NODE_IMAGE"; [ "$module" = app ] || image="$OPERATOR_IMAGE"
   t=$SECONDS
   jib "$module" "$image"
-  if [ "$module" = app ] && [ "${AOT_CACHE:-1}" = 1 ]; then
-    # a training run of this image writes its AOT cache; the image is built again with it
-    rm -rf app/target/aot && mkdir -p app/target/aot/app
-    say "AOT cache: training run of $image (${AOT_TRAIN_SECONDS:-30} s of load)"
-    e2e/aot-cache.sh app/target/jib-image.tar app/target/aot/app/dht.aot "${AOT_TRAIN_SECONDS:-30}"
-    jib app "$image" -Paot-cache
-    say "AOT cache: $(du -m app/target/aot/app/dht.aot | cut -f1) MB at /app/dht.aot"
-  fi
   say "$image -> $module/target/jib-image.tar ($(du -m "$module/target/jib-image.tar" | cut -f1) MB, $((SECONDS - t))s)"
 done
 

@@ -181,14 +181,6 @@ PY
   [ "$(jp "sts/$CLUSTER" '{.spec.template.spec.containers[0].image}')" = "$NODE_IMAGE" ] ||
     die "nodes do not run $NODE_IMAGE (the operator's DHT_NODE_IMAGE)"
   log "owned: StatefulSet, Services $CLUSTER and $CLUSTER-peers, ConfigMap, Secret, PDB; nodes run $NODE_IMAGE"
-  # the image's AOT cache fits its JVM and class path: with -XX:AOTMode=on a JVM that cannot map
-  # it refuses to start, so a cache that nodes would silently ignore fails here
-  local aot
-  aot="$(k exec "$CLUSTER-0" -- sh -c 'java -XX:AOTCache=/app/dht.aot -XX:AOTMode=on -Xlog:aot=info \
-    -cp @/app/jib-classpath-file dev.dht.app.DhtMain --version 2>&1')" ||
-    die "the node image's AOT cache /app/dht.aot is not usable: $(tail -n 3 <<<"$aot")"
-  grep -q 'Using AOT-linked classes: true' <<<"$aot" || die "the AOT cache has no linked classes: $(tail -n 3 <<<"$aot")"
-  log "AOT cache /app/dht.aot: mapped and used by the image's JVM ($(grep -c 'Mapped static' <<<"$aot") regions)"
   [ "$(jp "pod/$CLUSTER-0" '{.spec.containers[0].args}' | grep -o 'event-loops=[0-9]*')" = event-loops=1 ] ||
     die "a node of 100m CPU (threads unset) should run one event loop: $(jp "pod/$CLUSTER-0" '{.spec.containers[0].args}')"
   log "threads from the pod's CPU (100m): one event loop, two storage workers"

@@ -14,15 +14,14 @@ import picocli.CommandLine.Option;
 /**
  * The one jar and image: {@code java -jar dht.jar [flags]} runs a node (its flags: {@link
  * NodeOptions}; with {@code --warm-up-s}, after a {@link WarmUp}); {@code loadgen ...} the load
- * generator; {@code bare-server} a fixed-answer Vert.x server for benchmarks; {@code train} the
- * image's AOT cache training run.
+ * generator; {@code bare-server} a fixed-answer Vert.x server for benchmarks.
  */
 @Command(
     name = "dht",
     mixinStandardHelpOptions = true,
     version = "dht 0.1.0",
     description = "A dht node: serves the entry API and replicates to its peers.",
-    subcommands = {LoadGenCommand.class, BareServerCommand.class, TrainCommand.class})
+    subcommands = {LoadGenCommand.class, BareServerCommand.class})
 public final class DhtMain implements Callable<Integer> {
   @Mixin NodeOptions node;
 

@@ -20,8 +20,8 @@ import picocli.CommandLine;
 /**
  * Three nodes in this JVM, on loopback in a scratch directory, and the load generator against them
  * (PUT, GET, then mixed, at ack 2 of 3): a coordinator's, a replica's and a client's code paths run
- * hot for a while. The image build runs it to record its AOT cache ({@code train}); a node runs it
- * before it serves ({@code --warm-up-s}), so that its first clients meet compiled code.
+ * hot for a while. A node runs it before it serves ({@code --warm-up-s}, {@link WarmUp}), so that
+ * its first clients meet compiled code.
  */
 final class Training {
   private static final List<String> WORKLOADS = List.of("put", "get", "mixed");
@@ -29,22 +29,11 @@ final class Training {
   private Training() {}
 
   /**
-   * Runs the load for {@code seconds} at {@code rate} requests per second (PUT, GET and mixed, a
-   * third each), then closes the nodes. Returns the number of load phases that failed; {@code
-   * report} gets the generator's reports (or nothing, when null).
-   */
-  static int run(Path dir, int seconds, int rate, PrintWriter report) throws IOException {
-    int each = Math.max(seconds / 3, 1);
-    return run(dir, each, rate, report, phase -> phase < 3);
-  }
-
-  /**
    * Runs load phases of {@code phaseSeconds} each (PUT, GET, mixed, PUT, ...) as long as {@code
    * another} accepts the number of phases run so far; then closes the nodes. Returns the number of
    * phases that failed.
    */
-  static int run(Path dir, int phaseSeconds, int rate, PrintWriter report, IntPredicate another)
-      throws IOException {
+  static int run(Path dir, int phaseSeconds, int rate, IntPredicate another) throws IOException {
     Files.createDirectories(dir);
     Path secret = dir.resolve("secret");
     Files.writeString(secret, randomSecret());
@@ -70,7 +59,7 @@ final class Training {
                     NodeFlags.STORAGE_THREADS + "=2")));
       }
       int failed = 0;
-      PrintWriter out = report != null ? report : new PrintWriter(Writer.nullWriter());
+      PrintWriter out = new PrintWriter(Writer.nullWriter());
       for (int phase = 0; another.test(phase); phase++) {
         String workload = WORKLOADS.get(phase % WORKLOADS.size());
         var generator = new CommandLine(new LoadGenCommand()).setOut(out).setErr(out);

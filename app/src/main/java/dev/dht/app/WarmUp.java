@@ -32,7 +32,7 @@ final class WarmUp {
     try {
       dir = Files.createTempDirectory("dht-warm-up");
       var untilQuiet = new UntilJitQuiet(WarmUpPlan.upTo(seconds * 1000L, MIN_PHASES));
-      int failed = Training.run(dir, PHASE_SECONDS, rate, null, untilQuiet);
+      int failed = Training.run(dir, PHASE_SECONDS, rate, untilQuiet);
       log.info(
           "warmed up in {} ms: {} load phases of {} s at {} req/s, until the JIT was quiet or {} s"
               + " had passed{}",
