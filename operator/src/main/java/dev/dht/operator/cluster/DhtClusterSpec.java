@@ -15,11 +15,8 @@ import java.util.List;
 import lombok.AccessLevel;
 import lombok.AllArgsConstructor;
 import lombok.Builder;
-import lombok.EqualsAndHashCode;
-import lombok.Getter;
+import lombok.Data;
 import lombok.NoArgsConstructor;
-import lombok.Setter;
-import lombok.ToString;
 
 /**
  * Desired state of a {@link DhtCluster}; nested defaults apply because each object defaults to {}.
@@ -36,10 +33,7 @@ import lombok.ToString;
             + " || self.replication.defaultAck <= (has(self.replication.defaultFrom)"
             + " ? self.replication.defaultFrom : self.replicas)",
     message = "replication.defaultAck must not exceed replication.defaultFrom (default: replicas)")
-@Getter
-@Setter
-@EqualsAndHashCode
-@ToString
+@Data
 @Builder(toBuilder = true)
 @NoArgsConstructor
 @AllArgsConstructor(access = AccessLevel.PRIVATE)
@@ -175,10 +169,7 @@ public class DhtClusterSpec {
 
   /** Default consistency of requests that do not say ack/from; reaches nodes without restart. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  @Getter
-  @Setter
-  @EqualsAndHashCode
-  @ToString
+  @Data
   @Builder(toBuilder = true)
   @NoArgsConstructor
   @AllArgsConstructor(access = AccessLevel.PRIVATE)
@@ -199,10 +190,7 @@ public class DhtClusterSpec {
   }
 
   /** Node thread pools; a change restarts the pods. Unset: from the container's CPU. */
-  @Getter
-  @Setter
-  @EqualsAndHashCode
-  @ToString
+  @Data
   @Builder(toBuilder = true)
   @NoArgsConstructor
   @AllArgsConstructor(access = AccessLevel.PRIVATE)
@@ -222,10 +210,7 @@ public class DhtClusterSpec {
   }
 
   /** Node admission limits; a change restarts the pods. */
-  @Getter
-  @Setter
-  @EqualsAndHashCode
-  @ToString
+  @Data
   @Builder(toBuilder = true)
   @NoArgsConstructor
   @AllArgsConstructor(access = AccessLevel.PRIVATE)
@@ -257,10 +242,7 @@ public class DhtClusterSpec {
 
   /** The per-node persistent volume. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  @Getter
-  @Setter
-  @EqualsAndHashCode
-  @ToString
+  @Data
   @Builder(toBuilder = true)
   @NoArgsConstructor
   @AllArgsConstructor(access = AccessLevel.PRIVATE)

@@ -13,18 +13,12 @@ import java.util.List;
 import lombok.AccessLevel;
 import lombok.AllArgsConstructor;
 import lombok.Builder;
-import lombok.EqualsAndHashCode;
-import lombok.Getter;
+import lombok.Data;
 import lombok.NoArgsConstructor;
-import lombok.Setter;
-import lombok.ToString;
 
 /** Observed state, rewritten on every reconcile. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@Getter
-@Setter
-@EqualsAndHashCode
-@ToString
+@Data
 @Builder(toBuilder = true)
 @NoArgsConstructor
 @AllArgsConstructor(access = AccessLevel.PRIVATE)

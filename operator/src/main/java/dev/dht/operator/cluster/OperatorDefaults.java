@@ -9,11 +9,8 @@ import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import lombok.EqualsAndHashCode;
-import lombok.Getter;
+import lombok.Data;
 import lombok.NoArgsConstructor;
-import lombok.Setter;
-import lombok.ToString;
 
 /**
  * What the operator, not the DhtCluster, puts into a node pod: the default image, the base JVM
@@ -21,10 +18,7 @@ import lombok.ToString;
  * the defaults it was given ({@code status.operatorDefaults}) until a restart for new ones is
  * allowed ({@link UpgradeGate}).
  */
-@Getter
-@Setter
-@EqualsAndHashCode
-@ToString
+@Data
 @NoArgsConstructor
 public class OperatorDefaults {
   /**

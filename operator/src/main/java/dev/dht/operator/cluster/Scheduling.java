@@ -12,18 +12,12 @@ import java.util.Map;
 import lombok.AccessLevel;
 import lombok.AllArgsConstructor;
 import lombok.Builder;
-import lombok.EqualsAndHashCode;
-import lombok.Getter;
+import lombok.Data;
 import lombok.NoArgsConstructor;
-import lombok.Setter;
-import lombok.ToString;
 
 /** Where node pods may run; copied verbatim into the pod template. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@Getter
-@Setter
-@EqualsAndHashCode
-@ToString
+@Data
 @Builder(toBuilder = true)
 @NoArgsConstructor
 @AllArgsConstructor(access = AccessLevel.PRIVATE)

@@ -11,21 +11,15 @@ import java.util.function.Function;
 import lombok.AccessLevel;
 import lombok.AllArgsConstructor;
 import lombok.Builder;
-import lombok.EqualsAndHashCode;
-import lombok.Getter;
+import lombok.Data;
 import lombok.NoArgsConstructor;
-import lombok.Setter;
-import lombok.ToString;
 
 /**
  * A run against its baseline (an earlier DhtLoadTest): per metric, both values and the change.
  * Latencies are better when lower, the achieved rate when higher. Pure.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@Getter
-@Setter
-@EqualsAndHashCode
-@ToString
+@Data
 @Builder(toBuilder = true)
 @NoArgsConstructor
 @AllArgsConstructor(access = AccessLevel.PRIVATE)
@@ -39,10 +33,7 @@ public class Comparison {
 
   /** One metric: both values and the change in percent (positive: this run's value is higher). */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  @Getter
-  @Setter
-  @EqualsAndHashCode
-  @ToString
+  @Data
   @Builder(toBuilder = true)
   @NoArgsConstructor
   @AllArgsConstructor(access = AccessLevel.PRIVATE)

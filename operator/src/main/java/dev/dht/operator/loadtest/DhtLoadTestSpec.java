@@ -19,11 +19,8 @@ import java.util.Locale;
 import lombok.AccessLevel;
 import lombok.AllArgsConstructor;
 import lombok.Builder;
-import lombok.EqualsAndHashCode;
-import lombok.Getter;
+import lombok.Data;
 import lombok.NoArgsConstructor;
-import lombok.Setter;
-import lombok.ToString;
 
 /**
  * What to run. Immutable once created: a load test is a record of one run, so editing it must not
@@ -46,10 +43,7 @@ import lombok.ToString;
 @ValidationRule(
     value = "!has(self.parallelism) || self.parallelism <= self.connections",
     message = "parallelism must not exceed connections (each generator needs a connection)")
-@Getter
-@Setter
-@EqualsAndHashCode
-@ToString
+@Data
 @Builder(toBuilder = true)
 @NoArgsConstructor
 @AllArgsConstructor(access = AccessLevel.PRIVATE)
@@ -111,10 +105,7 @@ public class DhtLoadTestSpec {
   private Profile profile;
 
   /** What to profile, on which nodes. */
-  @Getter
-  @Setter
-  @EqualsAndHashCode
-  @ToString
+  @Data
   @Builder(toBuilder = true)
   @NoArgsConstructor
   @AllArgsConstructor(access = AccessLevel.PRIVATE)
@@ -146,10 +137,7 @@ public class DhtLoadTestSpec {
   }
 
   /** The load test this one is compared with. */
-  @Getter
-  @Setter
-  @EqualsAndHashCode
-  @ToString
+  @Data
   @Builder(toBuilder = true)
   @NoArgsConstructor
   @AllArgsConstructor
@@ -215,10 +203,7 @@ public class DhtLoadTestSpec {
   private ResourceRequirements resources;
 
   /** A DhtCluster in the load test's namespace. */
-  @Getter
-  @Setter
-  @EqualsAndHashCode
-  @ToString
+  @Data
   @Builder(toBuilder = true)
   @NoArgsConstructor
   @AllArgsConstructor
@@ -231,10 +216,7 @@ public class DhtLoadTestSpec {
 
   /** Request mix and keys. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  @Getter
-  @Setter
-  @EqualsAndHashCode
-  @ToString
+  @Data
   @Builder(toBuilder = true)
   @NoArgsConstructor
   @AllArgsConstructor(access = AccessLevel.PRIVATE)
@@ -303,10 +285,7 @@ public class DhtLoadTestSpec {
 
   /** Regression limits against the baseline, in percent; an absent one is not checked. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  @Getter
-  @Setter
-  @EqualsAndHashCode
-  @ToString
+  @Data
   @Builder(toBuilder = true)
   @NoArgsConstructor
   @AllArgsConstructor(access = AccessLevel.PRIVATE)
@@ -338,10 +317,7 @@ public class DhtLoadTestSpec {
   }
 
   /** Pass/fail limits of the verdict. */
-  @Getter
-  @Setter
-  @EqualsAndHashCode
-  @ToString
+  @Data
   @Builder(toBuilder = true)
   @NoArgsConstructor
   @AllArgsConstructor(access = AccessLevel.PRIVATE)

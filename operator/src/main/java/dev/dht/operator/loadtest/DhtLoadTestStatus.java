@@ -11,18 +11,12 @@ import java.util.List;
 import lombok.AccessLevel;
 import lombok.AllArgsConstructor;
 import lombok.Builder;
-import lombok.EqualsAndHashCode;
-import lombok.Getter;
+import lombok.Data;
 import lombok.NoArgsConstructor;
-import lombok.Setter;
-import lombok.ToString;
 
 /** What happened to the run; written by the operator only. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@Getter
-@Setter
-@EqualsAndHashCode
-@ToString
+@Data
 @Builder(toBuilder = true)
 @NoArgsConstructor
 @AllArgsConstructor(access = AccessLevel.PRIVATE)
@@ -97,10 +91,7 @@ public class DhtLoadTestStatus {
 
   /** A running test, as its generators last reported (measured counts are approximate). */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  @Getter
-  @Setter
-  @EqualsAndHashCode
-  @ToString
+  @Data
   @Builder(toBuilder = true)
   @NoArgsConstructor
   @AllArgsConstructor(access = AccessLevel.PRIVATE)
@@ -138,10 +129,7 @@ public class DhtLoadTestStatus {
 
   /** One generator of a parallel test. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  @Getter
-  @Setter
-  @EqualsAndHashCode
-  @ToString
+  @Data
   @Builder(toBuilder = true)
   @NoArgsConstructor
   @AllArgsConstructor(access = AccessLevel.PRIVATE)
@@ -202,10 +190,7 @@ public class DhtLoadTestStatus {
 
   /** The measured window of the run, from the load generator's summary. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  @Getter
-  @Setter
-  @EqualsAndHashCode
-  @ToString
+  @Data
   @Builder(toBuilder = true)
   @NoArgsConstructor
   @AllArgsConstructor(access = AccessLevel.PRIVATE)
@@ -247,10 +232,7 @@ public class DhtLoadTestStatus {
 
   /** Latency percentiles in milliseconds; null when nothing was measured. */
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  @Getter
-  @Setter
-  @EqualsAndHashCode
-  @ToString
+  @Data
   @Builder(toBuilder = true)
   @NoArgsConstructor
   @AllArgsConstructor
