@@ -1,5 +1,6 @@
 package dev.dht.loadgen.cli;
 
+import dev.dht.contract.LoadGenFlags;
 import dev.dht.loadgen.control.ControlServer;
 import dev.dht.loadgen.control.GeneratorShare;
 import dev.dht.loadgen.control.RunControl;
@@ -35,7 +36,7 @@ import picocli.CommandLine.Spec;
  * subcommand of the node's main jar ({@code java -jar dht.jar loadgen ...}).
  */
 @Command(
-    name = "loadgen",
+    name = LoadGenFlags.COMMAND,
     mixinStandardHelpOptions = true,
     sortOptions = false,
     usageHelpAutoWidth = true,
@@ -52,14 +53,14 @@ public final class LoadGenCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Option(
-      names = {"-u", "--url"},
+      names = {"-u", LoadGenFlags.URL},
       split = ",",
       defaultValue = "http://127.0.0.1:8080",
       description = "Base URL(s) of the nodes, comma-separated; connections are spread over them.")
   List<String> urls;
 
   @Option(
-      names = {"-w", "--workload"},
+      names = {"-w", LoadGenFlags.WORKLOAD},
       defaultValue = "put",
       converter = OptionConverters.WorkloadConverter.class,
       description =
@@ -67,14 +68,14 @@ public final class LoadGenCommand implements Callable<Integer> {
   Workload workload;
 
   @Option(
-      names = {"-R", "--rate"},
+      names = {"-R", LoadGenFlags.RATE},
       required = true,
       converter = OptionConverters.RateConverter.class,
       description = "Target rate in requests/s over all connections (e.g. 5000 or 5k).")
   double rate;
 
   @Option(
-      names = {"-d", "--duration"},
+      names = {"-d", LoadGenFlags.DURATION},
       converter = OptionConverters.DurationConverter.class,
       description =
           "Measured duration (e.g. 20s, 2m). Default: 10s; for fill, a time bound of"
@@ -82,14 +83,14 @@ public final class LoadGenCommand implements Callable<Integer> {
   Duration duration;
 
   @Option(
-      names = "--warmup",
+      names = LoadGenFlags.WARMUP,
       defaultValue = "0s",
       converter = OptionConverters.DurationConverter.class,
       description = "Warm-up before the measured duration, excluded from the results.")
   Duration warmup;
 
   @Option(
-      names = "--self-warm-up",
+      names = LoadGenFlags.SELF_WARM_UP,
       defaultValue = "0s",
       converter = OptionConverters.DurationConverter.class,
       description =
@@ -99,26 +100,26 @@ public final class LoadGenCommand implements Callable<Integer> {
   Duration selfWarmUp;
 
   @Option(
-      names = {"-c", "--connections"},
+      names = {"-c", LoadGenFlags.CONNECTIONS},
       defaultValue = "16",
       description =
           "Keep-alive connections (one request in flight each). Default: ${DEFAULT-VALUE}.")
   int connections;
 
   @Option(
-      names = {"-t", "--threads"},
+      names = {"-t", LoadGenFlags.THREADS},
       defaultValue = "2",
       description = "Event loops. Default: ${DEFAULT-VALUE}.")
   int threads;
 
   @Option(
-      names = {"-k", "--keyspace"},
+      names = {"-k", LoadGenFlags.KEYSPACE},
       defaultValue = "100000",
       description = "Keys <prefix>0 .. <prefix>(keyspace-1). Default: ${DEFAULT-VALUE}.")
   long keyspace;
 
   @Option(
-      names = "--distribution",
+      names = LoadGenFlags.DISTRIBUTION,
       defaultValue = "uniform",
       converter = OptionConverters.DistributionConverter.class,
       description =
@@ -126,73 +127,76 @@ public final class LoadGenCommand implements Callable<Integer> {
   KeyDistribution distribution;
 
   @Option(
-      names = "--zipf-theta",
+      names = LoadGenFlags.ZIPF_THETA,
       defaultValue = "0.99",
       description = "Zipfian skew in (0, 1). Default: ${DEFAULT-VALUE}.")
   double zipfTheta;
 
   @Option(
-      names = "--read-ratio",
+      names = LoadGenFlags.READ_RATIO,
       defaultValue = "0.5",
       description = "Share of GETs in a mixed workload, in [0, 1]. Default: ${DEFAULT-VALUE}.")
   double readRatio;
 
   @Option(
-      names = "--value-size",
+      names = LoadGenFlags.VALUE_SIZE,
       defaultValue = "100",
       description = "PUT body size in bytes. Default: ${DEFAULT-VALUE}.")
   int valueSize;
 
-  @Option(names = "--ack", description = "ack query parameter (omitted by default).")
+  @Option(names = LoadGenFlags.ACK, description = "ack query parameter (omitted by default).")
   Integer ack;
 
-  @Option(names = "--from", description = "from query parameter (omitted by default).")
+  @Option(names = LoadGenFlags.FROM, description = "from query parameter (omitted by default).")
   Integer from;
 
   @Option(
-      names = "--timeout",
+      names = LoadGenFlags.TIMEOUT,
       defaultValue = "2s",
       converter = OptionConverters.DurationConverter.class,
       description = "Connect timeout, and per-request timeout without response data. Default: 2s.")
   Duration timeout;
 
-  @Option(names = "--seed", defaultValue = "42", description = "Random seed. Default: 42.")
+  @Option(names = LoadGenFlags.SEED, defaultValue = "42", description = "Random seed. Default: 42.")
   long seed;
 
-  @Option(names = "--key-prefix", defaultValue = "k", description = "Key prefix. Default: k.")
+  @Option(
+      names = LoadGenFlags.KEY_PREFIX,
+      defaultValue = "k",
+      description = "Key prefix. Default: k.")
   String keyPrefix;
 
   @Option(
-      names = "--profile-nodes",
+      names = LoadGenFlags.PROFILE_NODES,
       split = ",",
       description =
           "dht nodes (URLs) to profile during the measured window (their /v0/admin/profile).")
   List<String> profileNodes;
 
   @Option(
-      names = "--profile-events",
+      names = LoadGenFlags.PROFILE_EVENTS,
       defaultValue = "cpu",
       description = "Events to profile: cpu or wall, alloc, lock. Default: ${DEFAULT-VALUE}.")
   String profileEvents;
 
   @Option(
-      names = "--profile-secret-file",
+      names = LoadGenFlags.PROFILE_SECRET_FILE,
       description = "File holding the cluster secret the profile requests need.")
   Path profileSecretFile;
 
-  @Option(names = "--json", description = "Write the JSON summary here.")
+  @Option(names = LoadGenFlags.JSON, description = "Write the JSON summary here.")
   Path json;
 
-  @Option(names = "--html", description = "Write a self-contained HTML report here.")
+  @Option(names = LoadGenFlags.HTML, description = "Write a self-contained HTML report here.")
   Path html;
 
   @Option(
-      names = "--termination-log",
+      names = LoadGenFlags.TERMINATION_LOG,
       description = "Write a compact JSON summary (<= 4 KiB) here, e.g. /dev/termination-log.")
   Path terminationLog;
 
   @Option(
-      names = "--generators",
+      names = LoadGenFlags.GENERATORS,
       defaultValue = "1",
       description =
           "Generators running this test together; this one takes its share: rate/N and about"
@@ -200,7 +204,7 @@ public final class LoadGenCommand implements Callable<Integer> {
   int generators;
 
   @Option(
-      names = "--generator-index",
+      names = LoadGenFlags.GENERATOR_INDEX,
       defaultValue = "${env:JOB_COMPLETION_INDEX:-0}",
       description =
           "Which of the generators this is, from 0. Default: $JOB_COMPLETION_INDEX (set in an"
@@ -208,27 +212,27 @@ public final class LoadGenCommand implements Callable<Integer> {
   int generatorIndex;
 
   @Option(
-      names = "--control-port",
+      names = LoadGenFlags.CONTROL_PORT,
       description =
           "Serve GET /progress, POST /start?at=<epoch ms>, GET /result and POST /release on this"
               + " port (0: any free port).")
   Integer controlPort;
 
   @Option(
-      names = "--await-start",
+      names = LoadGenFlags.AWAIT_START,
       description =
           "Connect and start only at the time given by POST /start (needs --control-port).")
   boolean awaitStart;
 
   @Option(
-      names = "--start-timeout",
+      names = LoadGenFlags.START_TIMEOUT,
       defaultValue = "10m",
       converter = OptionConverters.DurationConverter.class,
       description = "With --await-start: give up if no start time came. Default: ${DEFAULT-VALUE}.")
   Duration startTimeout;
 
   @Option(
-      names = "--linger",
+      names = LoadGenFlags.LINGER,
       defaultValue = "0s",
       converter = OptionConverters.DurationConverter.class,
       description =
@@ -237,12 +241,12 @@ public final class LoadGenCommand implements Callable<Integer> {
   Duration linger;
 
   @Option(
-      names = {"-U", "--u-latency"},
+      names = {"-U", LoadGenFlags.U_LATENCY},
       description = "Also print the uncorrected latency (from actual send times), like wrk2 -U.")
   boolean uncorrected;
 
   @Option(
-      names = {"-q", "--quiet"},
+      names = {"-q", LoadGenFlags.QUIET},
       description = "No per-second progress on stderr.")
   boolean quiet;
 

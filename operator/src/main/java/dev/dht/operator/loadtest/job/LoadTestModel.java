@@ -2,6 +2,7 @@ package dev.dht.operator.loadtest.job;
 
 import static java.util.Objects.requireNonNullElse;
 
+import dev.dht.contract.LoadGenFlags;
 import dev.dht.operator.cluster.ClusterModel;
 import dev.dht.operator.cluster.CpuCores;
 import dev.dht.operator.cluster.Scheduling;
@@ -217,41 +218,41 @@ public record LoadTestModel(
    */
   public List<String> args() {
     var args = new ArrayList<String>();
-    args.add("loadgen");
-    add(args, "--url", url);
-    add(args, "--workload", operation.cliName());
-    add(args, "--rate", Integer.toString(rate));
-    add(args, "--duration", GoDuration.toLoadgenArg(duration));
-    add(args, "--warmup", GoDuration.toLoadgenArg(warmup));
-    add(args, "--self-warm-up", GoDuration.toLoadgenArg(SELF_WARM_UP));
-    add(args, "--connections", Integer.toString(connections));
-    add(args, "--threads", Integer.toString(threads));
-    add(args, "--keyspace", Long.toString(keyspace));
-    add(args, "--key-prefix", keyPrefix);
-    add(args, "--value-size", Integer.toString(valueSize));
-    add(args, "--distribution", distribution.cliName());
+    args.add(LoadGenFlags.COMMAND);
+    add(args, LoadGenFlags.URL, url);
+    add(args, LoadGenFlags.WORKLOAD, operation.cliName());
+    add(args, LoadGenFlags.RATE, Integer.toString(rate));
+    add(args, LoadGenFlags.DURATION, GoDuration.toLoadgenArg(duration));
+    add(args, LoadGenFlags.WARMUP, GoDuration.toLoadgenArg(warmup));
+    add(args, LoadGenFlags.SELF_WARM_UP, GoDuration.toLoadgenArg(SELF_WARM_UP));
+    add(args, LoadGenFlags.CONNECTIONS, Integer.toString(connections));
+    add(args, LoadGenFlags.THREADS, Integer.toString(threads));
+    add(args, LoadGenFlags.KEYSPACE, Long.toString(keyspace));
+    add(args, LoadGenFlags.KEY_PREFIX, keyPrefix);
+    add(args, LoadGenFlags.VALUE_SIZE, Integer.toString(valueSize));
+    add(args, LoadGenFlags.DISTRIBUTION, distribution.cliName());
     if (operation == Operation.MIXED) {
-      add(args, "--read-ratio", Double.toString(readRatio));
+      add(args, LoadGenFlags.READ_RATIO, Double.toString(readRatio));
     }
     if (ack != null) {
-      add(args, "--ack", Integer.toString(ack));
+      add(args, LoadGenFlags.ACK, Integer.toString(ack));
     }
     if (from != null) {
-      add(args, "--from", Integer.toString(from));
+      add(args, LoadGenFlags.FROM, Integer.toString(from));
     }
     if (profiling.any()) {
-      add(args, "--profile-nodes", String.join(",", profiling.nodes()));
-      add(args, "--profile-events", profiling.events());
-      add(args, "--profile-secret-file", SECRET_DIR + "/" + ClusterModel.SECRET_KEY);
+      add(args, LoadGenFlags.PROFILE_NODES, String.join(",", profiling.nodes()));
+      add(args, LoadGenFlags.PROFILE_EVENTS, profiling.events());
+      add(args, LoadGenFlags.PROFILE_SECRET_FILE, SECRET_DIR + "/" + ClusterModel.SECRET_KEY);
     }
-    add(args, "--control-port", Integer.toString(GeneratorPods.CONTROL_PORT));
+    add(args, LoadGenFlags.CONTROL_PORT, Integer.toString(GeneratorPods.CONTROL_PORT));
     if (parallel()) {
-      add(args, "--generators", Integer.toString(parallelism));
-      args.add("--await-start");
-      add(args, "--start-timeout", GoDuration.toLoadgenArg(START_TIMEOUT));
-      add(args, "--linger", GoDuration.toLoadgenArg(LINGER));
+      add(args, LoadGenFlags.GENERATORS, Integer.toString(parallelism));
+      args.add(LoadGenFlags.AWAIT_START);
+      add(args, LoadGenFlags.START_TIMEOUT, GoDuration.toLoadgenArg(START_TIMEOUT));
+      add(args, LoadGenFlags.LINGER, GoDuration.toLoadgenArg(LINGER));
     }
-    add(args, "--termination-log", TERMINATION_LOG);
+    add(args, LoadGenFlags.TERMINATION_LOG, TERMINATION_LOG);
     return List.copyOf(args);
   }
 

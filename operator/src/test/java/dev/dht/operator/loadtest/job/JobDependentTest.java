@@ -92,6 +92,29 @@ class JobDependentTest {
   }
 
   @Test
+  void theArgumentsAreOnesTheGeneratorTakes() {
+    var models =
+        java.util.List.of(
+            model(spec -> {}),
+            model(spec -> {
+              spec.getWorkload().setOperation(Operation.MIXED);
+              spec.getWorkload().setReadRatio(0.9);
+              spec.setAck(2);
+              spec.setFrom(3);
+            }),
+            model(spec -> spec.setParallelism(3)));
+    for (var model : models) {
+      var args = model.args();
+      assertThat(args.getFirst()).isEqualTo(dev.dht.contract.LoadGenFlags.COMMAND);
+      var generator = new dev.dht.loadgen.cli.LoadGenCommand();
+      var parsed =
+          new picocli.CommandLine(generator)
+              .parseArgs(args.subList(1, args.size()).toArray(String[]::new));
+      assertThat(parsed.unmatched()).as(String.join(" ", args)).isEmpty();
+    }
+  }
+
+  @Test
   void theJobRunsOnceWithinADeadlineAndKeepsItsPod() {
     var job = JobDependent.build(model(spec -> spec.setDuration("20m")));
     assertThat(job.getMetadata().getName()).isEqualTo("put-10k-loadgen");
