@@ -4,28 +4,19 @@ import static java.util.Objects.requireNonNullElse;
 
 import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.kube.Events;
-import dev.dht.operator.loadtest.Comparison;
 import dev.dht.operator.loadtest.DhtLoadTest;
 import dev.dht.operator.loadtest.DhtLoadTestStatus;
 import dev.dht.operator.loadtest.job.GeneratorPods;
-import dev.dht.operator.loadtest.job.GeneratorResult;
 import dev.dht.operator.loadtest.job.GoDuration;
 import dev.dht.operator.loadtest.job.JobDependent;
-import dev.dht.operator.loadtest.job.JobPods;
 import dev.dht.operator.loadtest.job.JobState;
 import dev.dht.operator.loadtest.job.LoadTestModel;
 import dev.dht.operator.loadtest.job.Target;
-import dev.dht.operator.loadtest.report.Artifacts;
 import dev.dht.operator.loadtest.report.FlameGraphs;
-import dev.dht.operator.loadtest.report.HtmlReport;
-import dev.dht.operator.loadtest.report.ReportConfigMap;
 import dev.dht.operator.loadtest.result.AbortRule;
-import dev.dht.operator.loadtest.result.MergedRun;
 import dev.dht.operator.loadtest.result.RunOutcome;
 import dev.dht.operator.loadtest.result.RunProgress;
 import dev.dht.operator.loadtest.result.Verdict;
-import dev.dht.operator.loadtest.result.Wrk2Log;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -44,9 +35,7 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.UnaryOperator;
@@ -72,10 +61,9 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
   static final Duration POLL = Duration.ofSeconds(2);
 
   /** Generators' windows that overlap less than this are named in the outcome. */
-  static final double MIN_OVERLAP = 0.9;
-
   static final String BY_CLUSTER_INDEX = "dhtloadtest-by-cluster";
-  private static final String FIELD_MANAGER = "dht-operator";
+
+  static final String FIELD_MANAGER = "dht-operator";
 
   private final String defaultImage;
   private final FlameGraphs flameGraphs;
@@ -226,24 +214,10 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
       watch(test, job, parallelism, status, context);
       return status;
     }
-    if (parallelism > 1 && state.kind() == JobState.Kind.COMPLETE) {
-      return merge(test, state, job, parallelism, context, now);
-    }
-    var pods = new JobPods(context.getClient());
-    var pod = pods.podOf(job);
-    var log = pod.flatMap(pods::log);
-    var outcome =
-        RunOutcome.of(
-            state,
-            JobPods.terminated(pod),
-            pod.map(p -> p.getMetadata().getName()).orElse("(no pod)"),
-            log.map(l -> Wrk2Log.tail(l, 5, 600)));
-    outcome = abortedOr(abortReason(test), outcome);
-    if (outcome.summary() == null) {
-      var verdict = Verdict.runFailed(outcome.reason() + ": " + outcome.message());
-      return LoadTestStatusCalculator.finished(test, state, outcome, verdict, null, now);
-    }
-    return judgeAndReport(test, state, outcome, log.flatMap(Wrk2Log::report), context, now);
+    var finished = new FinishedRun(defaultImage, flameGraphs, generators(context), context, now);
+    return parallelism > 1 && state.kind() == JobState.Kind.COMPLETE
+        ? finished.merged(test, state, job, parallelism)
+        : finished.ofOnePod(test, state, job);
   }
 
   /**
@@ -289,23 +263,6 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
         });
   }
 
-  /**
-   * A run that was stopped early fails as Aborted, with the results it had: {@code aborted} is why
-   * (status.aborted, or a generator's own account); null: it was not.
-   */
-  private static RunOutcome abortedOr(String aborted, RunOutcome outcome) {
-    if (aborted == null || !outcome.succeeded()) {
-      return outcome;
-    }
-    return RunOutcome.failed(
-            RunOutcome.ABORTED, "aborted: " + aborted + "; " + outcome.summary().describe())
-        .withSummary(outcome.summary());
-  }
-
-  private static String abortReason(DhtLoadTest test) {
-    return test.getStatus() == null ? null : test.getStatus().getAborted();
-  }
-
   private GeneratorPods generators(Context<DhtLoadTest> context) {
     return new GeneratorPods(context.getClient(), generatorHttp, podAddress, FIELD_MANAGER);
   }
@@ -315,179 +272,6 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
     return status == null || status.getStartAt() == null
         ? null
         : Instant.parse(status.getStartAt()).toEpochMilli();
-  }
-
-  /**
-   * Every generator of a parallel test completed: one result from all their histograms. A result
-   * that was not collected, or a generator that fell behind its share, fails the run by name.
-   */
-  private DhtLoadTestStatus merge(
-      DhtLoadTest test,
-      JobState state,
-      Job job,
-      int parallelism,
-      Context<DhtLoadTest> context,
-      Instant now) {
-    var generators = generators(context);
-    var pods = GeneratorPods.podNames(generators.pods(job));
-    var collected = generators.collected(test);
-    var results = new ArrayList<GeneratorResult>();
-    var missing = new ArrayList<String>();
-    for (int i = 0; i < parallelism; i++) {
-      String pod = pods.getOrDefault(i, "?");
-      String json = collected.get(i);
-      if (json == null) {
-        missing.add("generator " + i + " (pod " + pod + ") handed over no result");
-        continue;
-      }
-      try {
-        results.add(GeneratorResult.parse(json));
-      } catch (IllegalArgumentException e) {
-        missing.add(
-            "generator " + i + " (pod " + pod + ") left an unreadable result: " + e.getMessage());
-      }
-    }
-    if (!missing.isEmpty()) {
-      var outcome = RunOutcome.failed(RunOutcome.RESULTS_MISSING, String.join("; ", missing));
-      return LoadTestStatusCalculator.finished(
-          test, state, outcome, Verdict.runFailed(outcome.message()), null, now);
-    }
-    var merged = MergedRun.of(results, pods);
-    var summary = merged.summary();
-    String aborted = abortReason(test) != null ? abortReason(test) : merged.aborted();
-    var outcome =
-        abortedOr(aborted, new RunOutcome(true, RunOutcome.COMPLETED, summary.describe(), summary));
-    if (outcome.succeeded() && !merged.behind().isEmpty()) {
-      outcome =
-          RunOutcome.failed(
-                  RunOutcome.GENERATOR_BEHIND,
-                  summary.describe() + "; " + String.join("; ", merged.behind()))
-              .withSummary(summary);
-    }
-    double overlap = summary.results().getWindowOverlap();
-    if (overlap < MIN_OVERLAP) {
-      outcome =
-          outcome.withNote(
-              "the generators' measured windows overlapped by only "
-                  + Verdict.format(overlap * 100)
-                  + "% (a generator started late, or their hosts' clocks differ): the merged"
-                  + " result mixes different moments");
-    }
-    return judgeAndReport(test, state, outcome, Optional.of(merged.spectrum()), context, now);
-  }
-
-  /**
-   * Thresholds give the verdict (a run that measured but failed, aborted or behind, fails it);
-   * summary, wrk2 report and HTML go to the report ConfigMap.
-   */
-  private DhtLoadTestStatus judgeAndReport(
-      DhtLoadTest test,
-      JobState state,
-      RunOutcome outcome,
-      Optional<String> wrk2,
-      Context<DhtLoadTest> context,
-      Instant now) {
-    var summary = outcome.summary();
-    var baseline = compare(test, summary.results(), context);
-    var comparison = baseline == null ? null : baseline.comparison();
-    var verdict =
-        outcome.succeeded()
-            ? Verdict.judge(summary.results(), test.getSpec().getThresholds(), comparison)
-            : Verdict.runFailed(outcome.message());
-    String target = test.getStatus() == null ? null : test.getStatus().getTarget();
-    var profiling =
-        LoadTestModel.Profiling.of(
-            test.getSpec().getProfile(),
-            Target.resolve(test, context.getSecondaryResource(DhtCluster.class), defaultImage));
-    List<String> artifacts = List.of();
-    List<String> overhead = List.of();
-    if (profiling.any()) {
-      var collected = flameGraphs.collect(profiling);
-      var stored = Artifacts.build(test, collected.artifacts());
-      stored.configMaps().forEach(map -> apply(context, map));
-      artifacts = stored.names();
-      overhead = collected.overhead();
-      var missing = new ArrayList<>(collected.missing());
-      missing.addAll(stored.left());
-      if (!missing.isEmpty()) {
-        outcome = outcome.withNote("not stored: " + String.join("; ", missing));
-      }
-    }
-    var report =
-        ReportConfigMap.build(
-            test,
-            Objects.toString(target, ""),
-            summary,
-            verdict,
-            wrk2,
-            baseline,
-            new HtmlReport.Profiles(artifacts, overhead));
-    apply(context, report);
-    String name = report.getMetadata().getName();
-    if (wrk2.isEmpty()) {
-      outcome =
-          outcome.withNote(
-              "report "
-                  + name
-                  + " has no percentile spectrum: the pod log held no wrk2 report (unreadable or"
-                  + " cut)");
-    }
-    var status = LoadTestStatusCalculator.finished(test, state, outcome, verdict, name, now);
-    status.setComparison(comparison);
-    status.setArtifacts(artifacts);
-    return status;
-  }
-
-  private static void apply(Context<DhtLoadTest> context, ConfigMap map) {
-    context
-        .getClient()
-        .resource(map)
-        .fieldManager(FIELD_MANAGER)
-        .forceConflicts()
-        .serverSideApply();
-  }
-
-  /**
-   * This run against spec.baseline's results, with the baseline's spectrum for the report's chart;
-   * null without a baseline or its results.
-   */
-  private static HtmlReport.Baseline compare(
-      DhtLoadTest test, DhtLoadTestStatus.Results results, Context<DhtLoadTest> context) {
-    var ref = test.getSpec().getBaseline();
-    if (ref == null) {
-      return null;
-    }
-    var baseline =
-        context
-            .getClient()
-            .resources(DhtLoadTest.class)
-            .inNamespace(test.getMetadata().getNamespace())
-            .withName(ref.getName())
-            .get();
-    if (baseline == null
-        || baseline.getStatus() == null
-        || baseline.getStatus().getResults() == null) {
-      return null;
-    }
-    var report =
-        context
-            .getClient()
-            .configMaps()
-            .inNamespace(test.getMetadata().getNamespace())
-            .withName(LoadTestModel.reportName(ref.getName()))
-            .get();
-    var spectrum =
-        Optional.ofNullable(report)
-            .map(ConfigMap::getData)
-            .map(data -> data.get(ReportConfigMap.SPECTRUM_KEY))
-            .map(Wrk2Log::spectrum)
-            .filter(points -> !points.isEmpty())
-            .orElseGet(() -> {
-              var latency = baseline.getStatus().getResults().getLatencyMs();
-              return latency == null ? List.of() : HtmlReport.fromSummary(latency);
-            });
-    return new HtmlReport.Baseline(
-        Comparison.of(ref.getName(), baseline.getStatus().getResults(), results), spectrum);
   }
 
   /**
