@@ -2,27 +2,15 @@ package dev.dht.operator.loadtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dht.operator.loadtest.DhtLoadTestStatus.Latency;
 import dev.dht.operator.loadtest.DhtLoadTestStatus.Results;
 import org.junit.jupiter.api.Test;
 
 class ComparisonTest {
-  private static Results results(double rate, double p50, double p99, double p999, double max) {
-    var r = new Results();
-    r.setRequests(100_000L);
-    r.setErrors(0L);
-    r.setNon2xx(0L);
-    r.setNotFound(0L);
-    r.setAchievedRate(rate);
-    r.setLatencyMs(new Latency(p50, p50 * 2, p99, p999, max));
-    return r;
-  }
-
-  private static final Results BASELINE = results(10_000, 1.0, 10.0, 27.8, 80.0);
-
   @Test
   void everyRowHasBothValuesTheChangeAndAWordForIt() {
-    var c = Comparison.of("put-10k-v1", BASELINE, results(9_990, 1.0, 12.0, 10.0, 160.0));
+    var c =
+        Comparison.of(
+            "put-10k-v1", LoadTests.BASELINE, LoadTests.results(9_990, 1.0, 12.0, 10.0, 160.0));
     assertThat(c.getBaseline()).isEqualTo("put-10k-v1");
     assertThat(c.getRows())
         .extracting(Comparison.Row::getMetric)
@@ -38,16 +26,16 @@ class ComparisonTest {
 
   @Test
   void aHigherRateIsBetterALowerOneWorse() {
-    var faster = Comparison.of("b", BASELINE, results(20_000, 1, 10, 27.8, 80));
+    var faster = Comparison.of("b", LoadTests.BASELINE, LoadTests.results(20_000, 1, 10, 27.8, 80));
     assertThat(faster.row("achievedRate").getSummary()).isEqualTo("2x better");
-    var slower = Comparison.of("b", BASELINE, results(9_000, 1, 10, 27.8, 80));
+    var slower = Comparison.of("b", LoadTests.BASELINE, LoadTests.results(9_000, 1, 10, 27.8, 80));
     assertThat(slower.row("achievedRate").getSummary()).isEqualTo("10% worse");
   }
 
   @Test
   void aMissingValueIsNotCompared() {
     var none = new Results();
-    var c = Comparison.of("b", BASELINE, none);
+    var c = Comparison.of("b", LoadTests.BASELINE, none);
     assertThat(c.row("p99").getChangePercent()).isNull();
     assertThat(c.row("p99").getBaseline()).isEqualTo(10.0);
   }

@@ -21,6 +21,22 @@ import java.util.List;
  * load generator's Job and container as Kubernetes reports them.
  */
 public final class LoadTests {
+  /** A run's results: 100,000 requests without errors, at {@code rate}, with these latencies. */
+  public static DhtLoadTestStatus.Results results(
+      double rate, double p50, double p99, double p999, double max) {
+    var r = new DhtLoadTestStatus.Results();
+    r.setRequests(100_000L);
+    r.setErrors(0L);
+    r.setNon2xx(0L);
+    r.setNotFound(0L);
+    r.setAchievedRate(rate);
+    r.setLatencyMs(new DhtLoadTestStatus.Latency(p50, p50 * 2, p99, p999, max));
+    return r;
+  }
+
+  /** The results of a baseline run: 10,000/s, p99 10 ms. */
+  public static final DhtLoadTestStatus.Results BASELINE = results(10_000, 1.0, 10.0, 27.8, 80.0);
+
   public static final String IMAGE = "local/dht-node:test";
 
   private LoadTests() {}
