@@ -48,10 +48,12 @@ public final class DhtMain implements Callable<Integer> {
   public Integer call() throws Exception {
     NodeConfig config = node.config();
     if (warmUpSeconds < 0) {
-      throw new IllegalArgumentException("--warm-up-s must not be negative, got " + warmUpSeconds);
+      throw new IllegalArgumentException(
+          NodeFlags.WARM_UP_S + " must not be negative, got " + warmUpSeconds);
     }
     if (warmUpRate <= 0) {
-      throw new IllegalArgumentException("--warm-up-rate must be positive, got " + warmUpRate);
+      throw new IllegalArgumentException(
+          NodeFlags.WARM_UP_RATE + " must be positive, got " + warmUpRate);
     }
     if (warmUpSeconds > 0) {
       WarmUp.run(warmUpSeconds, warmUpRate);

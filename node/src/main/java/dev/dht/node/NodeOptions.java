@@ -266,24 +266,24 @@ public final class NodeOptions {
             ? ConfigFiles.defaults(
                 Files.readString(settingsFile), new Replication.Defaults(defaultAck, defaultFrom))
             : new Replication.Defaults(defaultAck, defaultFrom);
-    requirePositive("--storage-threads", storageThreads);
-    requirePositive("--max-inflight", maxInflight);
-    requirePositive("--request-timeout-ms", requestTimeoutMs);
-    requirePositive("--max-key-bytes", maxKeyBytes);
-    requirePositive("--max-value-bytes", maxValueBytes);
-    requirePositive("--idle-timeout-s", idleTimeoutSeconds);
-    requirePositive("--body-timeout-ms", bodyTimeoutMs);
-    requirePositive("--max-internal-inflight", maxInternalInflight);
-    requirePositive("--peer-max-pending-ops", peerMaxPendingOps);
-    requirePositive("--max-clock-offset-ms", maxClockOffsetMs);
-    requireNotNegative("--max-body-bytes-inflight", maxBodyBytesInflight);
-    requireNotNegative("--max-internal-body-bytes-inflight", maxInternalBodyBytesInflight);
-    requireNotNegative("--peer-max-pending-bytes", peerMaxPendingBytes);
-    requireNotNegative("--shutdown-delay-ms", shutdownDelayMs);
-    requireNotNegative("--hint-window-s", hintWindowSeconds);
-    requireNotNegative("--repair-interval-s", repairIntervalSeconds);
-    requirePositive("--repair-bytes-per-s", repairBytesPerSecond);
-    requirePositive("--tombstone-grace-s", tombstoneGraceSeconds);
+    requirePositive(NodeFlags.STORAGE_THREADS, storageThreads);
+    requirePositive(NodeFlags.MAX_INFLIGHT, maxInflight);
+    requirePositive(NodeFlags.REQUEST_TIMEOUT_MS, requestTimeoutMs);
+    requirePositive(NodeFlags.MAX_KEY_BYTES, maxKeyBytes);
+    requirePositive(NodeFlags.MAX_VALUE_BYTES, maxValueBytes);
+    requirePositive(NodeFlags.IDLE_TIMEOUT_S, idleTimeoutSeconds);
+    requirePositive(NodeFlags.BODY_TIMEOUT_MS, bodyTimeoutMs);
+    requirePositive(NodeFlags.MAX_INTERNAL_INFLIGHT, maxInternalInflight);
+    requirePositive(NodeFlags.PEER_MAX_PENDING_OPS, peerMaxPendingOps);
+    requirePositive(NodeFlags.MAX_CLOCK_OFFSET_MS, maxClockOffsetMs);
+    requireNotNegative(NodeFlags.MAX_BODY_BYTES_INFLIGHT, maxBodyBytesInflight);
+    requireNotNegative(NodeFlags.MAX_INTERNAL_BODY_BYTES_INFLIGHT, maxInternalBodyBytesInflight);
+    requireNotNegative(NodeFlags.PEER_MAX_PENDING_BYTES, peerMaxPendingBytes);
+    requireNotNegative(NodeFlags.SHUTDOWN_DELAY_MS, shutdownDelayMs);
+    requireNotNegative(NodeFlags.HINT_WINDOW_S, hintWindowSeconds);
+    requireNotNegative(NodeFlags.REPAIR_INTERVAL_S, repairIntervalSeconds);
+    requirePositive(NodeFlags.REPAIR_BYTES_PER_S, repairBytesPerSecond);
+    requirePositive(NodeFlags.TOMBSTONE_GRACE_S, tombstoneGraceSeconds);
     if (tombstoneGraceSeconds <= repairIntervalSeconds) {
       throw new IllegalArgumentException(
           "--tombstone-grace-s ("
@@ -293,8 +293,8 @@ public final class NodeOptions {
               + "): a replica that missed a delete gets its tombstone from repair, and must get"
               + " it before the others purge it, or the deleted value comes back");
     }
-    requirePositive("--max-hint-bytes", maxHintBytes);
-    requirePositive("--hint-replay-bytes-per-s", hintReplayBytesPerSecond);
+    requirePositive(NodeFlags.MAX_HINT_BYTES, maxHintBytes);
+    requirePositive(NodeFlags.HINT_REPLAY_BYTES_PER_S, hintReplayBytesPerSecond);
     boolean hasSecret = secret != null && !secret.isEmpty();
     if (members.size() > 1 && !hasSecret && !insecure) {
       throw new IllegalArgumentException(
