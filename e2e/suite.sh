@@ -483,8 +483,9 @@ most_not_ready() { awk '$2 > m {m = $2} END {print m + 0}' "$1"; }
 step_roll() {
   # (a) a settings change (threads) while demo-0 is down: the roller waits for it, then restarts
   #     one Ready, caught-up pod at a time; never two down; writes at 2/3 keep being acknowledged
-  local before hash_before sampler t
-  before="$(pod_uids)"; hash_before="$(jp "sts/$CLUSTER" '{.spec.template.metadata.annotations.dht\.dev/config-hash}')"
+  local before revision_before sampler t
+  before="$(pod_uids)"; revision_before="$(jp "dht/$CLUSTER" '{.status.revision}')"
+  [ -n "$revision_before" ] || die "status.revision is empty before the roll"
   writer_start writer ro
   sampler="$(sample_not_ready "$WORK/roll-ready")"
   t=$SECONDS
@@ -511,19 +512,20 @@ step_roll() {
   local restarts_said
   restarts_said="$(k get events --field-selector reason=RollingRestart -o jsonpath='{range .items[*]}{.message}{"\n"}{end}')"
   for p in 1 2; do   # (grep on a variable: grep -q in a pipe under pipefail may kill its writer)
-    grep -q "^restarting pod $CLUSTER-$p " <<<"$restarts_said" || die "no RollingRestart event names $CLUSTER-$p"
+    grep -q "^restarting pod $CLUSTER-$p: created with other settings: .*node flags" <<<"$restarts_said" ||
+      die "no RollingRestart event names $CLUSTER-$p and its changed node flags"
   done
   [ "$(jp "sts/$CLUSTER" '{.spec.updateStrategy.type}')" = OnDelete ] || die "the StatefulSet's update strategy is not OnDelete"
   k get sts "$CLUSTER" -o jsonpath='{.spec.template.spec.containers[0].args}' | grep -q -- '--event-loops=2' ||
     die "the StatefulSet does not pass --event-loops=2"
-  [ "$(jp "dht/$CLUSTER" '{.status.configHash}')" != "$hash_before" ] || die "status.configHash is still the old one"
+  [ "$(jp "dht/$CLUSTER" '{.status.revision}')" != "$revision_before" ] || die "status.revision is still the old one"
   writer_stop writer
   on_every_replica writer ro
 
   # (b) default ack: ConfigMap only, no restart; the status shows it once the nodes serve it
   local after restarts gen_before
   before="$(pod_uids)"; restarts="$(pod_restarts)"
-  hash_before="$(jp "sts/$CLUSTER" '{.spec.template.metadata.annotations.dht\.dev/config-hash}')"
+  revision_before="$(jp "sts/$CLUSTER" '{.spec.template.metadata.annotations.dht\.dev/revision}')"
   gen_before="$(jp "sts/$CLUSTER" '{.metadata.generation}')"
   k patch "dht/$CLUSTER" --type merge -p '{"spec":{"replication":{"defaultAck":1}}}' >/dev/null || die "patch of defaultAck failed"
   until_ok 90 "ConfigMap $CLUSTER-config says default-ack=1" \
@@ -533,7 +535,7 @@ step_roll() {
   after="$(pod_uids)"
   [ "$after" = "$before" ] || die "pods were replaced after a defaultAck change: before [$before] after [$after]"
   [ "$(pod_restarts)" = "$restarts" ] || die "containers restarted: before [$restarts] after [$(pod_restarts)]"
-  [ "$(jp "sts/$CLUSTER" '{.spec.template.metadata.annotations.dht\.dev/config-hash}')" = "$hash_before" ] || die "config hash changed"
+  [ "$(jp "sts/$CLUSTER" '{.spec.template.metadata.annotations.dht\.dev/revision}')" = "$revision_before" ] || die "the pod template's revision changed"
   [ "$(jp "sts/$CLUSTER" '{.metadata.generation}')" = "$gen_before" ] || die "the StatefulSet spec changed"
   log "same 3 pods (uids), same restart counts, same StatefulSet generation $gen_before"
 }

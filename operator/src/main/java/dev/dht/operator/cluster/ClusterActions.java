@@ -39,21 +39,14 @@ final class ClusterActions {
   private ClusterActions() {}
 
   /**
-   * Whether the StatefulSet (as cached) carries the model's config hash and its controller has
+   * Whether the StatefulSet (as cached) carries the model's revision and its controller has
    * observed that generation: only then does a deleted pod come back with the current settings.
    */
   static boolean templateObserved(Context<DhtCluster> context, ClusterModel model) {
+    var revision = model.desiredRevision().revision();
     return context
         .getSecondaryResource(StatefulSet.class)
-        .filter(sts ->
-            model
-                .configHash()
-                .equals(
-                    sts.getSpec()
-                        .getTemplate()
-                        .getMetadata()
-                        .getAnnotations()
-                        .get(ClusterModel.CONFIG_HASH_ANNOTATION)))
+        .filter(sts -> revision.equals(StatefulSetDependent.revision(sts)))
         .filter(sts ->
             sts.getStatus() != null
                 && sts.getStatus().getObservedGeneration() != null
@@ -173,14 +166,7 @@ final class ClusterActions {
             new Events.Transition(
                 Events.NORMAL,
                 "RollingRestart",
-                "restarting pod "
-                    + restart.pod().name()
-                    + " for config "
-                    + model.configHash()
-                    + " (it runs "
-                    + restart.pod().configHash()
-                    + "): "
-                    + restart.reason())),
+                "restarting pod " + restart.pod().name() + ": " + restart.reason())),
         Instant.now());
   }
 

@@ -3,25 +3,21 @@ package dev.dht.operator.cluster;
 import static java.util.Objects.requireNonNullElse;
 
 import dev.dht.contract.SettingsFile;
+import dev.dht.operator.rolling.DesiredRevision;
+import dev.dht.operator.rolling.PodRevision;
 import dev.dht.operator.scaling.Membership;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
-import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.IntStream;
 
 /**
  * What a {@link DhtCluster} should look like once every default is resolved: names, labels, node
- * settings, members and the config hash. Pure: the dependents build their objects from it.
+ * settings, members and the inputs of the pods' revision. Pure: the dependents build their objects
+ * from it.
  */
 public record ClusterModel(
     String name,
@@ -44,7 +40,8 @@ public record ClusterModel(
     Membership membership,
     OperatorDefaults defaults,
     String imagePullPolicy,
-    List<LocalObjectReference> imagePullSecrets) {
+    List<LocalObjectReference> imagePullSecrets,
+    String inputs) {
 
   /** Key under which the reconciler hands the model to the dependents. */
   public static final String CONTEXT_KEY = ClusterModel.class.getName();
@@ -57,7 +54,28 @@ public record ClusterModel(
   public static final String SETTINGS_KEY = "settings.properties";
   public static final String SECRET_KEY = "secret";
   public static final String ALSO_ACCEPTED_SECRET_KEY = "also-accepted";
-  public static final String CONFIG_HASH_ANNOTATION = "dht.dev/config-hash";
+
+  /** The pod template's revision ({@link PodRevision}): a pod of another one may restart. */
+  public static final String REVISION_ANNOTATION = "dht.dev/revision";
+
+  /** The single hash that operators before revisions annotated pods with. */
+  public static final String OLDER_CONFIG_HASH_ANNOTATION = "dht.dev/config-hash";
+
+  /**
+   * Spec fields that never need a node restart, left out of the inputs: the nodes re-read the
+   * replication defaults and the members; storage shapes only new claims; pull settings matter only
+   * when pulling; the rest is the operator's.
+   */
+  static final List<String> NOT_RESTART_INPUTS =
+      List.of(
+          "replicas",
+          "replication",
+          "storage",
+          "detachedClaims",
+          "imagePullPolicy",
+          "imagePullSecrets",
+          "operatorUpgrades");
+
   public static final String MANAGED_BY = "dht-operator";
   public static final String MANAGED_BY_SELECTOR = "app.kubernetes.io/managed-by=" + MANAGED_BY;
 
@@ -103,12 +121,7 @@ public record ClusterModel(
                 ? pinned.getPinnedDefaultAck()
                 : from / 2 + 1;
     var resources = spec.getResources() != null ? spec.getResources() : defaults.getResources();
-    // the counts follow the CPU from pod template v3 on: older clusters keep theirs until their
-    // nodes may restart for this operator's defaults (UpgradeGate)
-    var derived =
-        defaults.getTemplateVersion() >= 3
-            ? NodeThreads.forResources(resources)
-            : NodeThreads.BEFORE_TEMPLATE_3;
+    var derived = NodeThreads.forResources(resources);
     var jvm = new ArrayList<>(defaults.getJvmOptions());
     jvm.addAll(requireNonNullElse(spec.getJvmOptions(), List.of()));
     return new ClusterModel(
@@ -136,7 +149,21 @@ public record ClusterModel(
         spec.getImagePullPolicy() != null ? spec.getImagePullPolicy().name() : pull.policy(),
         spec.getImagePullSecrets() != null && !spec.getImagePullSecrets().isEmpty()
             ? List.copyOf(spec.getImagePullSecrets())
-            : pull.secrets().stream().map(LocalObjectReference::new).toList());
+            : pull.secrets().stream().map(LocalObjectReference::new).toList(),
+        inputs(spec, defaults));
+  }
+
+  /**
+   * Hash of what a node restart applies, as the user and the accepted operator defaults give it
+   * (not as rendered): the spec but {@link #NOT_RESTART_INPUTS}, and the defaults but the template.
+   */
+  static String inputs(DhtClusterSpec spec, OperatorDefaults defaults) {
+    var inputs = CanonicalJson.tree(spec);
+    inputs.remove(NOT_RESTART_INPUTS);
+    var accepted = CanonicalJson.tree(defaults);
+    accepted.remove("template");
+    inputs.set("operatorDefaults", accepted);
+    return CanonicalJson.hash(inputs);
   }
 
   /**
@@ -175,7 +202,8 @@ public record ClusterModel(
         next,
         defaults,
         imagePullPolicy,
-        imagePullSecrets);
+        imagePullSecrets,
+        inputs);
   }
 
   /** Pods the StatefulSet runs: the members, and the joining or leaving ones during a change. */
@@ -270,52 +298,16 @@ public record ClusterModel(
 
   /** Hash of the ConfigMap's node files (membership and settings). */
   public String filesHash() {
-    return sha256(membersFile() + "\u0000" + settingsFile()).substring(0, 16);
+    return PodRevision.hash(membersFile() + "\u0000" + settingsFile(), 16);
   }
 
   public String jvmOptionsEnv() {
     return String.join(" ", jvmOptions);
   }
 
-  /**
-   * Hash of everything that needs a node restart to take effect: the pods annotated with another
-   * hash are restarted by the roller. Members and default ack/from are left out on purpose: the
-   * nodes re-read them from the ConfigMap.
-   */
-  public String configHash() {
-    var canonical = new StringBuilder();
-    canonical.append("template=").append(defaults.getTemplateVersion()).append('\n');
-    canonical.append("image=").append(image).append('\n');
-    canonical.append("eventLoops=").append(eventLoops).append('\n');
-    canonical.append("storageWorkers=").append(storageWorkers).append('\n');
-    canonical.append("maxInflight=").append(maxInflight).append('\n');
-    canonical.append("requestTimeoutMs=").append(requestTimeoutMs).append('\n');
-    canonical.append("maxValueBytes=").append(maxValueBytes).append('\n');
-    canonical.append("jvmOptions=").append(String.join("\u0000", jvmOptions)).append('\n');
-    if (resources != null) {
-      canonical.append("limits=").append(canonical(resources.getLimits())).append('\n');
-      canonical.append("requests=").append(canonical(resources.getRequests())).append('\n');
-    }
-    if (scheduling != null) {
-      canonical.append("scheduling=").append(Serialization.asJson(scheduling)).append('\n');
-    }
-    return sha256(canonical.toString()).substring(0, 16);
-  }
-
-  private static String canonical(Map<String, Quantity> quantities) {
-    var sorted = new TreeMap<String, String>();
-    if (quantities != null) {
-      quantities.forEach((k, v) -> sorted.put(k, v == null ? "" : v.toString()));
-    }
-    return sorted.toString();
-  }
-
-  private static String sha256(String text) {
-    try {
-      var digest = MessageDigest.getInstance("SHA-256");
-      return HexFormat.of().formatHex(digest.digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is a mandatory JDK algorithm", e);
-    }
+  /** The revision node pods should run, and whether this operator's template is accepted. */
+  public DesiredRevision desiredRevision() {
+    return new DesiredRevision(
+        NodePodTemplate.revision(this), NodePodTemplate.FINGERPRINT.equals(defaults.getTemplate()));
   }
 }

@@ -5,6 +5,7 @@ import static dev.dht.operator.kube.Conditions.PROGRESSING;
 import static dev.dht.operator.kube.Conditions.READY;
 
 import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.rolling.DesiredRevision;
 import dev.dht.operator.rolling.PodState;
 import dev.dht.operator.rolling.RollPlan;
 import dev.dht.operator.scaling.Membership;
@@ -28,7 +29,7 @@ import java.util.Optional;
  *       when applying failed.
  *   <li>Ready: every desired replica passes its readiness probe.
  *   <li>Progressing: creating, scaling, or restarting pods created with other settings.
- *   <li>ConfigApplied: every node runs the current settings: its pod's config hash, the published
+ *   <li>ConfigApplied: every node runs the current settings: its pod's revision, the published
  *       membership epoch, the default ack/from.
  *   <li>Paused: the pause annotation is set; owned objects are left as they are.
  *   <li>RestartRequired: the operator's defaults changed and wait for permission to restart.
@@ -36,7 +37,7 @@ import java.util.Optional;
  *       replicas stopped being ready after the cluster had been ready with nothing to explain it.
  * </ul>
  *
- * <p>Ack, From, members and config hash show what the nodes run, not what the spec asks.
+ * <p>Ack, From, members and revision show what the nodes run, not what the spec asks.
  */
 final class ClusterStatusCalculator {
   static final int MAX_MESSAGE = 1024;
@@ -227,8 +228,8 @@ final class ClusterStatusCalculator {
           rollout.updated()
               + "/"
               + rollout.desired()
-              + " replicas updated to config "
-              + model.configHash());
+              + " replicas updated to revision "
+              + model.desiredRevision().revision().id());
     }
     if (!rollout.allReady() && !f.wasReady()) {
       return f.cond(PROGRESSING, true, "WaitingForReplicas", f.readyText());
@@ -273,7 +274,7 @@ final class ClusterStatusCalculator {
         : f.cond(PAUSED, false, "Reconciling", "reconciliation runs");
   }
 
-  /** Ack, from, members and config hash as the nodes run them; kept from before while unknown. */
+  /** Ack, from, members and revision as the nodes run them; kept from before while unknown. */
   private static void running(
       Observation in, Optional<DhtClusterStatus> previous, DhtClusterStatus status) {
     var model = in.model();
@@ -295,12 +296,15 @@ final class ClusterStatusCalculator {
       status.setMembers(previous.map(DhtClusterStatus::getMembers).orElse(List.of()));
       status.setMemberCount(previous.map(DhtClusterStatus::getMemberCount).orElse(null));
     }
-    List<String> hashes =
-        in.seen().pods().stream().filter(PodState::exists).map(PodState::configHash).toList();
-    if (hashes.isEmpty()) {
-      status.setConfigHash(previous.map(DhtClusterStatus::getConfigHash).orElse(null));
+    List<String> revisions =
+        in.seen().pods().stream()
+            .filter(PodState::exists)
+            .map(p -> p.revision() == null ? null : p.revision().id())
+            .toList();
+    if (revisions.isEmpty()) {
+      status.setRevision(previous.map(DhtClusterStatus::getRevision).orElse(null));
     } else {
-      status.setConfigHash(agreed(hashes).orElse(null));
+      status.setRevision(agreed(revisions).orElse(null));
     }
   }
 
@@ -400,6 +404,7 @@ final class ClusterStatusCalculator {
           model.generation(),
           in.now());
     }
+    var desired = model.desiredRevision();
     var behind = new ArrayList<String>();
     for (int i = 0; i < model.pods(); i++) {
       String name = model.podName(i);
@@ -407,8 +412,8 @@ final class ClusterStatusCalculator {
       NodeView node = in.seen().node(i);
       if (pod.isEmpty() || !pod.get().exists()) {
         behind.add(name + ": no pod");
-      } else if (!model.configHash().equals(pod.get().configHash())) {
-        behind.add(name + ": config " + pod.get().configHash());
+      } else if (!desired.runBy(pod.get().revision())) {
+        behind.add(name + ": other " + desired.changesFor(pod.get().revision()));
       } else if (!node.answered()) {
         behind.add(name + ": not answering");
       } else if (node.epoch() != model.membership().getEpoch()) {
@@ -426,9 +431,7 @@ final class ClusterStatusCalculator {
           "Applied",
           "all "
               + model.pods()
-              + " nodes run config "
-              + model.configHash()
-              + ", membership epoch "
+              + " nodes run the current settings, membership epoch "
               + model.membership().getEpoch()
               + ", ack/from "
               + model.defaultAck()
@@ -488,8 +491,8 @@ final class ClusterStatusCalculator {
 
     /**
      * Rolled out: the controller saw the latest StatefulSet, it asks for the model's pods with the
-     * model's config hash, and every pod seen was created with that hash (the pods are restarted by
-     * the roller, so the StatefulSet's revisions may differ for template changes that need none).
+     * model's revision, and every pod seen runs that revision (the pods are restarted by the
+     * roller, so the StatefulSet controller's own revisions may differ).
      */
     static Rollout of(
         ClusterModel model, Optional<StatefulSet> observed, boolean paused, Seen seen) {
@@ -503,15 +506,15 @@ final class ClusterStatusCalculator {
       int desired = paused ? specReplicas : model.pods();
       int current = st == null ? 0 : orZero(st.getReplicas());
       int ready = st == null ? 0 : orZero(st.getReadyReplicas());
-      String appliedHash =
-          Optional.ofNullable(spec.getTemplate().getMetadata().getAnnotations())
-              .map(a -> a.get(ClusterModel.CONFIG_HASH_ANNOTATION))
-              .orElse(null);
+      var desiredRevision = model.desiredRevision();
+      var applied =
+          new DesiredRevision(
+              StatefulSetDependent.revision(sts), desiredRevision.templateAccepted());
       int updated =
           seen.any()
               ? (int)
                   seen.pods().stream()
-                      .filter(p -> p.exists() && Objects.equals(p.configHash(), appliedHash))
+                      .filter(p -> p.exists() && applied.runBy(p.revision()))
                       .count()
               : st == null ? 0 : orZero(st.getUpdatedReplicas());
       boolean observedLatest =
@@ -519,7 +522,9 @@ final class ClusterStatusCalculator {
               && st.getObservedGeneration() != null
               && st.getObservedGeneration() >= sts.getMetadata().getGeneration();
       boolean matchesModel =
-          paused || specReplicas == model.pods() && model.configHash().equals(appliedHash);
+          paused
+              || specReplicas == model.pods()
+                  && desiredRevision.revision().equals(applied.revision());
       boolean rolledOut = observedLatest && updated >= specReplicas && matchesModel;
       return new Rollout(true, desired, current, ready, updated, rolledOut);
     }

@@ -196,7 +196,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
             new RollPlan.Input(
                 turn.seen.pods(),
                 turn.seen.nodes(),
-                model.configHash(),
+                model.desiredRevision(),
                 model.defaultAck(),
                 model.defaultFrom(),
                 scalingUnderWay(model),

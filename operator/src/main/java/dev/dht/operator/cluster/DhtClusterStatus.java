@@ -48,8 +48,8 @@ public class DhtClusterStatus {
   private Integer memberCount;
 
   @JsonPropertyDescription(
-      "Hash of the restart-needing settings every node pod runs with; unset while they differ.")
-  private String configHash;
+      "Revision every node pod was created from (see nodes[].revision); unset while they differ.")
+  private String revision;
 
   @JsonPropertyDescription("Default ack every answering node serves; kept while they differ.")
   private Integer defaultAck;
@@ -79,7 +79,7 @@ public class DhtClusterStatus {
   private Membership membership;
 
   @JsonPropertyDescription(
-      "Each node as last observed: pod readiness, config hash and image, and what the node"
+      "Each node as last observed: pod readiness, revision and image, and what the node"
           + " reports (membership epoch, defaults, hints, keys, SST bytes, stream and cleanup).")
   @Builder.Default
   private List<ObservedNode> nodes = new ArrayList<>();

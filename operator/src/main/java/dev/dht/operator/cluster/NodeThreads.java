@@ -10,9 +10,6 @@ import io.fabric8.kubernetes.api.model.ResourceRequirements;
  * times that of 1 and 2 (README, in-cluster speed). Pure.
  */
 public record NodeThreads(int eventLoops, int storageWorkers) {
-  /** What nodes got before the counts followed the CPU (pod template v2 and older). */
-  static final NodeThreads BEFORE_TEMPLATE_3 = new NodeThreads(2, 8);
-
   static final int STORAGE_WORKERS_PER_LOOP = 2;
 
   public static NodeThreads forResources(ResourceRequirements resources) {

@@ -13,8 +13,8 @@ import lombok.Data;
 import lombok.NoArgsConstructor;
 
 /**
- * One node as last observed: its pod (Ready, config hash, image) and what the node itself reports
- * on its admin endpoint (membership epoch, defaults it serves, hints, keys, streaming progress).
+ * One node as last observed: its pod (Ready, revision, image) and what the node itself reports on
+ * its admin endpoint (membership epoch, defaults it serves, hints, keys, streaming progress).
  * Numbers are -1 where the node did not answer.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -29,8 +29,10 @@ public class ObservedNode {
   @JsonPropertyDescription("Whether the pod is Ready.")
   private boolean ready;
 
-  @JsonPropertyDescription("Config hash the pod was created with (restart-needing settings).")
-  private String configHash;
+  @JsonPropertyDescription(
+      "Revision the pod was created from: a hash of its pod template and restart-needing"
+          + " settings (the parts are in its dht.dev/revision annotation).")
+  private String revision;
 
   @JsonPropertyDescription("Image the node container runs, as the kubelet reports it.")
   private String image;
@@ -69,7 +71,7 @@ public class ObservedNode {
     ObservedNode n = new ObservedNode();
     n.name = pod.name();
     n.ready = view.podReady();
-    n.configHash = pod.configHash();
+    n.revision = pod.revision() == null ? null : pod.revision().id();
     n.image = image;
     n.epoch = view.epoch();
     n.defaultAck = view.report().defaultAck();

@@ -1,5 +1,6 @@
 package dev.dht.operator.cluster;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.operator.crd.KubernetesSchemas;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
@@ -14,27 +15,25 @@ import lombok.NoArgsConstructor;
 
 /**
  * What the operator, not the DhtCluster, puts into a node pod: the default image, the base JVM
- * options, and the version of the pod template's shape (probes, hooks, volumes). A cluster keeps
- * the defaults it was given ({@code status.operatorDefaults}) until a restart for new ones is
+ * options, default resources, and the shape of the pod template (a fingerprint of it). A cluster
+ * keeps the defaults it was given ({@code status.operatorDefaults}) until a restart for new ones is
  * allowed ({@link UpgradeGate}).
  */
 @Data
 @NoArgsConstructor
+// a status written by an older operator may carry fields since removed (templateVersion)
+@JsonIgnoreProperties(ignoreUnknown = true)
 public class OperatorDefaults {
-  /**
-   * Bumped whenever the operator changes the node pod template's shape. 3: thread counts follow the
-   * container's CPU ({@link NodeThreads}). 4: the node warms up before it serves.
-   */
-  public static final int TEMPLATE_VERSION = 4;
-
   @JsonPropertyDescription("Node image used when spec.image is unset.")
   private String image;
 
   @JsonPropertyDescription("JVM options every node gets before spec.jvmOptions.")
   private List<String> jvmOptions = new ArrayList<>();
 
-  @JsonPropertyDescription("Version of the operator's node pod template.")
-  private int templateVersion;
+  @JsonPropertyDescription(
+      "Fingerprint of the operator's node pod template (probes, volumes, the flags it sets): a"
+          + " hash of the template it renders for a reference cluster.")
+  private String template;
 
   @SchemaFrom(type = KubernetesSchemas.ResourceRequirements.class)
   @JsonPropertyDescription(
@@ -43,10 +42,10 @@ public class OperatorDefaults {
   private ResourceRequirements resources;
 
   public OperatorDefaults(
-      String image, List<String> jvmOptions, int templateVersion, ResourceRequirements resources) {
+      String image, List<String> jvmOptions, String template, ResourceRequirements resources) {
     this.image = image;
     this.jvmOptions = List.copyOf(jvmOptions);
-    this.templateVersion = templateVersion;
+    this.template = template;
     this.resources = resources;
   }
 
@@ -65,7 +64,7 @@ public class OperatorDefaults {
   /** This operator's defaults, with {@code image} as its default node image. */
   public static OperatorDefaults current(String image) {
     return new OperatorDefaults(
-        image, ClusterModel.BASE_JVM_OPTIONS, TEMPLATE_VERSION, defaultResources());
+        image, ClusterModel.BASE_JVM_OPTIONS, NodePodTemplate.FINGERPRINT, defaultResources());
   }
 
   /** What differs from {@code newer}, for people: "image a -> b, ...". */
@@ -80,8 +79,8 @@ public class OperatorDefaults {
     if (!Objects.equals(resources, newer.resources)) {
       parts.add("default resources");
     }
-    if (templateVersion != newer.templateVersion) {
-      parts.add("pod template v" + templateVersion + " -> v" + newer.templateVersion);
+    if (!Objects.equals(template, newer.template)) {
+      parts.add("pod template " + template + " -> " + newer.template);
     }
     return String.join(", ", parts);
   }

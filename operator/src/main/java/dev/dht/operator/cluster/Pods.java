@@ -1,25 +1,34 @@
 package dev.dht.operator.cluster;
 
+import dev.dht.operator.rolling.PodRevision;
 import dev.dht.operator.rolling.PodState;
 import io.fabric8.kubernetes.api.model.Pod;
-import java.util.Optional;
 
 /** What the roller and the status read from a node pod. */
 final class Pods {
   private Pods() {}
 
   static PodState state(int ordinal, Pod pod) {
-    String hash =
-        Optional.ofNullable(pod.getMetadata().getAnnotations())
-            .map(a -> a.get(ClusterModel.CONFIG_HASH_ANNOTATION))
-            .orElse(null);
     return new PodState(
         ordinal,
         pod.getMetadata().getName(),
         true,
         ready(pod),
         pod.getMetadata().getDeletionTimestamp() != null,
-        hash);
+        revision(pod));
+  }
+
+  /** The revision the pod was created from; null if it carries none. */
+  static PodRevision revision(Pod pod) {
+    var annotations = pod.getMetadata().getAnnotations();
+    if (annotations == null) {
+      return null;
+    }
+    if (annotations.containsKey(ClusterModel.REVISION_ANNOTATION)) {
+      return PodRevision.parse(annotations.get(ClusterModel.REVISION_ANNOTATION));
+    }
+    String older = annotations.get(ClusterModel.OLDER_CONFIG_HASH_ANNOTATION);
+    return older == null ? null : PodRevision.ofOlderOperator(older);
   }
 
   static boolean ready(Pod pod) {

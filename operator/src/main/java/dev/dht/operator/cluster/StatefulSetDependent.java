@@ -1,55 +1,23 @@
 package dev.dht.operator.cluster;
 
-import dev.dht.contract.NodeFlags;
-import dev.dht.operator.kube.SecurityContexts;
-import io.fabric8.kubernetes.api.model.Affinity;
-import io.fabric8.kubernetes.api.model.AffinityBuilder;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.EnvVarBuilder;
-import io.fabric8.kubernetes.api.model.IntOrString;
+import dev.dht.operator.rolling.PodRevision;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimBuilder;
-import io.fabric8.kubernetes.api.model.PodAntiAffinity;
-import io.fabric8.kubernetes.api.model.PodAntiAffinityBuilder;
-import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.PodSpecBuilder;
-import io.fabric8.kubernetes.api.model.Probe;
-import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.Volume;
-import io.fabric8.kubernetes.api.model.VolumeBuilder;
-import io.fabric8.kubernetes.api.model.VolumeMount;
-import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
-import io.fabric8.kubernetes.api.model.WeightedPodAffinityTermBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 /**
  * The nodes. Pods start in parallel (members find each other through the peer Service) and keep
  * their volume across restarts. Update strategy OnDelete: the StatefulSet controller never restarts
- * a pod for a new template; the operator's roller does, for pods of another config hash.
+ * a pod for a new template; the operator's roller does, for pods of another revision.
  */
 @KubernetesDependent(informer = @Informer(labelSelector = ClusterModel.MANAGED_BY_SELECTOR))
 public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
-
-  /** The node image's user (uid/gid 10001): lets runAsNonRoot pass and owns the data volume. */
-  static final long NODE_UID = 10001L;
-
-  /** Long enough for the node's graceful stop (finish in-flight requests, close RocksDB). */
-  static final long TERMINATION_GRACE_SECONDS = 30L;
-
-  private static final String DATA_VOLUME = "data";
-  private static final String CONFIG_VOLUME = "config";
-  private static final String SECRET_VOLUME = "cluster-secret";
-  private static final String TMP_VOLUME = "tmp";
 
   public StatefulSetDependent() {
     super(StatefulSet.class);
@@ -85,199 +53,24 @@ public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
         .withWhenDeleted("Retain")
         .withWhenScaled("Retain")
         .endPersistentVolumeClaimRetentionPolicy()
-        .withNewTemplate()
-        .withNewMetadata()
-        .withLabels(model.labels())
-        .withAnnotations(Map.of(ClusterModel.CONFIG_HASH_ANNOTATION, model.configHash()))
-        .endMetadata()
-        .withSpec(podSpec(model))
-        .endTemplate()
+        .withTemplate(NodePodTemplate.annotated(model))
         .withVolumeClaimTemplates(dataClaim(model))
         .endSpec()
         .build();
   }
 
-  static PodSpec podSpec(ClusterModel model) {
-    var scheduling = model.scheduling() == null ? new Scheduling() : model.scheduling();
-    return new PodSpecBuilder()
-        .withTerminationGracePeriodSeconds(TERMINATION_GRACE_SECONDS)
-        // Service links would inject DHT_PORT=tcp://... for a Service named "dht", clashing
-        // with the node's own DHT_* settings.
-        .withEnableServiceLinks(false)
-        .withAutomountServiceAccountToken(false)
-        .withNewSecurityContext()
-        .withRunAsNonRoot(true)
-        .withRunAsUser(NODE_UID)
-        .withRunAsGroup(NODE_UID)
-        .withFsGroup(NODE_UID)
-        .withFsGroupChangePolicy("OnRootMismatch")
-        .withNewSeccompProfile()
-        .withType("RuntimeDefault")
-        .endSeccompProfile()
-        .endSecurityContext()
-        .withAffinity(withSpread(scheduling.getAffinity(), model))
-        .withImagePullSecrets(model.imagePullSecrets())
-        .withTolerations(scheduling.getTolerations())
-        .withNodeSelector(scheduling.getNodeSelector())
-        .withTopologySpreadConstraints(scheduling.getTopologySpreadConstraints())
-        .withContainers(nodeContainer(model))
-        .withVolumes(volumes(model))
-        .build();
-  }
-
-  static Container nodeContainer(ClusterModel model) {
-    return new ContainerBuilder()
-        .withName("node")
-        .withImage(model.image())
-        .withImagePullPolicy(model.imagePullPolicy())
-        .withArgs(args(model))
-        .withEnv(env(model))
-        .addNewPort()
-        .withName("http")
-        .withContainerPort(ClusterModel.PORT)
-        .withProtocol("TCP")
-        .endPort()
-        .withStartupProbe(httpProbe("/health/live", 2, 60)) // a JVM on 2 shared cores is slow
-        .withLivenessProbe(httpProbe("/health/live", 10, 3))
-        .withReadinessProbe(httpProbe("/health/ready", 5, 2))
-        .withResources(model.resources())
-        .withSecurityContext(SecurityContexts.restricted())
-        .withVolumeMounts(
-            mount(DATA_VOLUME, ClusterModel.DATA_DIR, false),
-            mount(CONFIG_VOLUME, ClusterModel.CONFIG_DIR, true),
-            mount(SECRET_VOLUME, ClusterModel.SECRET_DIR, true),
-            mount(TMP_VOLUME, "/tmp", false))
-        .build();
-  }
-
-  static final int SHUTDOWN_DELAY_MS = 5000;
-
-  /** The longest warm-up; within the startup probe's 120 s. */
-  static final int WARM_UP_SECONDS = 60;
-
-  /** The node's flags; the kubelet expands $(POD_NAME) from the env below. */
-  static List<String> args(ClusterModel model) {
-    return new NodeFlags.Pod(
-            ClusterModel.PORT,
-            ClusterModel.DATA_DIR,
-            model.selfUrlTemplate(),
-            ClusterModel.CONFIG_DIR + "/" + ClusterModel.MEMBERS_KEY,
-            ClusterModel.CONFIG_DIR + "/" + ClusterModel.SETTINGS_KEY,
-            ClusterModel.SECRET_DIR + "/" + ClusterModel.SECRET_KEY,
-            // a rotation: the Secret's also-accepted key; the node re-reads both files
-            ClusterModel.SECRET_DIR + "/" + ClusterModel.ALSO_ACCEPTED_SECRET_KEY,
-            model.eventLoops(),
-            model.storageWorkers(),
-            model.maxInflight(),
-            model.requestTimeoutMs(),
-            model.maxValueBytes(),
-            // before it listens, the node runs a training load on scratch nodes in its own JVM
-            // until its JIT is quiet: a new pod's first clients meet compiled code
-            WARM_UP_SECONDS,
-            // on SIGTERM, not Ready at once but serving for 5 s more, while the Services drop the
-            // pod (scale-down, rollouts, drains): clients then never meet a pod already gone
-            SHUTDOWN_DELAY_MS)
-        .args();
-  }
-
-  static List<EnvVar> env(ClusterModel model) {
-    return List.of(
-        new EnvVarBuilder()
-            .withName("POD_NAME")
-            .withNewValueFrom()
-            .withNewFieldRef()
-            .withFieldPath("metadata.name")
-            .endFieldRef()
-            .endValueFrom()
-            .build(),
-        // Read by the java launcher only (unlike JAVA_TOOL_OPTIONS, which every JVM tool obeys).
-        new EnvVarBuilder().withName("JDK_JAVA_OPTIONS").withValue(model.jvmOptionsEnv()).build());
-  }
-
-  private static VolumeMount mount(String volume, String path, boolean readOnly) {
-    return new VolumeMountBuilder()
-        .withName(volume)
-        .withMountPath(path)
-        .withReadOnly(readOnly)
-        .build();
-  }
-
-  private static Probe httpProbe(String path, int periodSeconds, int failureThreshold) {
-    return new ProbeBuilder()
-        .withNewHttpGet()
-        .withPath(path)
-        .withPort(new IntOrString("http"))
-        .endHttpGet()
-        .withPeriodSeconds(periodSeconds)
-        .withTimeoutSeconds(2)
-        .withFailureThreshold(failureThreshold)
-        .build();
-  }
-
-  /**
-   * The user's affinity (if any) plus a preference for one node per host (two replicas on one host
-   * fail together), unless the user's pod anti-affinity already spreads over hosts.
-   */
-  static Affinity withSpread(Affinity user, ClusterModel model) {
-    var spread =
-        new WeightedPodAffinityTermBuilder()
-            .withWeight(100)
-            .withNewPodAffinityTerm()
-            .withTopologyKey(HOSTNAME)
-            .withNewLabelSelector()
-            .withMatchLabels(model.selectorLabels())
-            .endLabelSelector()
-            .endPodAffinityTerm()
-            .build();
-    var merged = user == null ? new Affinity() : new AffinityBuilder(user).build();
-    var anti =
-        merged.getPodAntiAffinity() == null
-            ? new PodAntiAffinity()
-            : new PodAntiAffinityBuilder(merged.getPodAntiAffinity()).build();
-    boolean spreadsOverHosts =
-        anti.getRequiredDuringSchedulingIgnoredDuringExecution().stream()
-                .anyMatch(t -> HOSTNAME.equals(t.getTopologyKey()))
-            || anti.getPreferredDuringSchedulingIgnoredDuringExecution().stream()
-                .anyMatch(t -> HOSTNAME.equals(t.getPodAffinityTerm().getTopologyKey()));
-    if (!spreadsOverHosts) {
-      var preferred = new ArrayList<>(anti.getPreferredDuringSchedulingIgnoredDuringExecution());
-      preferred.add(spread);
-      anti.setPreferredDuringSchedulingIgnoredDuringExecution(preferred);
-    }
-    merged.setPodAntiAffinity(anti);
-    return merged;
-  }
-
-  private static final String HOSTNAME = "kubernetes.io/hostname";
-
-  private static List<Volume> volumes(ClusterModel model) {
-    return List.of(
-        new VolumeBuilder()
-            .withName(CONFIG_VOLUME)
-            .withNewConfigMap()
-            .withName(model.configMapName())
-            .endConfigMap()
-            .build(),
-        new VolumeBuilder()
-            .withName(SECRET_VOLUME)
-            .withNewSecret()
-            .withSecretName(model.secretName())
-            .withDefaultMode(0440) // owner root, group fsGroup: readable by the node only
-            .endSecret()
-            .build(),
-        // Writable scratch despite the read-only root: the JVM and RocksDB's JNI loader use /tmp.
-        new VolumeBuilder()
-            .withName(TMP_VOLUME)
-            .withNewEmptyDir()
-            .withSizeLimit(new Quantity("256Mi"))
-            .endEmptyDir()
-            .build());
+  /** The revision a StatefulSet's pod template carries; null if none. */
+  static PodRevision revision(StatefulSet sts) {
+    var annotations = sts.getSpec().getTemplate().getMetadata().getAnnotations();
+    return annotations == null
+        ? null
+        : PodRevision.parse(annotations.get(ClusterModel.REVISION_ANNOTATION));
   }
 
   private static PersistentVolumeClaim dataClaim(ClusterModel model) {
     return new PersistentVolumeClaimBuilder()
         .withNewMetadata()
-        .withName(DATA_VOLUME)
+        .withName(NodePodTemplate.DATA_VOLUME)
         .withLabels(model.selectorLabels())
         .endMetadata()
         .withNewSpec()

@@ -2,7 +2,7 @@ package dev.dht.operator.rolling;
 
 /**
  * A node pod as the API server shows it: whether it exists, is Ready, is being deleted, and the
- * config hash it was created with (its template's annotation; null if unknown).
+ * revision it was created from (its template's annotation; null if unknown).
  */
 public record PodState(
     int ordinal,
@@ -10,7 +10,7 @@ public record PodState(
     boolean exists,
     boolean ready,
     boolean terminating,
-    String configHash) {
+    PodRevision revision) {
 
   public static PodState missing(int ordinal, String name) {
     return new PodState(ordinal, name, false, false, false, null);
@@ -21,8 +21,8 @@ public record PodState(
     return exists && ready && !terminating;
   }
 
-  /** Was created with other settings than {@code desiredHash} (a pod of unknown hash is not). */
-  public boolean outdated(String desiredHash) {
-    return exists && configHash != null && !configHash.equals(desiredHash);
+  /** Must restart to run {@code desired} (a pod of unknown revision need not). */
+  public boolean outdated(DesiredRevision desired) {
+    return exists && desired.needsRestart(revision);
   }
 }

@@ -33,7 +33,7 @@ public final class RollPlan {
   public record Input(
       List<PodState> pods,
       Map<Integer, NodeView> nodes,
-      String desiredHash,
+      DesiredRevision desired,
       int defaultAck,
       int defaultFrom,
       boolean scaling,
@@ -43,11 +43,11 @@ public final class RollPlan {
     public Input(
         List<PodState> pods,
         Map<Integer, NodeView> nodes,
-        String desiredHash,
+        DesiredRevision desired,
         int defaultAck,
         int defaultFrom,
         boolean scaling) {
-      this(pods, nodes, desiredHash, defaultAck, defaultFrom, scaling, true);
+      this(pods, nodes, desired, defaultAck, defaultFrom, scaling, true);
     }
   }
 
@@ -70,7 +70,7 @@ public final class RollPlan {
   public record Refuse(List<String> outdated, String why) implements Decision {}
 
   public static Decision next(Input in) {
-    List<PodState> outdated = in.pods().stream().filter(p -> p.outdated(in.desiredHash())).toList();
+    List<PodState> outdated = in.pods().stream().filter(p -> p.outdated(in.desired())).toList();
     List<String> names = outdated.stream().map(PodState::name).toList();
     if (outdated.isEmpty()) {
       return new Done(names);
@@ -87,7 +87,7 @@ public final class RollPlan {
     if (!notReadyOutdated.isEmpty() && down.size() == 1) {
       var pod = notReadyOutdated.getFirst();
       return new Restart(
-          names, pod, "created with other settings, and not Ready: restarting it costs no replica");
+          names, pod, createdWith(in, pod) + ", and not Ready: restarting it costs no replica");
     }
     if (!down.isEmpty()) {
       var first = down.getFirst();
@@ -113,7 +113,12 @@ public final class RollPlan {
               + "; delete the pods yourself to restart them");
     }
     var pod = outdated.stream().max(Comparator.comparingInt(PodState::ordinal)).orElseThrow();
-    return new Restart(names, pod, "created with other settings");
+    return new Restart(names, pod, createdWith(in, pod));
+  }
+
+  /** "created with other settings: image, node flags". */
+  private static String createdWith(Input in, PodState pod) {
+    return "created with other settings: " + in.desired().changesFor(pod.revision());
   }
 
   private static String behind(NodeView node) {

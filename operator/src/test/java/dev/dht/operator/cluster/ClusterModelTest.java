@@ -4,11 +4,14 @@ import static dev.dht.operator.cluster.Clusters.cluster;
 import static dev.dht.operator.cluster.Clusters.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.operator.rolling.PodRevision;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.client.utils.Serialization;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -79,7 +82,7 @@ class ClusterModelTest {
   }
 
   @Test
-  void configHashChangesWithEverySettingThatNeedsARestart() {
+  void theRevisionChangesWithEverySettingThatNeedsARestart() {
     List<Consumer<DhtClusterSpec>> restartChanges =
         List.of(
             s -> s.setImage("other/node:2"),
@@ -90,25 +93,28 @@ class ClusterModelTest {
             s -> s.getLimits().setMaxValueBytes(10),
             s -> s.setJvmOptions(List.of("-Xmx1g")),
             s -> s.setResources(resources(Map.of("memory", "1Gi"))));
-    String base = model(cluster(3)).configHash();
+    var base = model(cluster(3)).desiredRevision().revision();
     for (var change : restartChanges) {
       var cluster = cluster(3);
       change.accept(cluster.getSpec());
-      assertThat(model(cluster).configHash()).isNotEqualTo(base);
+      var changed = model(cluster).desiredRevision().revision();
+      assertThat(changed.changesFrom(base)).contains("settings").hasSizeGreaterThan(1);
     }
   }
 
   @Test
-  void configHashIgnoresSettingsTheNodesReload() {
-    String base = model(cluster(3)).configHash();
+  void theRevisionIgnoresSettingsTheNodesReload() {
+    var base = model(cluster(3)).desiredRevision();
     var cluster = cluster(5);
     cluster.getSpec().getReplication().setDefaultFrom(3);
     cluster.getSpec().getReplication().setDefaultAck(1);
-    assertThat(model(cluster).configHash()).isEqualTo(base);
+    cluster.getSpec().getStorage().setSize("5Gi");
+    cluster.getSpec().setOperatorUpgrades(DhtClusterSpec.OperatorUpgrades.Automatic);
+    assertThat(model(cluster).desiredRevision()).isEqualTo(base);
   }
 
   @Test
-  void configHashDoesNotDependOnResourceKeyOrder() {
+  void theRevisionDoesNotDependOnResourceKeyOrder() {
     var a = new LinkedHashMap<String, String>();
     a.put("cpu", "1");
     a.put("memory", "1Gi");
@@ -119,7 +125,39 @@ class ClusterModelTest {
     first.getSpec().setResources(resources(a));
     var second = cluster(3);
     second.getSpec().setResources(resources(b));
-    assertThat(model(first).configHash()).isEqualTo(model(second).configHash());
+    assertThat(model(first).desiredRevision()).isEqualTo(model(second).desiredRevision());
+    assertThat(model(first).inputs()).isEqualTo(model(second).inputs());
+  }
+
+  @Test
+  void aClusterRecordedByAnOlderOperatorKeepsItsPodsUntilASettingChanges() {
+    String json =
+        """
+        {"apiVersion": "dht.dev/v1", "kind": "DhtCluster",
+         "metadata": {"name": "demo", "namespace": "ns"},
+         "spec": {"replicas": 3},
+         "status": {"operatorDefaults":
+           {"image": "local/dht-node:old", "jvmOptions": [], "templateVersion": 4}}}\
+        """;
+    var cluster = Serialization.unmarshal(json, DhtCluster.class);
+    var current = OperatorDefaults.current(Clusters.IMAGE);
+    var held = ClusterModel.of(cluster, UpgradeGate.accepted(cluster, current)).desiredRevision();
+    assertThat(held.templateAccepted()).isFalse();
+    assertThat(held.needsRestart(PodRevision.ofOlderOperator("0123456789abcdef")))
+        .as("a pod of the older operator")
+        .isFalse();
+    var otherShape = new TreeMap<>(held.revision().parts());
+    otherShape.put("template", "00000000");
+    otherShape.put("flags", "00000000");
+    assertThat(held.needsRestart(new PodRevision(otherShape)))
+        .as("a pod that differs by the operator's template only")
+        .isFalse();
+
+    cluster.getSpec().getLimits().setMaxInflight(10);
+    var changed = ClusterModel.of(cluster, UpgradeGate.accepted(cluster, current));
+    assertThat(changed.desiredRevision().needsRestart(new PodRevision(otherShape)))
+        .as("a setting that needs a restart changed")
+        .isTrue();
   }
 
   private static ResourceRequirements resources(Map<String, String> limits) {

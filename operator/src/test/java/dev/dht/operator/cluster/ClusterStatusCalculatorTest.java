@@ -5,6 +5,7 @@ import static dev.dht.operator.cluster.Clusters.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.rolling.PodRevision;
 import dev.dht.operator.rolling.PodState;
 import dev.dht.operator.rolling.RollPlan;
 import dev.dht.operator.scaling.Membership;
@@ -24,6 +25,8 @@ import org.junit.jupiter.api.Test;
 class ClusterStatusCalculatorTest {
   private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
   private static final Instant T1 = Instant.parse("2026-01-01T00:05:00Z");
+
+  private static final PodRevision OLDER = PodRevision.ofOlderOperator("0123456789abcdef");
 
   private DhtCluster cluster;
 
@@ -90,7 +93,7 @@ class ClusterStatusCalculatorTest {
     assertThat(status.getOperatorDefaults()).isEqualTo(model(cluster).defaults());
     // nothing runs yet, so nothing is reported as running
     assertThat(status.getMembers()).isEmpty();
-    assertThat(status.getConfigHash()).isNull();
+    assertThat(status.getRevision()).isNull();
     assertThat(status.getDefaultAck()).isNull();
     assertThat(status.getDefaultFrom()).isNull();
   }
@@ -130,9 +133,9 @@ class ClusterStatusCalculatorTest {
     var old = model(cluster);
     compute(Optional.of(sts(3, 3, true, true)), false, T0);
     cluster.getMetadata().setGeneration(2L);
-    cluster.getSpec().getThreads().setEventLoops(7); // new config hash
+    cluster.getSpec().getThreads().setEventLoops(7); // a new revision
     var model = model(cluster);
-    var seen = seen(model, 3, old.configHash(), true, 2, 3);
+    var seen = seen(model, 3, old.desiredRevision().revision(), true, 2, 3);
     var restart =
         new RollPlan.Restart(
             List.of("demo-0", "demo-1", "demo-2"),
@@ -145,26 +148,28 @@ class ClusterStatusCalculatorTest {
             "0/3 pods run the current settings; restarting demo-2: created with other settings");
     assertThat(status.getRoll().getRestarting()).isEqualTo("demo-2");
     assertCondition(status, "ConfigApplied", "False", "Applying");
-    assertThat(status.getConfigHash()).as("what the pods run").isEqualTo(old.configHash());
+    assertThat(status.getRevision())
+        .as("what the pods run")
+        .isEqualTo(old.desiredRevision().revision().id());
 
     // the restarted pod is not Ready yet: that is the roll, not a degradation
-    var back = seen(model, 3, old.configHash(), true, 2, 3);
+    var back = seen(model, 3, old.desiredRevision().revision(), true, 2, 3);
     var pods = new ArrayList<>(back.pods());
-    pods.set(2, new PodState(2, "demo-2", true, false, false, model.configHash()));
+    pods.set(2, new PodState(2, "demo-2", true, false, false, model.desiredRevision().revision()));
     back = new Seen(pods, back.nodes(), Map.of(), Map.of());
     var waiting = new RollPlan.Wait(List.of("demo-0", "demo-1"), "waiting for demo-2 to be Ready");
     status = observe(model, Optional.of(sts(2, 1, false, true)), back, waiting, T1);
     assertCondition(status, "Progressing", "True", "RollingRestart");
     assertCondition(status, "Degraded", "False", "AsExpected");
     assertThat(status.getRoll().getRestarting()).isEqualTo("demo-2");
-    assertThat(status.getConfigHash()).as("the pods differ").isNull();
+    assertThat(status.getRevision()).as("the pods differ").isNull();
   }
 
   @Test
   void aRestartThatWouldBreakTheQuorumIsRefusedAndSaysSo() {
     compute(Optional.of(sts(3, 3, true, true)), false, T0);
     var model = model(cluster);
-    var seen = seen(model, 3, "other", true, 3, 3);
+    var seen = seen(model, 3, PodRevision.parse("inputs=0ther000"), true, 3, 3);
     var refuse = new RollPlan.Refuse(List.of("demo-0"), "restarting any node would ...");
     var status = observe(model, Optional.of(sts(3, 3, true, true)), seen, refuse, T1);
     assertCondition(status, "Degraded", "True", "RestartRefused");
@@ -183,7 +188,7 @@ class ClusterStatusCalculatorTest {
         observe(
             model,
             Optional.of(sts(3, 3, true, true)),
-            seen(model, 3, model.configHash(), true, 2, 3),
+            seen(model, 3, model.desiredRevision().revision(), true, 2, 3),
             new RollPlan.Done(List.of()),
             T1);
     assertThat(status.getDefaultAck()).as("the nodes still serve 2").isEqualTo(2);
@@ -199,13 +204,13 @@ class ClusterStatusCalculatorTest {
         observe(
             model,
             Optional.of(sts(3, 3, true, true)),
-            seen(model, 3, model.configHash(), true, 1, 3),
+            seen(model, 3, model.desiredRevision().revision(), true, 1, 3),
             new RollPlan.Done(List.of()),
             T1);
     assertThat(status.getDefaultAck()).isEqualTo(1);
     assertThat(status.getMembers()).hasSize(3);
     assertThat(status.getMemberCount()).isEqualTo(3);
-    assertThat(status.getConfigHash()).isEqualTo(model.configHash());
+    assertThat(status.getRevision()).isEqualTo(model.desiredRevision().revision().id());
     assertCondition(status, "ConfigApplied", "True", "Applied");
     assertThat(status.getObservedGeneration()).isEqualTo(2L);
   }
@@ -229,7 +234,7 @@ class ClusterStatusCalculatorTest {
                 null,
                 T1,
                 null,
-                seen(model, 3, model.configHash(), true, 2, 3),
+                seen(model, 3, model.desiredRevision().revision(), true, 2, 3),
                 new RollPlan.Done(List.of()),
                 newer,
                 false));
@@ -241,7 +246,7 @@ class ClusterStatusCalculatorTest {
     cluster.getMetadata().setAnnotations(Map.of(UpgradeGate.ALLOW_ANNOTATION, "once"));
     var allowed = ClusterModel.of(cluster, UpgradeGate.accepted(cluster, newer));
     assertThat(allowed.image()).isEqualTo("local/dht-node:2");
-    assertThat(allowed.configHash()).isNotEqualTo(model.configHash());
+    assertThat(allowed.desiredRevision()).isNotEqualTo(model.desiredRevision());
     assertThat(UpgradeGate.taken(cluster, newer))
         .as("the permission stays until a status records the new defaults")
         .isFalse();
@@ -283,9 +288,9 @@ class ClusterStatusCalculatorTest {
     cluster.getSpec().getLimits().setMaxInflight(100);
     var model = model(cluster);
     var pods = new ArrayList<PodState>();
-    pods.add(new PodState(0, "demo-0", true, false, false, "older"));
-    pods.add(new PodState(1, "demo-1", true, true, false, "older"));
-    pods.add(new PodState(2, "demo-2", true, true, false, "older"));
+    pods.add(new PodState(0, "demo-0", true, false, false, OLDER));
+    pods.add(new PodState(1, "demo-1", true, true, false, OLDER));
+    pods.add(new PodState(2, "demo-2", true, true, false, OLDER));
     var seen = new Seen(pods, Map.of(), Map.of(), Map.of());
     var status =
         observe(
@@ -323,13 +328,13 @@ class ClusterStatusCalculatorTest {
     return status;
   }
 
-  /** n pods of the given hash and readiness whose nodes run the model's epoch and ack/from. */
+  /** n pods of the given revision and readiness whose nodes run the model's epoch and ack/from. */
   private static Seen seen(
-      ClusterModel model, int n, String hash, boolean ready, int ack, int from) {
+      ClusterModel model, int n, PodRevision revision, boolean ready, int ack, int from) {
     var pods = new ArrayList<PodState>();
     Map<Integer, NodeView> nodes = new TreeMap<>();
     for (int i = 0; i < n; i++) {
-      pods.add(new PodState(i, "demo-" + i, true, ready, false, hash));
+      pods.add(new PodState(i, "demo-" + i, true, ready, false, revision));
       nodes.put(
           i,
           new NodeView(
@@ -414,7 +419,7 @@ class ClusterStatusCalculatorTest {
     var status = compute(Optional.of(sts(3, 3, true, true)), true, T1);
     assertCondition(status, "Progressing", "False", "Paused");
     assertCondition(status, "Ready", "True", "AllReplicasReady");
-    assertThat(status.getConfigHash()).isEqualTo(applied.getConfigHash());
+    assertThat(status.getRevision()).isEqualTo(applied.getRevision());
     assertThat(status.getObservedGeneration()).as("not applied").isEqualTo(1L);
     assertCondition(status, "Paused", "True", "ReconciliationPaused");
     assertThat(condition(status, "Progressing").getMessage())

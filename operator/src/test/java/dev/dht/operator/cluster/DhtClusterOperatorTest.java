@@ -105,8 +105,8 @@ class DhtClusterOperatorTest {
     assertThat(get(PodDisruptionBudget.class, "alpha").getSpec().getMaxUnavailable().getIntVal())
         .isEqualTo(1);
 
-    var status = awaitStatus("alpha", s -> s.getConfigHash() != null);
-    assertThat(status.getConfigHash()).isEqualTo(configHashOf(sts));
+    var status = awaitStatus("alpha", s -> s.getRevision() != null);
+    assertThat(status.getRevision()).isEqualTo(revisionOf(sts));
     assertThat(status.getSelector())
         .isEqualTo("app.kubernetes.io/name=dht,app.kubernetes.io/instance=alpha");
     assertThat(status.getMembership().getMembers()).isEqualTo(3);
@@ -144,20 +144,20 @@ class DhtClusterOperatorTest {
     assertThat(get(ConfigMap.class, "beta-config").getData().get("members"))
         .startsWith("epoch 1\n")
         .doesNotContain("beta-3");
-    assertThat(configHashOf(get(StatefulSet.class, "beta"))).isEqualTo(configHashOf(before));
+    assertThat(revisionOf(get(StatefulSet.class, "beta"))).isEqualTo(revisionOf(before));
     assertThat(get(ConfigMap.class, "beta-config").getData().get("settings.properties"))
         .as("unset defaults keep the values the cluster started with")
         .isEqualTo("default-ack=2\ndefault-from=3\n");
 
     edit("beta", c -> c.getSpec().getThreads().setEventLoops(4));
-    awaitUntil(() -> !configHashOf(get(StatefulSet.class, "beta")).equals(configHashOf(before)));
+    awaitUntil(() -> !revisionOf(get(StatefulSet.class, "beta")).equals(revisionOf(before)));
     var after = get(StatefulSet.class, "beta");
     assertThat(after.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs())
         .contains("--event-loops=4");
     // OnDelete: the pods are the roller's to restart, and it waits for them to be Ready first
     var status =
         awaitStatus("beta", s -> s.getRoll() != null && s.getRoll().getOutdated().size() == 4);
-    assertThat(status.getConfigHash()).as("what the pods run").isEqualTo(configHashOf(before));
+    assertThat(status.getRevision()).as("what the pods run").isEqualTo(revisionOf(before));
     assertThat(Conditions.find(status.getConditions(), "ConfigApplied").orElseThrow().getStatus())
         .isEqualTo("False");
     assertThat(get(Secret.class, "beta-secret").getData().get("secret"))
@@ -257,7 +257,7 @@ class DhtClusterOperatorTest {
     assertThat(paused.getObservedGeneration())
         .as("a generation that was not applied is not observed")
         .isLessThan(generation);
-    assertThat(paused.getConfigHash()).isEqualTo(configHashOf(before));
+    assertThat(paused.getRevision()).isEqualTo(revisionOf(before));
     var frozen = get(StatefulSet.class, "epsilon");
     assertThat(frozen.getSpec().getReplicas()).isEqualTo(3);
     assertThat(frozen.getSpec().getTemplate()).isEqualTo(before.getSpec().getTemplate());
@@ -271,7 +271,7 @@ class DhtClusterOperatorTest {
         "epsilon",
         s ->
             !conditionReason(s, "Progressing").equals("Paused")
-                && !configHashOf(before).equals(s.getConfigHash()));
+                && !revisionOf(before).equals(s.getRevision()));
     awaitEvent("epsilon", "ReconciliationResumed", "Normal");
     awaitStatus("epsilon", s -> s.getObservedGeneration() == generation);
   }
@@ -359,12 +359,8 @@ class DhtClusterOperatorTest {
     return get(DhtCluster.class, name).getStatus();
   }
 
-  private static String configHashOf(StatefulSet sts) {
-    return sts.getSpec()
-        .getTemplate()
-        .getMetadata()
-        .getAnnotations()
-        .get(ClusterModel.CONFIG_HASH_ANNOTATION);
+  private static String revisionOf(StatefulSet sts) {
+    return StatefulSetDependent.revision(sts).id();
   }
 
   private static boolean conditionIs(DhtClusterStatus status, String type, String value) {

@@ -47,15 +47,4 @@ class NodeThreadsTest {
     var setModel = ClusterModel.of(set, OperatorDefaults.current("img"));
     assertThat(List.of(setModel.eventLoops(), setModel.storageWorkers())).containsExactly(5, 7);
   }
-
-  @Test
-  void aClusterOnAnOlderPodTemplateKeepsItsCountsUntilItMayRestart() {
-    var current = OperatorDefaults.current("img");
-    var older =
-        new OperatorDefaults(
-            "img", current.getJvmOptions(), 2, OperatorDefaults.defaultResources());
-    var model = ClusterModel.of(cluster(3), older);
-    assertThat(List.of(model.eventLoops(), model.storageWorkers())).containsExactly(2, 8);
-    assertThat(model.configHash()).isNotEqualTo(ClusterModel.of(cluster(3), current).configHash());
-  }
 }

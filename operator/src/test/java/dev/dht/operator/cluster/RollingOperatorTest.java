@@ -172,13 +172,14 @@ class RollingOperatorTest {
     for (var pod : uids.keySet()) {
       assertThat(after.get(pod)).as("%s was restarted", pod).isNotEqualTo(uids.get(pod));
     }
-    assertThat(done.getConfigHash()).isEqualTo(done.getNodes().getFirst().getConfigHash());
+    assertThat(done.getRevision()).isEqualTo(done.getNodes().getFirst().getRevision());
     assertThat(
             client.v1().events().inNamespace(ns).list().getItems().stream()
                 .filter((Event e) -> "RollingRestart".equals(e.getReason()))
                 .map(Event::getMessage)
                 .toList())
-        .as("one RollingRestart event per pod, naming it")
+        .as("one RollingRestart event per pod, naming it and what changed")
+        .allMatch(m -> m.contains(": created with other settings: "))
         .anyMatch(m -> m.startsWith("restarting pod roll-0"))
         .anyMatch(m -> m.startsWith("restarting pod roll-1"))
         .anyMatch(m -> m.startsWith("restarting pod roll-2"));
@@ -243,7 +244,7 @@ class RollingOperatorTest {
           .as("%s restarted for the upgrade", pod)
           .isNotEqualTo(after.get(pod));
     }
-    assertThat(upgraded.getConfigHash()).isNotEqualTo(done.getConfigHash());
+    assertThat(upgraded.getRevision()).isNotEqualTo(done.getRevision());
 
     // ack = from: one node down would fail every default write somewhere, so no restart at all
     edit(c -> {

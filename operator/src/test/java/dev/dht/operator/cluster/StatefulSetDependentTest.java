@@ -133,10 +133,38 @@ class StatefulSetDependentTest {
   }
 
   @Test
-  void configHashIsAPodTemplateAnnotation() {
+  void theRevisionIsAPodTemplateAnnotation() {
     var cluster = cluster(3);
     var annotations = build(cluster).getSpec().getTemplate().getMetadata().getAnnotations();
-    assertThat(annotations).containsEntry("dht.dev/config-hash", model(cluster).configHash());
+    assertThat(annotations)
+        .containsEntry(
+            "dht.dev/revision", model(cluster).desiredRevision().revision().annotation());
+    assertThat(annotations.get("dht.dev/revision"))
+        .matches(
+            "env=\\w{8} flags=\\w{8} image=\\w{8} inputs=\\w{8} resources=\\w{8}"
+                + " scheduling=\\w{8} template=\\w{8}");
+  }
+
+  @Test
+  void anyChangeOfTheRenderedTemplateChangesItsRevisionAndIsNamed() {
+    var model = model(cluster(3));
+    var rendered = NodePodTemplate.render(model);
+    var base = NodePodTemplate.revision(rendered, model.inputs());
+    rendered.getSpec().getContainers().getFirst().getReadinessProbe().setPeriodSeconds(7);
+    var probe = NodePodTemplate.revision(rendered, model.inputs());
+    assertThat(probe.changesFrom(base)).containsExactly("pod template");
+    rendered.getSpec().getContainers().getFirst().getArgs().add("--something-new");
+    assertThat(NodePodTemplate.revision(rendered, model.inputs()).changesFrom(base))
+        .containsExactly("node flags", "pod template");
+  }
+
+  @Test
+  void imagePullSettingsDoNotChangeTheRevision() {
+    var before = cluster(3);
+    var after = cluster(3);
+    after.getSpec().setImagePullPolicy(DhtClusterSpec.PullPolicy.Always);
+    after.getSpec().setImagePullSecrets(List.of(new LocalObjectReference("registry")));
+    assertThat(model(after).desiredRevision()).isEqualTo(model(before).desiredRevision());
   }
 
   @Test

@@ -13,11 +13,12 @@ import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
 class RollPlanTest {
-  private static final String OLD = "old";
-  private static final String NEW = "new";
+  private static final PodRevision OLD = PodRevision.parse("image=0a0a0a0a inputs=1b1b1b1b");
+  private static final PodRevision NEW = PodRevision.parse("image=2c2c2c2c inputs=1b1b1b1b");
+  private static final DesiredRevision DESIRED = new DesiredRevision(NEW, true);
 
-  private static PodState pod(int i, boolean ready, String hash) {
-    return new PodState(i, "demo-" + i, true, ready, false, hash);
+  private static PodState pod(int i, boolean ready, PodRevision revision) {
+    return new PodState(i, "demo-" + i, true, ready, false, revision);
   }
 
   private static NodeView node(int i, long hints, boolean streaming) {
@@ -34,7 +35,7 @@ class RollPlanTest {
   }
 
   private static RollPlan.Decision next(List<PodState> pods, Map<Integer, NodeView> nodes) {
-    return RollPlan.next(new RollPlan.Input(pods, nodes, NEW, 2, 3, false));
+    return RollPlan.next(new RollPlan.Input(pods, nodes, DESIRED, 2, 3, false));
   }
 
   @Test
@@ -49,6 +50,8 @@ class RollPlanTest {
     var decision = next(pods, caughtUp(3));
     assertThat(decision).isInstanceOf(RollPlan.Restart.class);
     assertThat(((RollPlan.Restart) decision).pod().name()).isEqualTo("demo-1");
+    assertThat(((RollPlan.Restart) decision).reason())
+        .isEqualTo("created with other settings: image");
     assertThat(decision.outdated()).containsExactly("demo-0", "demo-1");
   }
 
@@ -93,25 +96,26 @@ class RollPlanTest {
   @Test
   void waitsDuringAChangeOfSize() {
     var pods = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD));
-    var decision = RollPlan.next(new RollPlan.Input(pods, caughtUp(3), NEW, 2, 3, true));
+    var decision = RollPlan.next(new RollPlan.Input(pods, caughtUp(3), DESIRED, 2, 3, true));
     assertThat(((RollPlan.Wait) decision).why()).contains("change of size");
   }
 
   @Test
   void waitsUntilTheStatefulSetControllerHasTheNewTemplate() {
     var pods = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD));
-    var decision = RollPlan.next(new RollPlan.Input(pods, caughtUp(3), NEW, 2, 3, false, false));
+    var decision =
+        RollPlan.next(new RollPlan.Input(pods, caughtUp(3), DESIRED, 2, 3, false, false));
     assertThat(((RollPlan.Wait) decision).why()).contains("StatefulSet controller");
   }
 
   @Test
   void refusesWhenOneReplicaDownBreaksTheDefaultQuorum() {
     var pods = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD));
-    var all = RollPlan.next(new RollPlan.Input(pods, caughtUp(3), NEW, 3, 3, false));
+    var all = RollPlan.next(new RollPlan.Input(pods, caughtUp(3), DESIRED, 3, 3, false));
     assertThat(all).isInstanceOf(RollPlan.Refuse.class);
     var single =
         RollPlan.next(
-            new RollPlan.Input(List.of(pod(0, true, OLD)), caughtUp(1), NEW, 1, 1, false));
+            new RollPlan.Input(List.of(pod(0, true, OLD)), caughtUp(1), DESIRED, 1, 1, false));
     assertThat(single).isInstanceOf(RollPlan.Refuse.class);
   }
 
@@ -133,12 +137,12 @@ class RollPlanTest {
               ? PodState.missing(i, "demo-" + i)
               : pod(i, (readyBits >> i & 1) == 1, (outdatedBits >> i & 1) == 1 ? OLD : NEW));
     }
-    var decision = RollPlan.next(new RollPlan.Input(pods, caughtUp(n), NEW, 2, 3, false));
+    var decision = RollPlan.next(new RollPlan.Input(pods, caughtUp(n), DESIRED, 2, 3, false));
     if (decision instanceof RollPlan.Restart restart) {
       long downAfter =
           pods.stream().filter(p -> !p.up() || p.ordinal() == restart.pod().ordinal()).count();
       assertThat(downAfter).isLessThanOrEqualTo(1);
-      assertThat(restart.pod().outdated(NEW)).isTrue();
+      assertThat(restart.pod().outdated(DESIRED)).isTrue();
     }
   }
 }

@@ -1,0 +1,305 @@
+package dev.dht.operator.cluster;
+
+import dev.dht.contract.NodeFlags;
+import dev.dht.operator.kube.SecurityContexts;
+import dev.dht.operator.rolling.PodRevision;
+import io.fabric8.kubernetes.api.model.Affinity;
+import io.fabric8.kubernetes.api.model.AffinityBuilder;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.PodAntiAffinity;
+import io.fabric8.kubernetes.api.model.PodAntiAffinityBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.ProbeBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import io.fabric8.kubernetes.api.model.WeightedPodAffinityTermBuilder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The node pod, as the StatefulSet creates it, and its revision: a hash of each part of this
+ * rendered template, which is what the roller compares (a pod whose template differs restarts),
+ * plus the cluster's restart-needing inputs. Pure.
+ */
+final class NodePodTemplate {
+  /** The node image's user (uid/gid 10001): lets runAsNonRoot pass and owns the data volume. */
+  static final long NODE_UID = 10001L;
+
+  /** Long enough for the node's graceful stop (finish in-flight requests, close RocksDB). */
+  static final long TERMINATION_GRACE_SECONDS = 30L;
+
+  static final String DATA_VOLUME = "data";
+  private static final String CONFIG_VOLUME = "config";
+  private static final String SECRET_VOLUME = "cluster-secret";
+  private static final String TMP_VOLUME = "tmp";
+
+  private NodePodTemplate() {}
+
+  /** The template, annotated with its own revision. */
+  static PodTemplateSpec annotated(ClusterModel model) {
+    var template = render(model);
+    String revision = revision(template, model.inputs()).annotation();
+    template.getMetadata().setAnnotations(Map.of(ClusterModel.REVISION_ANNOTATION, revision));
+    return template;
+  }
+
+  /**
+   * Fingerprint of this operator's pod template: the revision it renders for a reference cluster.
+   * It changes with the template's shape (probes, volumes, flags the operator sets, ...), so no
+   * version is kept by hand; a cluster records the one it accepted ({@link OperatorDefaults}).
+   */
+  static final String FINGERPRINT = fingerprint();
+
+  /** The revision the pods of {@code model} should run. */
+  static PodRevision revision(ClusterModel model) {
+    return revision(render(model), model.inputs());
+  }
+
+  /**
+   * The revision of a rendered template: each part hashed apart, so that a roll names what changed.
+   * Image pull settings are left out: a running node needs no restart for them.
+   */
+  static PodRevision revision(PodTemplateSpec rendered, String inputs) {
+    var template = CanonicalJson.copy(rendered, PodTemplateSpec.class);
+    template.getMetadata().setAnnotations(null);
+    var spec = template.getSpec();
+    var node = spec.getContainers().getFirst();
+    var parts = new TreeMap<String, String>();
+    parts.put("image", CanonicalJson.hash(node.getImage()));
+    parts.put("flags", CanonicalJson.hash(node.getArgs()));
+    parts.put("env", CanonicalJson.hash(node.getEnv()));
+    parts.put("resources", CanonicalJson.hash(node.getResources()));
+    parts.put(
+        "scheduling",
+        CanonicalJson.hash(
+            Arrays.asList(
+                spec.getAffinity(),
+                spec.getTolerations(),
+                spec.getNodeSelector(),
+                spec.getTopologySpreadConstraints())));
+    node.setImage(null);
+    node.setArgs(null);
+    node.setEnv(null);
+    node.setResources(null);
+    node.setImagePullPolicy(null);
+    spec.setAffinity(null);
+    spec.setTolerations(null);
+    spec.setNodeSelector(null);
+    spec.setTopologySpreadConstraints(null);
+    spec.setImagePullSecrets(null);
+    parts.put("template", CanonicalJson.hash(template));
+    parts.put(PodRevision.INPUTS, inputs);
+    return new PodRevision(parts);
+  }
+
+  private static String fingerprint() {
+    var reference = new DhtCluster();
+    reference.getMetadata().setName("reference");
+    reference.getMetadata().setNamespace("reference");
+    reference.setSpec(new DhtClusterSpec());
+    var defaults =
+        new OperatorDefaults(
+            "reference", ClusterModel.BASE_JVM_OPTIONS, null, OperatorDefaults.defaultResources());
+    return revision(render(ClusterModel.of(reference, defaults)), "").id();
+  }
+
+  static PodTemplateSpec render(ClusterModel model) {
+    return new PodTemplateSpecBuilder()
+        .withNewMetadata()
+        .withLabels(model.labels())
+        .endMetadata()
+        .withSpec(podSpec(model))
+        .build();
+  }
+
+  static PodSpec podSpec(ClusterModel model) {
+    var scheduling = model.scheduling() == null ? new Scheduling() : model.scheduling();
+    return new PodSpecBuilder()
+        .withTerminationGracePeriodSeconds(TERMINATION_GRACE_SECONDS)
+        // Service links would inject DHT_PORT=tcp://... for a Service named "dht", clashing
+        // with the node's own DHT_* settings.
+        .withEnableServiceLinks(false)
+        .withAutomountServiceAccountToken(false)
+        .withNewSecurityContext()
+        .withRunAsNonRoot(true)
+        .withRunAsUser(NODE_UID)
+        .withRunAsGroup(NODE_UID)
+        .withFsGroup(NODE_UID)
+        .withFsGroupChangePolicy("OnRootMismatch")
+        .withNewSeccompProfile()
+        .withType("RuntimeDefault")
+        .endSeccompProfile()
+        .endSecurityContext()
+        .withAffinity(withSpread(scheduling.getAffinity(), model))
+        .withImagePullSecrets(model.imagePullSecrets())
+        .withTolerations(scheduling.getTolerations())
+        .withNodeSelector(scheduling.getNodeSelector())
+        .withTopologySpreadConstraints(scheduling.getTopologySpreadConstraints())
+        .withContainers(nodeContainer(model))
+        .withVolumes(volumes(model))
+        .build();
+  }
+
+  static Container nodeContainer(ClusterModel model) {
+    return new ContainerBuilder()
+        .withName("node")
+        .withImage(model.image())
+        .withImagePullPolicy(model.imagePullPolicy())
+        .withArgs(args(model))
+        .withEnv(env(model))
+        .addNewPort()
+        .withName("http")
+        .withContainerPort(ClusterModel.PORT)
+        .withProtocol("TCP")
+        .endPort()
+        .withStartupProbe(httpProbe("/health/live", 2, 60)) // a JVM on 2 shared cores is slow
+        .withLivenessProbe(httpProbe("/health/live", 10, 3))
+        .withReadinessProbe(httpProbe("/health/ready", 5, 2))
+        .withResources(model.resources())
+        .withSecurityContext(SecurityContexts.restricted())
+        .withVolumeMounts(
+            mount(DATA_VOLUME, ClusterModel.DATA_DIR, false),
+            mount(CONFIG_VOLUME, ClusterModel.CONFIG_DIR, true),
+            mount(SECRET_VOLUME, ClusterModel.SECRET_DIR, true),
+            mount(TMP_VOLUME, "/tmp", false))
+        .build();
+  }
+
+  static final int SHUTDOWN_DELAY_MS = 5000;
+
+  /** The longest warm-up; within the startup probe's 120 s. */
+  static final int WARM_UP_SECONDS = 60;
+
+  /** The node's flags; the kubelet expands $(POD_NAME) from the env below. */
+  static List<String> args(ClusterModel model) {
+    return new NodeFlags.Pod(
+            ClusterModel.PORT,
+            ClusterModel.DATA_DIR,
+            model.selfUrlTemplate(),
+            ClusterModel.CONFIG_DIR + "/" + ClusterModel.MEMBERS_KEY,
+            ClusterModel.CONFIG_DIR + "/" + ClusterModel.SETTINGS_KEY,
+            ClusterModel.SECRET_DIR + "/" + ClusterModel.SECRET_KEY,
+            // a rotation: the Secret's also-accepted key; the node re-reads both files
+            ClusterModel.SECRET_DIR + "/" + ClusterModel.ALSO_ACCEPTED_SECRET_KEY,
+            model.eventLoops(),
+            model.storageWorkers(),
+            model.maxInflight(),
+            model.requestTimeoutMs(),
+            model.maxValueBytes(),
+            // before it listens, the node runs a training load on scratch nodes in its own JVM
+            // until its JIT is quiet: a new pod's first clients meet compiled code
+            WARM_UP_SECONDS,
+            // on SIGTERM, not Ready at once but serving for 5 s more, while the Services drop the
+            // pod (scale-down, rollouts, drains): clients then never meet a pod already gone
+            SHUTDOWN_DELAY_MS)
+        .args();
+  }
+
+  static List<EnvVar> env(ClusterModel model) {
+    return List.of(
+        new EnvVarBuilder()
+            .withName("POD_NAME")
+            .withNewValueFrom()
+            .withNewFieldRef()
+            .withFieldPath("metadata.name")
+            .endFieldRef()
+            .endValueFrom()
+            .build(),
+        // Read by the java launcher only (unlike JAVA_TOOL_OPTIONS, which every JVM tool obeys).
+        new EnvVarBuilder().withName("JDK_JAVA_OPTIONS").withValue(model.jvmOptionsEnv()).build());
+  }
+
+  private static VolumeMount mount(String volume, String path, boolean readOnly) {
+    return new VolumeMountBuilder()
+        .withName(volume)
+        .withMountPath(path)
+        .withReadOnly(readOnly)
+        .build();
+  }
+
+  private static Probe httpProbe(String path, int periodSeconds, int failureThreshold) {
+    return new ProbeBuilder()
+        .withNewHttpGet()
+        .withPath(path)
+        .withPort(new IntOrString("http"))
+        .endHttpGet()
+        .withPeriodSeconds(periodSeconds)
+        .withTimeoutSeconds(2)
+        .withFailureThreshold(failureThreshold)
+        .build();
+  }
+
+  /**
+   * The user's affinity (if any) plus a preference for one node per host (two replicas on one host
+   * fail together), unless the user's pod anti-affinity already spreads over hosts.
+   */
+  static Affinity withSpread(Affinity user, ClusterModel model) {
+    var spread =
+        new WeightedPodAffinityTermBuilder()
+            .withWeight(100)
+            .withNewPodAffinityTerm()
+            .withTopologyKey(HOSTNAME)
+            .withNewLabelSelector()
+            .withMatchLabels(model.selectorLabels())
+            .endLabelSelector()
+            .endPodAffinityTerm()
+            .build();
+    var merged = user == null ? new Affinity() : new AffinityBuilder(user).build();
+    var anti =
+        merged.getPodAntiAffinity() == null
+            ? new PodAntiAffinity()
+            : new PodAntiAffinityBuilder(merged.getPodAntiAffinity()).build();
+    boolean spreadsOverHosts =
+        anti.getRequiredDuringSchedulingIgnoredDuringExecution().stream()
+                .anyMatch(t -> HOSTNAME.equals(t.getTopologyKey()))
+            || anti.getPreferredDuringSchedulingIgnoredDuringExecution().stream()
+                .anyMatch(t -> HOSTNAME.equals(t.getPodAffinityTerm().getTopologyKey()));
+    if (!spreadsOverHosts) {
+      var preferred = new ArrayList<>(anti.getPreferredDuringSchedulingIgnoredDuringExecution());
+      preferred.add(spread);
+      anti.setPreferredDuringSchedulingIgnoredDuringExecution(preferred);
+    }
+    merged.setPodAntiAffinity(anti);
+    return merged;
+  }
+
+  private static final String HOSTNAME = "kubernetes.io/hostname";
+
+  private static List<Volume> volumes(ClusterModel model) {
+    return List.of(
+        new VolumeBuilder()
+            .withName(CONFIG_VOLUME)
+            .withNewConfigMap()
+            .withName(model.configMapName())
+            .endConfigMap()
+            .build(),
+        new VolumeBuilder()
+            .withName(SECRET_VOLUME)
+            .withNewSecret()
+            .withSecretName(model.secretName())
+            .withDefaultMode(0440) // owner root, group fsGroup: readable by the node only
+            .endSecret()
+            .build(),
+        // Writable scratch despite the read-only root: the JVM and RocksDB's JNI loader use /tmp.
+        new VolumeBuilder()
+            .withName(TMP_VOLUME)
+            .withNewEmptyDir()
+            .withSizeLimit(new Quantity("256Mi"))
+            .endEmptyDir()
+            .build());
+  }
+}
