@@ -246,26 +246,47 @@ public final class NodeOptions {
 
   /** The node's configuration; an {@link IllegalArgumentException} names a flag that is wrong. */
   public NodeConfig config() throws IOException {
-    List<String> members;
-    if (clusterFile != null) {
-      members = ConfigFiles.members(Files.readString(clusterFile));
-    } else if (cluster != null && !cluster.isEmpty()) {
-      members = cluster;
-    } else {
-      members = List.of(self != null ? self : "http://localhost:" + (port != null ? port : 8080));
-    }
+    List<String> members = members();
     String selfUrl = self != null ? self : members.getFirst();
     int listenPort = port != null ? port : java.net.URI.create(selfUrl).getPort();
     String secret = clusterSecretFile == null ? null : Files.readString(clusterSecretFile).strip();
-    String alsoAccepted =
-        alsoAcceptedSecretFile != null && Files.exists(alsoAcceptedSecretFile)
-            ? Files.readString(alsoAcceptedSecretFile).strip()
-            : null;
-    var defaults =
-        settingsFile != null && Files.exists(settingsFile)
-            ? ConfigFiles.defaults(
-                Files.readString(settingsFile), new Replication.Defaults(defaultAck, defaultFrom))
-            : new Replication.Defaults(defaultAck, defaultFrom);
+    String alsoAccepted = alsoAcceptedSecret();
+    var defaults = replicationDefaults();
+    requireValidLimits();
+    boolean hasSecret = secret != null && !secret.isEmpty();
+    requireSecretIfSeveralMembers(members.size(), hasSecret);
+    return nodeConfig(
+        listenPort, selfUrl, members, defaults, hasSecret ? secret : null, alsoAccepted);
+  }
+
+  /** From the cluster file, else {@code --cluster}, else this node alone. */
+  private List<String> members() throws IOException {
+    if (clusterFile != null) {
+      return ConfigFiles.members(Files.readString(clusterFile));
+    }
+    if (cluster != null && !cluster.isEmpty()) {
+      return cluster;
+    }
+    return List.of(self != null ? self : "http://localhost:" + (port != null ? port : 8080));
+  }
+
+  /** The second secret of a rotation; null while its file is missing. */
+  private String alsoAcceptedSecret() throws IOException {
+    return alsoAcceptedSecretFile != null && Files.exists(alsoAcceptedSecretFile)
+        ? Files.readString(alsoAcceptedSecretFile).strip()
+        : null;
+  }
+
+  /** The settings file's default ack and from, each the flag's where the file has none. */
+  private Replication.Defaults replicationDefaults() throws IOException {
+    var flags = new Replication.Defaults(defaultAck, defaultFrom);
+    return settingsFile != null && Files.exists(settingsFile)
+        ? ConfigFiles.defaults(Files.readString(settingsFile), flags)
+        : flags;
+  }
+
+  /** Sizes, counts, timeouts and paces within their bounds; the first that is not is reported. */
+  private void requireValidLimits() {
     requirePositive(NodeFlags.STORAGE_THREADS, storageThreads);
     requirePositive(NodeFlags.MAX_INFLIGHT, maxInflight);
     requirePositive(NodeFlags.REQUEST_TIMEOUT_MS, requestTimeoutMs);
@@ -284,6 +305,12 @@ public final class NodeOptions {
     requireNotNegative(NodeFlags.REPAIR_INTERVAL_S, repairIntervalSeconds);
     requirePositive(NodeFlags.REPAIR_BYTES_PER_S, repairBytesPerSecond);
     requirePositive(NodeFlags.TOMBSTONE_GRACE_S, tombstoneGraceSeconds);
+    requireTombstonesOutliveRepair();
+    requirePositive(NodeFlags.MAX_HINT_BYTES, maxHintBytes);
+    requirePositive(NodeFlags.HINT_REPLAY_BYTES_PER_S, hintReplayBytesPerSecond);
+  }
+
+  private void requireTombstonesOutliveRepair() {
     if (tombstoneGraceSeconds <= repairIntervalSeconds) {
       throw new IllegalArgumentException(
           "--tombstone-grace-s ("
@@ -293,16 +320,29 @@ public final class NodeOptions {
               + "): a replica that missed a delete gets its tombstone from repair, and must get"
               + " it before the others purge it, or the deleted value comes back");
     }
-    requirePositive(NodeFlags.MAX_HINT_BYTES, maxHintBytes);
-    requirePositive(NodeFlags.HINT_REPLAY_BYTES_PER_S, hintReplayBytesPerSecond);
-    boolean hasSecret = secret != null && !secret.isEmpty();
-    if (members.size() > 1 && !hasSecret && !insecure) {
+  }
+
+  private void requireSecretIfSeveralMembers(int members, boolean hasSecret) {
+    if (members > 1 && !hasSecret && !insecure) {
       throw new IllegalArgumentException(
           "a cluster of "
-              + members.size()
+              + members
               + " members needs a cluster secret (--cluster-secret-file), or else anyone who"
               + " reaches a node can write to its replicas; --insecure allows it for experiments");
     }
+  }
+
+  /**
+   * The flags and what {@link #config()} resolved; event loops and byte budgets left at 0 take
+   * their defaults (one loop per core, a share of the heap).
+   */
+  private NodeConfig nodeConfig(
+      int listenPort,
+      String selfUrl,
+      List<String> members,
+      Replication.Defaults defaults,
+      String secret,
+      String alsoAccepted) {
     long heap = Runtime.getRuntime().maxMemory();
     return new NodeConfig(
         listenPort,
@@ -320,7 +360,7 @@ public final class NodeOptions {
         defaults.from(),
         maxKeyBytes,
         maxValueBytes,
-        hasSecret ? secret : null,
+        secret,
         alsoAccepted,
         clusterSecretFile,
         alsoAcceptedSecretFile,

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,6 +42,217 @@ class NodeOptionsTest {
                 .clusterSecret())
         .isEqualTo("s3cret");
     assertThat(NodeOptions.parse("--self", "http://127.0.0.1:1").clusterSecret()).isNull();
+  }
+
+  @Test
+  void everyFlagGoesIntoTheConfig() throws Exception {
+    Path members = Files.writeString(dir.resolve("members"), "http://a:1\nhttp://b:2\n");
+    Path settings = Files.writeString(dir.resolve("settings"), "default-ack=2\n");
+    Path secret = Files.writeString(dir.resolve("secret"), " s1\n");
+    Path alsoAccepted = Files.writeString(dir.resolve("also"), "s2\n");
+    NodeConfig config =
+        NodeOptions.parse(
+            "--port=9000",
+            "--listen-address=127.0.0.2",
+            "--data-dir=d",
+            "--self=http://b:2",
+            "--cluster=http://ignored:1",
+            "--cluster-file=" + members,
+            "--settings-file=" + settings,
+            "--event-loops=3",
+            "--storage-threads=5",
+            "--max-inflight=6",
+            "--request-timeout-ms=7",
+            "--default-ack=1",
+            "--default-from=3",
+            "--max-key-bytes=8",
+            "--max-value-bytes=9",
+            "--cluster-secret-file=" + secret,
+            "--cluster-secret-also-accepted-file=" + alsoAccepted,
+            "--idle-timeout-s=10",
+            "--body-timeout-ms=11",
+            "--max-body-bytes-inflight=12",
+            "--max-internal-inflight=13",
+            "--max-internal-body-bytes-inflight=14",
+            "--peer-max-pending-ops=15",
+            "--peer-max-pending-bytes=16",
+            "--max-clock-offset-ms=17",
+            "--shutdown-delay-ms=18",
+            "--hint-window-s=19",
+            "--max-hint-bytes=20",
+            "--hint-replay-bytes-per-s=21",
+            "--repair-interval-s=22",
+            "--repair-bytes-per-s=23",
+            "--tombstone-grace-s=24",
+            "--node-id=25",
+            "--block-cache-mb=2");
+    assertThat(config)
+        .isEqualTo(
+            new NodeConfig(
+                9000,
+                "127.0.0.2",
+                Path.of("d"),
+                "http://b:2",
+                List.of("http://a:1", "http://b:2"),
+                members,
+                settings,
+                3,
+                5,
+                6,
+                7,
+                2,
+                3,
+                8,
+                9,
+                "s1",
+                "s2",
+                secret,
+                alsoAccepted,
+                2L << 20,
+                10,
+                11,
+                12,
+                13,
+                14,
+                15,
+                16,
+                17,
+                18,
+                25,
+                new NodeConfig.Hints(19_000, 20, 21),
+                new NodeConfig.Repair(22_000, 23, 24_000)));
+  }
+
+  @Test
+  void withoutFlagsANodeAloneOnLocalhost8080() throws Exception {
+    long heap = Runtime.getRuntime().maxMemory();
+    assertThat(NodeOptions.parse())
+        .as("the defaults (no DHT_* variable set)")
+        .isEqualTo(
+            new NodeConfig(
+                8080,
+                "0.0.0.0",
+                Path.of("data"),
+                "http://localhost:8080",
+                List.of("http://localhost:8080"),
+                null,
+                null,
+                Runtime.getRuntime().availableProcessors(),
+                4,
+                4096,
+                1000,
+                0,
+                0,
+                1024,
+                1048576,
+                null,
+                null,
+                null,
+                null,
+                64L << 20,
+                60,
+                5000,
+                heap / 8,
+                1024,
+                heap / 8,
+                4096,
+                heap / 16,
+                500,
+                0,
+                0,
+                new NodeConfig.Hints(10_800_000, 1L << 30, 8 << 20),
+                new NodeConfig.Repair(3_600_000, 16 << 20, 86_400_000)));
+    NodeConfig config =
+        NodeOptions.parse(
+            "--port=7000",
+            "--cluster=http://x-3:1,http://y:2",
+            "--insecure",
+            "--settings-file=" + dir.resolve("none"),
+            "--default-from=2",
+            "--cluster-secret-file=" + Files.writeString(dir.resolve("empty"), "\n"),
+            "--cluster-secret-also-accepted-file=" + dir.resolve("none"));
+    assertThat(config.port()).isEqualTo(7000);
+    assertThat(config.self()).isEqualTo("http://x-3:1");
+    assertThat(config.nodeId()).as("the StatefulSet ordinal in --self's host").isEqualTo(3);
+    assertThat(config.defaultFrom()).as("a missing settings file: the flag").isEqualTo(2);
+    assertThat(config.clusterSecret()).as("an empty secret: none").isNull();
+    assertThat(config.alsoAcceptedSecret()).as("a missing file: none").isNull();
+    assertThat(NodeOptions.parse("--self=http://y:2").port()).isEqualTo(2);
+    assertThat(NodeOptions.parse("--port=3").self()).isEqualTo("http://localhost:3");
+  }
+
+  @Test
+  void eachLimitIsCheckedWithItsMessage() {
+    for (String flag :
+        List.of(
+            "--storage-threads",
+            "--max-inflight",
+            "--request-timeout-ms",
+            "--max-key-bytes",
+            "--max-value-bytes",
+            "--idle-timeout-s",
+            "--body-timeout-ms",
+            "--max-internal-inflight",
+            "--peer-max-pending-ops",
+            "--max-clock-offset-ms",
+            "--repair-bytes-per-s",
+            "--tombstone-grace-s",
+            "--max-hint-bytes",
+            "--hint-replay-bytes-per-s")) {
+      assertThatThrownBy(() -> NodeOptions.parse(flag + "=0"))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(flag + " must be positive, got 0");
+    }
+    for (String flag :
+        List.of(
+            "--max-body-bytes-inflight",
+            "--max-internal-body-bytes-inflight",
+            "--peer-max-pending-bytes",
+            "--shutdown-delay-ms",
+            "--hint-window-s",
+            "--repair-interval-s")) {
+      assertThatThrownBy(() -> NodeOptions.parse(flag + "=-1"))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(flag + " must not be negative, got -1");
+    }
+    assertThatThrownBy(() -> NodeOptions.parse("--tombstone-grace-s=60", "--repair-interval-s=60"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "--tombstone-grace-s (60) must be longer than --repair-interval-s (60): a replica that"
+                + " missed a delete gets its tombstone from repair, and must get it before the"
+                + " others purge it, or the deleted value comes back");
+    assertThatThrownBy(() -> NodeOptions.parse("--cluster=http://a:1,http://b:2,http://c:3"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "a cluster of 3 members needs a cluster secret (--cluster-secret-file), or else anyone"
+                + " who reaches a node can write to its replicas; --insecure allows it for"
+                + " experiments");
+  }
+
+  @Test
+  void theFirstProblemInTheOrderOfTheChecksIsTheOneReported() {
+    assertThatThrownBy(
+            () -> NodeOptions.parse("--max-hint-bytes=0", "--shutdown-delay-ms=-1", "--port=1"))
+        .hasMessageStartingWith("--shutdown-delay-ms ");
+    assertThatThrownBy(() -> NodeOptions.parse("--max-hint-bytes=0", "--storage-threads=0"))
+        .hasMessageStartingWith("--storage-threads ");
+    assertThatThrownBy(() -> NodeOptions.parse("--max-hint-bytes=0", "--tombstone-grace-s=1"))
+        .hasMessageStartingWith("--tombstone-grace-s (1) must be longer");
+    assertThatThrownBy(
+            () -> NodeOptions.parse("--cluster=http://a:1,http://b:2", "--max-hint-bytes=0"))
+        .hasMessageStartingWith("--max-hint-bytes ");
+    assertThatThrownBy(() -> NodeOptions.parse("--cluster=http://a:1,http://b:2", "--node-id=256"))
+        .as("the secret before the node id")
+        .hasMessageStartingWith("a cluster of 2 members");
+    assertThatThrownBy(
+            () -> NodeOptions.parse("--cluster-file=" + dir.resolve("none"), "--storage-threads=0"))
+        .as("the files are read before the limits are checked")
+        .isInstanceOf(NoSuchFileException.class);
+    assertThatThrownBy(() ->
+            NodeOptions.parse(
+                "--settings-file=" + Files.writeString(dir.resolve("s"), "default-ack=-1"),
+                "--storage-threads=0"))
+        .hasMessageStartingWith("settings need");
   }
 
   private static String[] concat(String[] head, String... tail) {

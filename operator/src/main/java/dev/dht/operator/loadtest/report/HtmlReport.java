@@ -64,13 +64,22 @@ public final class HtmlReport {
       Optional<String> wrk2,
       Baseline baseline,
       Profiles profiles) {
-    Comparison comparison = baseline == null ? null : baseline.comparison();
-    List<String> artifacts = profiles.flameGraphs();
-    var r = summary.results();
-    var l = r.getLatencyMs();
-    String title = "dht load test " + test.getMetadata().getName();
-    var points = wrk2.map(Wrk2Log::spectrum).filter(p -> !p.isEmpty()).orElse(fromSummary(l));
     var h = new StringBuilder(8192);
+    heading(h, "dht load test " + test.getMetadata().getName(), target, verdict);
+    resultsTable(h, summary);
+    generators(h, summary.generators(), summary.results().getWindowOverlap());
+    warmUp(h, summary.results());
+    comparisonTable(h, baseline == null ? null : baseline.comparison());
+    flameGraphs(h, profiles.flameGraphs());
+    profilingCost(h, profiles.overhead());
+    latencyChart(h, summary, wrk2, baseline);
+    wrk2.ifPresent(text -> preformatted(h, "wrk2 output", text));
+    preformatted(h, "summary.json", summary.json());
+    return h.append("</body></html>\n").toString();
+  }
+
+  /** The page's head, its title, the target and the verdict. */
+  private static void heading(StringBuilder h, String title, String target, Verdict verdict) {
     h.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>")
         .append(escape(title))
         .append("</title>\n<style>body{font-family:sans-serif;margin:2em;color:#222}")
@@ -86,10 +95,18 @@ public final class HtmlReport {
         .append(verdict.text())
         .append("</strong> &mdash; ")
         .append(escape(verdict.message()))
-        .append("</p>\n<table><tr><th>target req/s</th><th>achieved req/s</th><th>requests</th>")
+        .append("</p>\n");
+  }
+
+  /** The run's results in one row. */
+  private static void resultsTable(StringBuilder h, RunSummary summary) {
+    var r = summary.results();
+    var l = r.getLatencyMs();
+    h.append("<table><tr><th>target req/s</th><th>achieved req/s</th><th>requests</th>")
         .append("<th>errors</th><th>non-2xx</th><th>404</th><th>p50 ms</th><th>p90 ms</th>")
         .append("<th>p99 ms</th><th>p99.9 ms</th><th>max ms</th></tr>\n<tr>");
-    for (Object cell :
+    cells(
+        h,
         List.of(
             Verdict.format(summary.targetRate()),
             Verdict.format(r.getAchievedRate()),
@@ -101,88 +118,8 @@ public final class HtmlReport {
             Verdict.format(l.getP90()),
             Verdict.format(l.getP99()),
             Verdict.format(l.getP999()),
-            Verdict.format(l.getMax()))) {
-      h.append("<td>").append(escape(String.valueOf(cell))).append("</td>");
-    }
+            Verdict.format(l.getMax())));
     h.append("</tr></table>\n");
-    generators(h, summary.generators(), r.getWindowOverlap());
-    if (r.getP99ByThirdMs() != null) {
-      var thirds = r.getP99ByThirdMs();
-      boolean warm = !Boolean.FALSE.equals(r.getWarmedUp());
-      h.append("<p id=\"warm-up\" class=\"")
-          .append(warm ? "Passed" : "Failed")
-          .append("\">")
-          .append(warm ? "Warmed up" : escape("Not warmed up: latency was still falling"))
-          .append(escape(" (p99 by third of the measured window: "))
-          .append(escape(thirds.stream().map(Verdict::format).collect(Collectors.joining(" / "))))
-          .append(" ms)")
-          .append(warm ? "" : escape(". A longer warm-up gives numbers that hold."))
-          .append("</p>\n");
-    }
-    if (comparison != null) {
-      h.append("<h2>Against ")
-          .append(escape(comparison.getBaseline()))
-          .append("</h2>\n<table id=\"comparison\"><tr><th>metric</th><th>")
-          .append(escape(comparison.getBaseline()))
-          .append("</th><th>this run</th><th>change</th><th></th></tr>\n");
-      for (var row : comparison.getRows()) {
-        h.append("<tr><td>")
-            .append(escape(row.getMetric()))
-            .append("</td><td>")
-            .append(Verdict.format(row.getBaseline()))
-            .append("</td><td>")
-            .append(Verdict.format(row.getCurrent()))
-            .append("</td><td>")
-            .append(
-                row.getChangePercent() == null
-                    ? "n/a"
-                    : Verdict.format(row.getChangePercent()) + "%")
-            .append("</td><td>")
-            .append(row.getSummary() == null ? "" : escape(row.getSummary()))
-            .append("</td></tr>\n");
-      }
-      h.append("</table>\n");
-    }
-    if (!artifacts.isEmpty()) {
-      // each flame graph shown in the page (the report site serves it beside the page), and linked
-      h.append("<h2>Flame graphs</h2>\n<div id=\"artifacts\">\n");
-      for (String artifact : artifacts) {
-        String name = escape(artifact);
-        h.append("<figure class=\"flame\"><figcaption><a href=\"")
-            .append(name)
-            .append("\">")
-            .append(name)
-            .append("</a></figcaption><iframe src=\"")
-            .append(name)
-            .append("\" title=\"")
-            .append(name)
-            .append("\" width=\"100%\" height=\"360\"></iframe></figure>\n");
-      }
-      h.append("</div>\n");
-    }
-    if (!profiles.overhead().isEmpty()) {
-      h.append("<h2>What profiling cost</h2>\n<ul id=\"profiling-overhead\">\n");
-      profiles.overhead().forEach(line -> h.append("<li>").append(escape(line)).append("</li>\n"));
-      h.append("</ul>\n");
-    }
-    h.append("<h2>Latency by percentile</h2>\n")
-        .append(
-            wrk2.isPresent()
-                ? ""
-                : "<p>From the summary's percentiles only: the pod log held no wrk2 report"
-                    + " (unreadable or cut), so the full spectrum is missing.</p>\n")
-        .append(
-            chart(
-                points,
-                baseline == null ? List.of() : baseline.spectrum(),
-                comparison == null ? null : comparison.getBaseline()))
-        .append('\n');
-    wrk2.ifPresent(
-        text -> h.append("<h2>wrk2 output</h2>\n<pre>").append(escape(text)).append("</pre>\n"));
-    h.append("<h2>summary.json</h2>\n<pre>")
-        .append(escape(summary.json()))
-        .append("</pre>\n</body></html>\n");
-    return h.toString();
   }
 
   /** One row per generator of a parallel test, so that a slow one stands out. */
@@ -198,7 +135,8 @@ public final class HtmlReport {
         .append("<th>non-2xx</th><th>p99 ms</th><th>measured from</th><th>to</th></tr>\n");
     for (var g : generators) {
       h.append("<tr>");
-      for (Object cell :
+      cells(
+          h,
           List.of(
               g.getIndex(),
               g.getPod(),
@@ -209,12 +147,123 @@ public final class HtmlReport {
               g.getNon2xx(),
               Verdict.format(g.getP99Ms()),
               g.getWindowStart(),
-              g.getWindowEnd())) {
-        h.append("<td>").append(escape(String.valueOf(cell))).append("</td>");
-      }
+              g.getWindowEnd()));
       h.append("</tr>\n");
     }
     h.append("</table>\n");
+  }
+
+  /** Whether latency had stopped falling, from the p99 of each third of the measured window. */
+  private static void warmUp(StringBuilder h, DhtLoadTestStatus.Results r) {
+    if (r.getP99ByThirdMs() == null) {
+      return;
+    }
+    var thirds = r.getP99ByThirdMs();
+    boolean warm = !Boolean.FALSE.equals(r.getWarmedUp());
+    h.append("<p id=\"warm-up\" class=\"")
+        .append(warm ? "Passed" : "Failed")
+        .append("\">")
+        .append(warm ? "Warmed up" : escape("Not warmed up: latency was still falling"))
+        .append(escape(" (p99 by third of the measured window: "))
+        .append(escape(thirds.stream().map(Verdict::format).collect(Collectors.joining(" / "))))
+        .append(" ms)")
+        .append(warm ? "" : escape(". A longer warm-up gives numbers that hold."))
+        .append("</p>\n");
+  }
+
+  /** Per metric, the baseline's value, this run's and the change; nothing without a baseline. */
+  private static void comparisonTable(StringBuilder h, Comparison comparison) {
+    if (comparison == null) {
+      return;
+    }
+    h.append("<h2>Against ")
+        .append(escape(comparison.getBaseline()))
+        .append("</h2>\n<table id=\"comparison\"><tr><th>metric</th><th>")
+        .append(escape(comparison.getBaseline()))
+        .append("</th><th>this run</th><th>change</th><th></th></tr>\n");
+    for (var row : comparison.getRows()) {
+      h.append("<tr><td>")
+          .append(escape(row.getMetric()))
+          .append("</td><td>")
+          .append(Verdict.format(row.getBaseline()))
+          .append("</td><td>")
+          .append(Verdict.format(row.getCurrent()))
+          .append("</td><td>")
+          .append(
+              row.getChangePercent() == null ? "n/a" : Verdict.format(row.getChangePercent()) + "%")
+          .append("</td><td>")
+          .append(row.getSummary() == null ? "" : escape(row.getSummary()))
+          .append("</td></tr>\n");
+    }
+    h.append("</table>\n");
+  }
+
+  /** Each flame graph shown in the page (the report site serves it beside the page), and linked. */
+  private static void flameGraphs(StringBuilder h, List<String> artifacts) {
+    if (artifacts.isEmpty()) {
+      return;
+    }
+    h.append("<h2>Flame graphs</h2>\n<div id=\"artifacts\">\n");
+    for (String artifact : artifacts) {
+      String name = escape(artifact);
+      h.append("<figure class=\"flame\"><figcaption><a href=\"")
+          .append(name)
+          .append("\">")
+          .append(name)
+          .append("</a></figcaption><iframe src=\"")
+          .append(name)
+          .append("\" title=\"")
+          .append(name)
+          .append("\" width=\"100%\" height=\"360\"></iframe></figure>\n");
+    }
+    h.append("</div>\n");
+  }
+
+  /** What profiling cost the nodes, a line each. */
+  private static void profilingCost(StringBuilder h, List<String> overhead) {
+    if (overhead.isEmpty()) {
+      return;
+    }
+    h.append("<h2>What profiling cost</h2>\n<ul id=\"profiling-overhead\">\n");
+    overhead.forEach(line -> h.append("<li>").append(escape(line)).append("</li>\n"));
+    h.append("</ul>\n");
+  }
+
+  /**
+   * The chart of the wrk2 report's spectrum, else of the summary's percentiles (said so when there
+   * is no report), with the baseline's curve if there is one.
+   */
+  private static void latencyChart(
+      StringBuilder h, RunSummary summary, Optional<String> wrk2, Baseline baseline) {
+    var points =
+        wrk2.map(Wrk2Log::spectrum)
+            .filter(p -> !p.isEmpty())
+            .orElse(fromSummary(summary.results().getLatencyMs()));
+    Comparison comparison = baseline == null ? null : baseline.comparison();
+    h.append("<h2>Latency by percentile</h2>\n")
+        .append(
+            wrk2.isPresent()
+                ? ""
+                : "<p>From the summary's percentiles only: the pod log held no wrk2 report"
+                    + " (unreadable or cut), so the full spectrum is missing.</p>\n")
+        .append(
+            chart(
+                points,
+                baseline == null ? List.of() : baseline.spectrum(),
+                comparison == null ? null : comparison.getBaseline()))
+        .append('\n');
+  }
+
+  /** A heading and the text as it is. */
+  private static void preformatted(StringBuilder h, String heading, String text) {
+    h.append("<h2>").append(heading).append("</h2>\n<pre>").append(escape(text)).append("</pre>\n");
+  }
+
+  /** Table cells, each value as text. */
+  private static void cells(StringBuilder h, List<?> values) {
+    for (Object cell : values) {
+      h.append("<td>").append(escape(String.valueOf(cell))).append("</td>");
+    }
   }
 
   public static List<Point> fromSummary(DhtLoadTestStatus.Latency l) {
