@@ -19,15 +19,31 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@code kubectl explain} answers for every field: each property of the committed CRDs (crds/), at
- * every depth, has a description. And the printer columns are in kubectl's convention: in the order
- * the class declares them, AGE last.
+ * {@code kubectl explain} answers for the kind and every field: the schema of each committed CRD
+ * (crds/) has a description, and so does each of its properties, at every depth. And the printer
+ * columns are in kubectl's convention: in the order the class declares them, AGE last.
  */
 class CrdDescriptionsTest {
   private static final Map<String, Class<? extends HasMetadata>> CRDS =
       Map.of(
           "dhtclusters.dht.dev-v1.yml", DhtCluster.class,
           "dhtloadtests.dht.dev-v1.yml", DhtLoadTest.class);
+  private static final Map<String, String> KIND_DESCRIPTIONS =
+      Map.of(
+          "dhtclusters.dht.dev-v1.yml", DhtCluster.DESCRIPTION,
+          "dhtloadtests.dht.dev-v1.yml", DhtLoadTest.DESCRIPTION);
+
+  @ParameterizedTest
+  @ValueSource(strings = {"dhtclusters.dht.dev-v1.yml", "dhtloadtests.dht.dev-v1.yml"})
+  void theKindHasADescription(String file) throws IOException {
+    assertThat(version(file).at("/schema/openAPIV3Schema/description").asText())
+        .as(
+            "crds/%s: openAPIV3Schema.description, what kubectl explain says of the kind"
+                + " (%s.DESCRIPTION, through its @SchemaCustomizer)",
+            file, CRDS.get(file).getSimpleName())
+        .isNotBlank()
+        .isEqualTo(KIND_DESCRIPTIONS.get(file));
+  }
 
   @ParameterizedTest
   @ValueSource(strings = {"dhtclusters.dht.dev-v1.yml", "dhtloadtests.dht.dev-v1.yml"})

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn.Type;
+import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
+import io.fabric8.crdv2.generator.v1.SchemaCustomizer.MergePatchCustomizer;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -15,6 +17,9 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Group(DhtCluster.GROUP)
 @Version(DhtCluster.VERSION)
 @ShortNames("dht")
+@SchemaCustomizer(
+    value = MergePatchCustomizer.class,
+    input = "{\"description\": \"" + DhtCluster.DESCRIPTION + "\"}")
 @AdditionalPrinterColumn(name = "Replicas", jsonPath = ".spec.replicas", type = Type.INTEGER)
 @AdditionalPrinterColumn(name = "Ready", jsonPath = ".status.readyReplicas", type = Type.INTEGER)
 @AdditionalPrinterColumn(name = "Members", jsonPath = ".status.memberCount", type = Type.INTEGER)
@@ -45,6 +50,16 @@ public class DhtCluster extends CustomResource<DhtClusterSpec, DhtClusterStatus>
     implements Namespaced {
   public static final String GROUP = "dht.dev";
   public static final String VERSION = "v1alpha1";
+
+  /**
+   * The kind's description in the CRD ({@code kubectl explain dht}), set by the
+   * {@code @SchemaCustomizer} above: plain text, no double quotes or backslashes (JSON).
+   */
+  public static final String DESCRIPTION =
+      "A replicated dht key-value store. The operator runs it as a StatefulSet of nodes behind a"
+          + " Service of the same name, scales it by moving data before reads switch over,"
+          + " restarts one safe pod at a time and reports in the status what the nodes actually"
+          + " run.";
 
   /** The longest name: the StatefulSet's controller-revision-hash label adds 11 characters. */
   public static final int MAX_NAME = 52;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.operator.cluster.DhtCluster;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn.Type;
+import io.fabric8.crdv2.generator.v1.SchemaCustomizer;
+import io.fabric8.crdv2.generator.v1.SchemaCustomizer.MergePatchCustomizer;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
@@ -11,13 +13,13 @@ import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
 
-/**
- * A load test against a dht cluster: the operator runs the load generator once as a Job and
- * publishes its results, a verdict against the thresholds and a report ConfigMap in the status.
- */
+/** A load test against a dht cluster: see {@link #DESCRIPTION}. */
 @Group(DhtCluster.GROUP)
 @Version(DhtCluster.VERSION)
 @ShortNames("dhtlt")
+@SchemaCustomizer(
+    value = MergePatchCustomizer.class,
+    input = "{\"description\": \"" + DhtLoadTest.DESCRIPTION + "\"}")
 @ValidationRule(
     value = "self.metadata.name.size() <= " + DhtLoadTest.MAX_NAME_LENGTH,
     message =
@@ -44,6 +46,15 @@ import io.fabric8.kubernetes.model.annotation.Version;
 public class DhtLoadTest extends CustomResource<DhtLoadTestSpec, DhtLoadTestStatus>
     implements Namespaced {
   static final int MAX_NAME_LENGTH = 55;
+
+  /**
+   * The kind's description in the CRD ({@code kubectl explain dhtlt}), set by the
+   * {@code @SchemaCustomizer} above: plain text, no double quotes or backslashes (JSON).
+   */
+  public static final String DESCRIPTION =
+      "A constant-rate load test against a DhtCluster. The operator runs the load generator once"
+          + " as a Job and publishes its results, a verdict against the thresholds and a report"
+          + " ConfigMap in the status.";
 
   @Override
   @JsonPropertyDescription(
