@@ -429,6 +429,54 @@ echo DONE \$i"
   [ $rc = 0 ] || die "acknowledged writes missing at ack=2/from=3 (exit $rc)"
 }
 
+step_replace() {
+  # a node whose volume is lost: its claim and pod deleted under a writer and a reader at 2/3. The
+  # new pod starts empty and bootstraps (pulls from its peers) before it is Ready or answers reads
+  local victim="$CLUSTER-1" old_claim t
+  k delete pod writer reader --ignore-not-found --wait=true --timeout=30s >/dev/null 2>&1
+  in_pod client 180 > "$WORK/rp-prefill.log" 2>&1 <<SH
+i=1; while [ \$i -le 300 ]; do
+  curl -s -o /dev/null -w "%{http_code} rp-\$i\n" --max-time 5 -X PUT --data-binary v-\$i "http://$CLUSTER:8080/v0/entity?id=rp-\$i&ack=2&from=3"
+  i=\$((i + 1)); done
+SH
+  [ "$(grep -c '^201 rp-' "$WORK/rp-prefill.log")" = 300 ] || die "prefill: $(grep -vc '^201 ' "$WORK/rp-prefill.log") of 300 PUTs not acknowledged"
+  writer_start writer rw
+  client_pod reader "n=0; i=0; while [ ! -f /tmp/stop ]; do i=\$((i % 300 + 1)); n=\$((n + 1))
+  c=\$(curl -s -o /tmp/b -w '%{http_code}' --max-time 3 \"http://$CLUSTER:8080/v0/entity?id=rp-\$i&ack=2&from=3\")
+  if [ \"\$c\" != 200 ] || [ \"\$(cat /tmp/b)\" != v-\$i ]; then echo \"\$(date +%s) BAD \$c rp-\$i\"; fi; done; echo DONE \$n"
+  until_ok 60 "reader running" sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get pod reader -o jsonpath='{.status.phase}')\" = Running ]"
+  old_claim="$(jp "pvc/data-$victim" '{.metadata.uid}')"
+  t=$SECONDS
+  k delete pvc "data-$victim" --wait=false >/dev/null || die "cannot delete the claim of $victim"
+  k delete pod "$victim" --wait=false >/dev/null || die "cannot delete $victim"
+  log "deleted the claim and the pod of $victim"
+  replaced() {
+    local claim; claim="$(jp "pvc/data-$victim" '{.metadata.uid}')"
+    [ -n "$claim" ] && [ "$claim" != "$old_claim" ] || return 1
+    [ "$(jp "pod/$victim" '{.status.conditions[?(@.type=="Ready")].status}')" = True ]
+  }
+  until_ok 600 "$victim back on a new claim, Ready" replaced
+  log "$victim replaced and Ready in $((SECONDS - t))s"
+  k logs "$victim" | grep -E "peer holds data|pulled from every peer" | sed 's/^/    /'
+  k logs "$victim" | grep -q "pulled from every peer: serving reads" || die "$victim did not bootstrap"
+  sleep 5
+  k exec reader -- touch /tmp/stop || die "cannot stop the reader"
+  timeout 60 kubectl -n "$NS" wait pod/reader --for=jsonpath='{.status.phase}'=Succeeded --timeout=50s >/dev/null || die "reader did not finish"
+  k logs reader > "$WORK/reader.log" || die "no reader log"
+  k delete pod reader --wait=false >/dev/null 2>&1
+  local reads bad
+  reads="$(sed -n 's/^DONE //p' "$WORK/reader.log")"; bad="$(grep -c ' BAD ' "$WORK/reader.log")"
+  log "reader: $reads reads at 2/3 of the 300 keys, $bad not 200 with the value"
+  grep ' BAD ' "$WORK/reader.log" | head -n 10 | sed 's/^/    /'
+  [ "$bad" = 0 ] || die "$bad reads of acknowledged keys were not 200 with their value"
+  writer_stop writer
+  on_every_replica writer rw
+  local held
+  held="$(in_pod client 60 <<<"curl -s --max-time 50 'http://$victim.$CLUSTER-peers:8080/v0/entities?start=rp-&end=rp.'" | grep -ao 'rp-[0-9]*' | sort -u | wc -l)"
+  log "$victim holds $held of the 300 keys written before its volume was lost"
+  [ "$held" = 300 ] || die "$victim holds $held of 300 keys"
+}
+
 # sample_not_ready FILE: every second until FILE.stop exists (at most 15 min), append how many of the
 # 3 node pods are not Ready (missing ones count); prints the sampler's PID
 sample_not_ready() {
@@ -837,6 +885,7 @@ STEPS=(
   "loadtest|DhtLoadTest ~30 s at 300 req/s: Succeeded, results, verdict, report; profiled, with a baseline|step_loadtest|600"
   "parallel|DhtLoadTest with parallelism 2: windows overlap, one merged result, both generators in the report; abortOnFail|step_parallel|480"
   "failover|delete a node pod during a write loop at ack=2/from=3|step_failover|720"
+  "replace|delete a node's claim and pod under a writer and a reader at 2/3: it bootstraps; no bad read|step_replace|900"
   "roll|threads with demo-0 down -> the roller waits, then one pod at a time; defaultAck -> no restart|step_roll|1200"
   "paused|a spec change while paused does not advance observedGeneration|step_paused|360"
   "secret|Secret deleted, then a pod: no new secret, Degraded says why, no 403; restored|step_secret|600"

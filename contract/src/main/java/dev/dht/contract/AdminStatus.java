@@ -9,10 +9,10 @@ import java.util.Map;
 /**
  * A node's {@code GET /v0/admin/status}: the membership it runs with, its default ack/from, its
  * repair, stream and clean-up, the hints it holds for others, its storage's size, the fingerprints
- * of the cluster secrets it sends and accepts, and its settings. The node writes it and the
- * operator reads it, both through {@link #toJson()} and {@link #fromJson(String)}; fields a reader
- * does not know are ignored, so that nodes and operators of neighbouring versions understand each
- * other during an upgrade.
+ * of the cluster secrets it sends and accepts, its settings, and whether it serves reads yet. The
+ * node writes it and the operator reads it, both through {@link #toJson()} and {@link
+ * #fromJson(String)}; fields a reader does not know are ignored, so that nodes and operators of
+ * neighbouring versions understand each other during an upgrade.
  */
 public record AdminStatus(
     String self,
@@ -28,7 +28,8 @@ public record AdminStatus(
     Hints hints,
     StorageSize storage,
     List<String> secretFingerprints,
-    Settings settings) {
+    Settings settings,
+    Bootstrap bootstrap) {
 
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -81,6 +82,20 @@ public record AdminStatus(
 
   /** Hints held for other nodes: in all, by target URL, and their bytes on disk. */
   public record Hints(long pending, Map<String, Long> pendingByTarget, long bytes) {}
+
+  /**
+   * Whether the node serves reads: {@code serving}, or, after a start on an empty data directory,
+   * {@code deciding} (asking its peers whether any holds data) or {@code bootstrapping} (pulling
+   * from them); and since when it holds data (wall-clock millis: 0 if it started on its own data,
+   * else its first write; -1: none), which a peer that started empty after that may miss.
+   */
+  public record Bootstrap(String phase, long heldDataSinceMillis) {
+    public static final String SERVING = "serving";
+
+    public boolean serving() {
+      return SERVING.equals(phase);
+    }
+  }
 
   /** RocksDB's estimate of the keys, and the bytes of its SST files. */
   public record StorageSize(long estimatedKeys, long sstBytes) {}

@@ -60,7 +60,8 @@ class AdminStatusTest {
               3_600_000,
               16 << 20,
               86_400_000,
-              true));
+              true),
+          new AdminStatus.Bootstrap("bootstrapping", 1_700_000_000_000L));
 
   @Test
   void whatTheNodeWritesTheOperatorReads() {
@@ -76,6 +77,7 @@ class AdminStatusTest {
     assertThat(read.defaultAck()).isEqualTo(2);
     assertThat(read.stream()).isNull();
     assertThat(read.secretFingerprints()).isNull();
+    assertThat(read.bootstrap()).as("a node of an older version").isNull();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.dht.node;
 
+import dev.dht.node.bootstrap.Bootstrapper;
 import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.hints.HintStore;
 import dev.dht.node.metrics.NodeMetrics;
@@ -16,9 +17,9 @@ import io.vertx.core.http.PoolOptions;
 import java.util.List;
 
 /**
- * The node's background work on one event loop of its own: hint replay and anti-entropy repair,
- * with their own peer connections, so that they never queue behind (or in front of) requests. Their
- * storage work runs on a one-thread worker of its own.
+ * The node's background work on one event loop of its own: hint replay, anti-entropy repair and the
+ * bootstrap of a node that started empty, with their own peer connections, so that they never queue
+ * behind (or in front of) requests. Their storage work runs on a one-thread worker of its own.
  */
 final class BackgroundVerticle extends VerticleBase {
   private static final int CONNECTIONS_PER_PEER = 4;
@@ -27,6 +28,7 @@ final class BackgroundVerticle extends VerticleBase {
   private final ClusterSecrets secrets;
   private final HintStore hints;
   private final List<Repairer> repairers;
+  private final Bootstrapper bootstrapper;
   private final WorkerExecutor worker;
   private final NodeMetrics metrics;
   private PeerClient peers;
@@ -38,9 +40,11 @@ final class BackgroundVerticle extends VerticleBase {
       ClusterSecrets secrets,
       HintStore hints,
       List<Repairer> repairers,
+      Bootstrapper bootstrapper,
       WorkerExecutor worker,
       NodeMetrics metrics) {
     this.repairers = repairers;
+    this.bootstrapper = bootstrapper;
     this.config = config;
     this.secrets = secrets;
     this.hints = hints;
@@ -78,12 +82,14 @@ final class BackgroundVerticle extends VerticleBase {
             new HttpClientOptions().setKeepAlive(true).setConnectTimeout(5000),
             new PoolOptions().setHttp1MaxSize(2));
     repairers.forEach(r -> r.start(context, repairs));
+    bootstrapper.start(repairs);
     return Future.succeededFuture();
   }
 
   @Override
   public Future<?> stop() {
     replayer.stop();
+    bootstrapper.stop();
     repairers.forEach(Repairer::stop);
     return Future.join(peers.close(), repairs.close());
   }

@@ -1,5 +1,8 @@
 package dev.dht.node;
 
+import dev.dht.node.bootstrap.BootstrapMetrics;
+import dev.dht.node.bootstrap.Bootstrapper;
+import dev.dht.node.bootstrap.DataState;
 import dev.dht.node.cluster.ClockHighWaterMark;
 import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
@@ -25,6 +28,8 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.WorkerExecutor;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,6 +63,8 @@ public final class Node implements AutoCloseable {
   private final HintStore hints;
   private final Repairer repairer;
   private final Repairer streamer;
+  private final DataState data;
+  private final Bootstrapper bootstrapper;
   private final ClusterSecrets secrets;
   private long secretsTimer = -1;
   private String deploymentId;
@@ -71,6 +78,13 @@ public final class Node implements AutoCloseable {
         new ClusterState(
             topology, new Replication.Defaults(config.defaultAck(), config.defaultFrom()));
     long graceMs = config.repair().tombstoneGraceMs();
+    int from = Replication.resolve(null, null, cluster.defaults(), topology.size()).from();
+    data =
+        DataState.atStart(
+            Bootstrapper.completeData(config.dataDir()), topology, from, System::currentTimeMillis);
+    if (!data.servesReads()) {
+      markIncomplete(config.dataDir());
+    }
     storage =
         new Storage(
             config.dataDir(),
@@ -101,6 +115,9 @@ public final class Node implements AutoCloseable {
     repairer = repairer(config, false);
     streamer = repairer(config, true);
     metrics.bind(new RepairMetrics(repairer.status()));
+    metrics.bind(new BootstrapMetrics(data));
+    bootstrapper = new Bootstrapper(vertx, config.dataDir(), cluster, data, repairer::runNow);
+    repairer.onFinished(bootstrapper::pullFinished);
     deploy(config, shared(config, clock, clients, peers));
     watch(config);
     log.info(
@@ -111,6 +128,14 @@ public final class Node implements AutoCloseable {
         vertx.isNativeTransportEnabled() ? "epoll" : "NIO",
         config.dataDir(),
         topology);
+  }
+
+  private static void markIncomplete(Path dataDir) {
+    try {
+      Bootstrapper.markIncomplete(dataDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write to the data directory " + dataDir, e);
+    }
   }
 
   /** Hints kept on this node's storage, written on the storage pool. */
@@ -149,6 +174,7 @@ public final class Node implements AutoCloseable {
         new Cleanup(cluster, storage, backgroundWorker),
         hints,
         storage,
+        data,
         new Profiler(
             vertx,
             backgroundWorker,
@@ -166,6 +192,7 @@ public final class Node implements AutoCloseable {
         config.listenAddress(),
         cluster,
         storage,
+        data,
         storagePool,
         backgroundWorker,
         clock,
@@ -211,6 +238,7 @@ public final class Node implements AutoCloseable {
                       secrets,
                       hints,
                       List.of(repairer, streamer),
+                      bootstrapper,
                       backgroundWorker,
                       metrics))
               .await();

@@ -154,7 +154,9 @@ final class AdminHandler {
             storage.longProperty("rocksdb.estimate-num-keys"),
             storage.longProperty("rocksdb.total-sst-files-size")),
         secrets.fingerprints(),
-        maintenance.settings());
+        maintenance.settings(),
+        new AdminStatus.Bootstrap(
+            maintenance.data().phase().label(), maintenance.data().heldDataSinceMillis()));
   }
 
   /** The hints this node holds for others: how many in all, for each target, and their bytes. */

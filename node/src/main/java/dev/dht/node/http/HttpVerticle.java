@@ -1,5 +1,6 @@
 package dev.dht.node.http;
 
+import dev.dht.node.bootstrap.DataState;
 import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.HybridClock;
@@ -38,6 +39,7 @@ public final class HttpVerticle extends VerticleBase {
       String listenAddress,
       ClusterState cluster,
       Storage storage,
+      DataState data,
       WorkerExecutor storagePool,
       WorkerExecutor backgroundWorker,
       HybridClock clock,
@@ -82,7 +84,8 @@ public final class HttpVerticle extends VerticleBase {
             shared.connectionsPerPeer(),
             shared.peerLimits(),
             shared.metrics());
-    LocalReplica local = new LocalReplica(shared.storage(), shared.storagePool(), context);
+    LocalReplica local =
+        new LocalReplica(shared.storage(), shared.data(), shared.storagePool(), context);
     Coordinator coordinator =
         new Coordinator(
             vertx,

@@ -46,6 +46,11 @@ final class RangeHandler {
       Responses.text(request, 400, invalid);
       return;
     }
+    if (!local.data().servesReads()) {
+      // a range is this node's own data: while it bootstraps, part of it is missing
+      Responses.text(request, 503, "this node is bootstrapping: its data is not complete yet");
+      return;
+    }
     if (!admission.tryAcquire()) {
       Responses.overloaded(request);
       return;

@@ -1,5 +1,6 @@
 package dev.dht.node.http;
 
+import dev.dht.node.bootstrap.DataState;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.replication.LocalReplica;
 import io.vertx.core.http.HttpHeaders;
@@ -27,13 +28,15 @@ final class ServiceHandler {
   }
 
   /**
-   * Ready once storage is open (membership is known from start-up on: the node needs it), and no
-   * longer from the moment a stop begins, before the listener closes, so that load balancers stop
-   * sending requests first.
+   * Ready once storage is open (membership is known from start-up on: the node needs it) and the
+   * node is not pulling the data it lost, and no longer from the moment a stop begins, before the
+   * listener closes, so that load balancers stop sending requests first.
    */
   void ready(HttpServerRequest request) {
     if (stopping.getAsBoolean()) {
       Responses.text(request, 503, "stopping");
+    } else if (local.data().phase() == DataState.Phase.BOOTSTRAPPING) {
+      Responses.text(request, 503, "bootstrapping: pulling its data from the peers");
     } else if (local.storage().isOpen()) {
       Responses.text(request, 200, "ready");
     } else {

@@ -1,14 +1,15 @@
 package dev.dht.node.repair;
 
 import dev.dht.contract.AdminStatus;
+import dev.dht.node.bootstrap.DataState;
 import dev.dht.node.hints.HintStore;
 import dev.dht.node.profiling.Profiler;
 import dev.dht.node.storage.Storage;
 
 /**
  * A node's background upkeep as its admin endpoint sees it: anti-entropy repair, streaming for a
- * membership transition, cleanup after one, the hints it holds for others, its storage, the
- * profiler, and the settings the node runs with.
+ * membership transition, cleanup after one, the hints it holds for others, its storage and whether
+ * it serves reads yet, the profiler, and the settings the node runs with.
  */
 public record Maintenance(
     Repairer repairer,
@@ -16,5 +17,6 @@ public record Maintenance(
     Cleanup cleanup,
     HintStore hints,
     Storage storage,
+    DataState data,
     Profiler profiler,
     AdminStatus.Settings settings) {}

@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,6 +67,7 @@ public final class Repairer {
   private long timer = -1;
   private int failuresInARow;
   private boolean stopped;
+  private final List<Consumer<Boolean>> finishedListeners = new ArrayList<>();
 
   public Repairer(
       Vertx vertx,
@@ -109,6 +111,11 @@ public final class Repairer {
   public void stop() {
     stopped = true;
     vertx.cancelTimer(timer);
+  }
+
+  /** Told whether each run reached every peer; call on the repair's event loop. */
+  public void onFinished(Consumer<Boolean> listener) {
+    finishedListeners.add(listener);
   }
 
   /** Starts a run now unless one is running; completes with whether it started. Any thread. */
@@ -383,6 +390,7 @@ public final class Repairer {
       log.warn(
           "{} did not reach every peer: {}", stream ? "streaming" : "repair", status.lastError);
     }
+    finishedListeners.forEach(listener -> listener.accept(run.succeeded()));
     if (settings.intervalMs() > 0 && !stopped && !stream) {
       schedule(
           run.succeeded()

@@ -1,5 +1,6 @@
 package dev.dht.node.replication;
 
+import dev.dht.node.bootstrap.DataState;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Storage;
 import dev.dht.node.storage.StorageException;
@@ -19,16 +20,21 @@ import java.util.List;
 public final class LocalReplica {
   private static final int MAX_OPS_PER_TASK = 64;
 
+  /** A read of a replica that may miss data (it started empty and is still bootstrapping). */
+  private static final String NOT_SERVING_READS = "this replica is bootstrapping: no reads yet";
+
   private record Pending(ReplicaOp op, long deadlineNanos, Promise<Record> promise) {}
 
   private final Storage storage;
+  private final DataState data;
   private final WorkerExecutor storagePool;
   private final Context loop;
   private List<Pending> pending = new ArrayList<>();
 
   /** Must be created on, and only used from, the event loop of {@code loop}. */
-  public LocalReplica(Storage storage, WorkerExecutor storagePool, Context loop) {
+  public LocalReplica(Storage storage, DataState data, WorkerExecutor storagePool, Context loop) {
     this.storage = storage;
+    this.data = data;
     this.storagePool = storagePool;
     this.loop = loop;
   }
@@ -40,6 +46,9 @@ public final class LocalReplica {
    */
   public Future<Record> apply(ReplicaOp op, long deadlineNanos) {
     if (!op.isWrite()) {
+      if (!data.servesReads()) {
+        return Future.failedFuture(NOT_SERVING_READS);
+      }
       try {
         Record inMemory = storage.getIfInMemory(op.key());
         if (inMemory != Storage.NOT_IN_MEMORY) {
@@ -59,6 +68,10 @@ public final class LocalReplica {
 
   public Storage storage() {
     return storage;
+  }
+
+  public DataState data() {
+    return data;
   }
 
   public WorkerExecutor pool() {
@@ -121,6 +134,7 @@ public final class LocalReplica {
       } else if (kept == null) {
         results.add(BatchCodec.Result.FAILURE);
       } else {
+        data.stored();
         results.add(new BatchCodec.Result(kept[write++], false));
       }
     }

@@ -107,6 +107,11 @@ public final class Storage implements AutoCloseable {
   public static final String META = "meta";
 
   /** A store that keeps every tombstone (tests and tools). */
+  /** Whether {@code dataDir} holds a database already (a node ran on it before). */
+  public static boolean exists(Path dataDir) {
+    return Files.exists(dataDir.resolve("CURRENT"));
+  }
+
   public Storage(Path dataDir, long blockCacheBytes) {
     this(dataDir, blockCacheBytes, () -> Long.MIN_VALUE);
   }

@@ -56,6 +56,26 @@ public final class NodeProcess implements AutoCloseable {
         launch.dataDir(), launch.port(), launch.members(), launch.heap(), env, launch.flags());
   }
 
+  /**
+   * Starts this node again like {@link #restart}, but returns once it is live, Ready or not (a node
+   * that started empty is not Ready while it bootstraps).
+   */
+  public NodeProcess restartLive() {
+    if (process.isAlive()) {
+      throw new IllegalStateException("node on port " + port + " still runs");
+    }
+    NodeProcess node =
+        launch(
+            launch.dataDir(),
+            launch.port(),
+            launch.members(),
+            launch.heap(),
+            launch.env(),
+            launch.flags());
+    node.awaitHealth("/health/live");
+    return node;
+  }
+
   /** SIGKILL, and waits for the exit. */
   public void kill() throws InterruptedException {
     client.close();
@@ -171,6 +191,18 @@ public final class NodeProcess implements AutoCloseable {
       String heap,
       java.util.Map<String, String> env,
       String... flags) {
+    NodeProcess node = launch(dataDir, port, members, heap, env, flags);
+    node.awaitHealth("/health/ready");
+    return node;
+  }
+
+  private static NodeProcess launch(
+      Path dataDir,
+      int port,
+      List<String> members,
+      String heap,
+      java.util.Map<String, String> env,
+      String... flags) {
     String self = "http://127.0.0.1:" + port;
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -200,21 +232,12 @@ public final class NodeProcess implements AutoCloseable {
     builder.redirectOutput(log.toFile());
     builder.environment().keySet().removeIf(name -> name.startsWith("DHT_"));
     builder.environment().putAll(env);
-    NodeProcess node;
     try {
-      node =
-          new NodeProcess(
-              builder.start(), log, port, new Launch(dataDir, port, members, heap, env, flags));
+      return new NodeProcess(
+          builder.start(), log, port, new Launch(dataDir, port, members, heap, env, flags));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    try {
-      node.awaitReady();
-    } catch (RuntimeException | AssertionError e) {
-      node.close();
-      throw new IllegalStateException("node did not start; log:\n" + node.log(), e);
-    }
-    return node;
   }
 
   /**
@@ -320,12 +343,18 @@ public final class NodeProcess implements AutoCloseable {
     }
   }
 
-  private void awaitReady() {
-    await("node process on port " + port + " ready")
-        .atMost(Duration.ofSeconds(30))
-        .pollInterval(Duration.ofMillis(100))
-        .failFast("the node process exited", () -> !process.isAlive())
-        .ignoreExceptions()
-        .until(() -> client.send("GET", "/health/ready", BodyPublishers.noBody()).status() == 200);
+  /** Waits until {@code path} answers 200; closes the node and fails if it does not in 30 s. */
+  private void awaitHealth(String path) {
+    try {
+      await("node process on port " + port + " " + path)
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(100))
+          .failFast("the node process exited", () -> !process.isAlive())
+          .ignoreExceptions()
+          .until(() -> client.send("GET", path, BodyPublishers.noBody()).status() == 200);
+    } catch (RuntimeException | AssertionError e) {
+      close();
+      throw new IllegalStateException("node did not start; log:\n" + log(), e);
+    }
   }
 }

@@ -61,6 +61,12 @@ public class ObservedNode {
   @Builder.Default
   private List<String> secretFingerprints = new ArrayList<>();
 
+  @JsonPropertyDescription(
+      "Whether the node serves reads: serving; or, after it started on an empty data directory,"
+          + " deciding (asking its peers whether any holds data) or bootstrapping (pulling its data"
+          + " from them; not Ready meanwhile). Unset if it did not answer.")
+  private String dataPhase;
+
   @JsonPropertyDescription("Epoch its last stream completed for; -1 if none.")
   private long streamedEpoch;
 
@@ -80,6 +86,7 @@ public class ObservedNode {
     n.estimatedKeys = view.report().estimatedKeys();
     n.sstBytes = view.report().sstBytes();
     n.secretFingerprints = view.report().secretFingerprints();
+    n.dataPhase = view.report().dataPhase();
     n.streamedEpoch = view.streamedEpoch();
     n.cleanedEpoch = view.cleanedEpoch();
     return n;

@@ -19,8 +19,9 @@ import java.util.Map;
  *   <li>an outdated pod that is not Ready serves nothing: restarting it costs no replica (this is
  *       how a cluster stuck on a broken setting gets the fixed one), unless another pod is down too
  *       and the restart would stack the two;
- *   <li>otherwise every pod must be Ready, and every node must have caught up: answered, holds no
- *       hints, streams or cleans nothing (so the pod restarted last is back in full);
+ *   <li>otherwise every pod must be Ready, and every node must have caught up: answered, serves
+ *       reads (not bootstrapping), holds no hints, streams or cleans nothing (so the pod restarted
+ *       last is back in full);
  *   <li>never when one more replica down would leave a key with fewer than {@code ack} live
  *       replicas: with every pod up, a restart leaves {@code from - 1} of some keys;
  *   <li>then the outdated pod of the highest ordinal.
@@ -122,6 +123,9 @@ public final class RollPlan {
   }
 
   private static String behind(NodeView node) {
+    if (!node.servesReads()) {
+      return node.report().dataPhase() + " after an empty start";
+    }
     if (node.report().pendingHints() > 0) {
       return node.report().pendingHints() + " hints to hand over";
     }

@@ -30,12 +30,13 @@ public record NodeView(
       int defaultFrom,
       long estimatedKeys,
       long sstBytes,
-      List<String> secretFingerprints) {
-    public static final Report NONE = new Report(0, -1, -1, -1, -1, List.of());
+      List<String> secretFingerprints,
+      String dataPhase) {
+    public static final Report NONE = new Report(0, -1, -1, -1, -1, List.of(), null);
 
     public Report(
         long pendingHints, int defaultAck, int defaultFrom, long estimatedKeys, long sstBytes) {
-      this(pendingHints, defaultAck, defaultFrom, estimatedKeys, sstBytes, List.of());
+      this(pendingHints, defaultAck, defaultFrom, estimatedKeys, sstBytes, List.of(), null);
     }
   }
 
@@ -71,7 +72,8 @@ public record NodeView(
             storage == null ? -1 : storage.sstBytes(),
             status.secretFingerprints() == null
                 ? List.of()
-                : List.copyOf(status.secretFingerprints())));
+                : List.copyOf(status.secretFingerprints()),
+            status.bootstrap() == null ? null : status.bootstrap().phase()));
   }
 
   public static NodeView unreachable(int ordinal, boolean podReady) {
@@ -82,8 +84,16 @@ public record NodeView(
     return epoch >= 0;
   }
 
-  /** Whether it answered and has nothing left to hand over: no hints held, no stream running. */
+  /**
+   * Whether it answered, serves reads (it is not bootstrapping after an empty start) and has
+   * nothing left to hand over: no hints held, no stream running.
+   */
   public boolean caughtUp() {
-    return answered() && report.pendingHints() == 0 && !streaming && !cleaning;
+    return answered() && servesReads() && report.pendingHints() == 0 && !streaming && !cleaning;
+  }
+
+  /** Whether it serves reads; a node of a version that does not say so does. */
+  public boolean servesReads() {
+    return report.dataPhase() == null || AdminStatus.Bootstrap.SERVING.equals(report.dataPhase());
   }
 }

@@ -91,6 +91,20 @@ class RollPlanTest {
     var silent = caughtUp(3);
     silent.put(0, NodeView.unreachable(0, true));
     assertThat(((RollPlan.Wait) next(pods, silent)).why()).contains("demo-0", "answer");
+    var bootstrapping = caughtUp(3);
+    bootstrapping.put(
+        1,
+        new NodeView(
+            1,
+            true,
+            1,
+            -1,
+            false,
+            -1,
+            false,
+            new NodeView.Report(0, 2, 3, 10, 100, List.of(), "bootstrapping")));
+    assertThat(((RollPlan.Wait) next(pods, bootstrapping)).why())
+        .isEqualTo("waiting for demo-1 to catch up: bootstrapping after an empty start");
   }
 
   @Test

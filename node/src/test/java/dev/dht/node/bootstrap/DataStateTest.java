@@ -1,0 +1,56 @@
+package dev.dht.node.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dht.node.cluster.Topology;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class DataStateTest {
+  private static final List<String> THREE = List.of("http://a:1", "http://b:1", "http://c:1");
+  private static final Topology MEMBER = Topology.of(THREE, "http://a:1");
+
+  @Test
+  void aNodeOnItsOwnDataServesAndHoldsDataFromBeforeItsStart() {
+    var data = DataState.atStart(true, MEMBER, 3, () -> 42);
+    assertThat(data.phase()).isEqualTo(DataState.Phase.SERVING);
+    assertThat(data.heldDataSinceMillis()).isZero();
+  }
+
+  @Test
+  void anEmptyMemberDecidesBeforeItServesAndHoldsDataFromItsFirstWrite() {
+    long[] now = {1000};
+    var data = DataState.atStart(false, MEMBER, 3, () -> now[0]);
+    assertThat(data.phase()).isEqualTo(DataState.Phase.DECIDING);
+    assertThat(data.servesReads()).isFalse();
+    assertThat(data.heldDataSinceMillis()).isEqualTo(DataState.NO_DATA);
+    data.stored();
+    now[0] = 2000;
+    data.stored();
+    assertThat(data.heldDataSinceMillis()).as("its first write").isEqualTo(1000);
+    data.bootstrapping();
+    assertThat(data.servesReads()).isFalse();
+    data.serving();
+    assertThat(data.servesReads()).isTrue();
+  }
+
+  @Test
+  void anEmptyNodeThatNoPeerCouldHoldDataForServesAtOnce() {
+    var alone = Topology.of(List.of("http://a:1"), "http://a:1");
+    assertThat(DataState.atStart(false, alone, 1, () -> 0).phase())
+        .as("one member")
+        .isEqualTo(DataState.Phase.SERVING);
+    assertThat(DataState.atStart(false, MEMBER, 1, () -> 0).phase())
+        .as("one replica of each key")
+        .isEqualTo(DataState.Phase.SERVING);
+    Map<String, Topology.State> states = new LinkedHashMap<>();
+    THREE.forEach(url -> states.put(url, Topology.State.NORMAL));
+    states.put("http://d:1", Topology.State.JOINING);
+    var joining = Topology.of(2, states, false, "http://d:1");
+    assertThat(DataState.atStart(false, joining, 3, () -> 0).phase())
+        .as("joining: a change of size streams its data")
+        .isEqualTo(DataState.Phase.SERVING);
+  }
+}
