@@ -452,6 +452,10 @@ SH
   log "deleted the claim and the pod of $victim"
   replaced() {
     local claim; claim="$(jp "pvc/data-$victim" '{.metadata.uid}')"
+    if [ "$claim" = "$old_claim" ] && [ "$(jp "pod/$victim" '{.status.phase}')" = Pending ]; then
+      # recreated while its old claim was still being deleted: it would wait for that claim forever
+      k delete pod "$victim" --wait=false >/dev/null 2>&1
+    fi
     [ -n "$claim" ] && [ "$claim" != "$old_claim" ] || return 1
     [ "$(jp "pod/$victim" '{.status.conditions[?(@.type=="Ready")].status}')" = True ]
   }
