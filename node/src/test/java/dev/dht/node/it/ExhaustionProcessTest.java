@@ -70,6 +70,9 @@ class ExhaustionProcessTest {
       List<String> members =
           List.of("http://127.0.0.1:" + port, "http://127.0.0.1:" + hung.getLocalPort());
       String[] secret = LocalCluster.secretFlags(root, "exhaustion-secret");
+      // first alone, so that it runs on its own data: a node that starts empty serves no read
+      // before every peer has told it whether it missed data, and this peer never answers
+      NodeProcess.start(root.resolve("node"), port, "128m").terminate(30);
       try (NodeProcess node =
               NodeProcess.start(root.resolve("node"), port, members, "128m", secret[0], secret[1]);
           ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
