@@ -1,0 +1,156 @@
+package dev.dht.operator.cluster;
+
+import static dev.dht.operator.kube.Conditions.DEGRADED;
+import static dev.dht.operator.kube.Conditions.PROGRESSING;
+import static dev.dht.operator.kube.Conditions.READY;
+
+import dev.dht.operator.scaling.Membership;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.Locale;
+
+/** Ready, Progressing and Degraded: whether the replicas are ready, what changes, what is wrong. */
+final class HealthConditions {
+  private static final int MAX_MESSAGE = 1024;
+
+  private HealthConditions() {}
+
+  static Condition ready(ConditionFacts f) {
+    if (!f.rollout().exists()) {
+      return f.cond(READY, false, "Creating", "the StatefulSet does not exist yet");
+    }
+    if (f.rollout().allReady()) {
+      return f.cond(READY, true, "AllReplicasReady", f.readyText());
+    }
+    return f.cond(READY, false, "ReplicasNotReady", f.readyText());
+  }
+
+  static Condition progressing(ConditionFacts f) {
+    var in = f.in();
+    var model = in.model();
+    var rollout = f.rollout();
+    if (in.paused()) {
+      return f.cond(
+          PROGRESSING,
+          false,
+          "Paused",
+          "reconciliation paused by annotation "
+              + DhtCluster.PAUSE_ANNOTATION
+              + "=true; owned resources are left unchanged");
+    }
+    if (!rollout.exists()) {
+      return f.cond(PROGRESSING, true, "Creating", "creating the nodes");
+    }
+    if (model.membership().getStep() != Membership.Step.STABLE) {
+      return f.cond(PROGRESSING, true, "Scaling", scalingText(f));
+    }
+    if (f.restartRefused()) {
+      return f.cond(PROGRESSING, false, "RestartRefused", f.roll().getMessage());
+    }
+    if (f.roll() != null) {
+      return f.cond(PROGRESSING, true, "RollingRestart", rollText(f));
+    }
+    if (!rollout.rolledOut()) {
+      return f.cond(
+          PROGRESSING,
+          true,
+          "RollingOut",
+          rollout.updated()
+              + "/"
+              + rollout.desired()
+              + " replicas updated to revision "
+              + model.desiredRevision().revision().id());
+    }
+    if (!rollout.allReady() && !f.wasReady()) {
+      return f.cond(PROGRESSING, true, "WaitingForReplicas", f.readyText());
+    }
+    return f.cond(PROGRESSING, false, "RolloutComplete", "all replicas are up to date");
+  }
+
+  private static String scalingText(ConditionFacts f) {
+    var m = f.in().model().membership();
+    String scaling = f.in().scaling();
+    return m.getMembers()
+        + " -> "
+        + m.getTarget()
+        + " members: "
+        + m.getStep().name().toLowerCase(Locale.ROOT).replace('_', ' ')
+        + " (epoch "
+        + m.getEpoch()
+        + ")"
+        + (scaling == null ? "" : "; " + scaling);
+  }
+
+  private static String rollText(ConditionFacts f) {
+    int outdated = f.roll().getOutdated().size();
+    int pods = f.in().model().pods();
+    return (pods - outdated)
+        + "/"
+        + pods
+        + " pods run the current settings; "
+        + f.roll().getMessage();
+  }
+
+  static Condition degraded(ConditionFacts f) {
+    var in = f.in();
+    if (in.failure() != null) {
+      return f.cond(DEGRADED, true, "ReconcileFailed", describe(in.failure()));
+    }
+    if (in.secretMissing()) {
+      return f.cond(
+          DEGRADED,
+          true,
+          "SecretMissing",
+          "the Secret "
+              + in.model().secretName()
+              + " is missing; it is not generated again, since nodes that restart with another"
+              + " secret would be refused by their peers: restore it (README: cluster secret)");
+    }
+    if (in.scaling() != null && in.scaling().startsWith("refused")) {
+      return f.cond(DEGRADED, true, "ScaleRefused", in.scaling());
+    }
+    if (f.restartRefused()) {
+      return f.cond(DEGRADED, true, "RestartRefused", f.roll().getMessage());
+    }
+    if (unexplainedNotReady(f)) {
+      return f.cond(DEGRADED, true, "ReplicasNotReady", f.readyText());
+    }
+    return f.cond(DEGRADED, false, "AsExpected", "no problem observed");
+  }
+
+  /**
+   * Replicas are not ready although the cluster was, no change of size explains it, and it is not
+   * (only) the pod the roller restarted.
+   */
+  private static boolean unexplainedNotReady(ConditionFacts f) {
+    var in = f.in();
+    var rollout = f.rollout();
+    var membership = in.model().membership();
+    if (!rollout.exists()
+        || rollout.allReady()
+        || !f.wasReady()
+        || membership.getStep() != Membership.Step.STABLE
+        || membership.getMembers() != in.model().replicas()) {
+      return false;
+    }
+    String restarting = f.roll() == null ? null : f.roll().getRestarting();
+    if (restarting == null) {
+      return true;
+    }
+    if (!in.seen().any()) {
+      return rollout.desired() - rollout.ready() > 1;
+    }
+    return in.seen().pods().stream()
+        .filter(p -> p.ordinal() < rollout.desired())
+        .anyMatch(p -> !p.up() && !p.name().equals(restarting));
+  }
+
+  /** The root cause's class and message, cut to {@link #MAX_MESSAGE} characters. */
+  private static String describe(Exception failure) {
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    String text = root.getClass().getSimpleName() + ": " + root.getMessage();
+    return text.length() <= MAX_MESSAGE ? text : text.substring(0, MAX_MESSAGE);
+  }
+}
