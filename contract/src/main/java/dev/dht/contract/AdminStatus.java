@@ -29,7 +29,8 @@ public record AdminStatus(
     StorageSize storage,
     List<String> secretFingerprints,
     Settings settings,
-    Bootstrap bootstrap) {
+    Bootstrap bootstrap,
+    Tombstones tombstones) {
 
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -96,6 +97,14 @@ public record AdminStatus(
       return SERVING.equals(phase);
     }
   }
+
+  /**
+   * Tombstones: when this node's last repair run that reached every peer began ({@code 0}: never),
+   * and the wall-clock millisecond before which it has purged tombstones ({@code 0}: none). A node
+   * that comes back on data older than a peer's {@code purgedBeforeMillis} may hold values whose
+   * deletes are gone.
+   */
+  public record Tombstones(long repairedSinceMillis, long purgedBeforeMillis) {}
 
   /** RocksDB's estimate of the keys, and the bytes of its SST files. */
   public record StorageSize(long estimatedKeys, long sstBytes) {}

@@ -61,7 +61,8 @@ class AdminStatusTest {
               16 << 20,
               86_400_000,
               true),
-          new AdminStatus.Bootstrap("bootstrapping", 1_700_000_000_000L));
+          new AdminStatus.Bootstrap("bootstrapping", 1_700_000_000_000L),
+          new AdminStatus.Tombstones(1_700_000_100_000L, 1_699_900_000_000L));
 
   @Test
   void whatTheNodeWritesTheOperatorReads() {

@@ -21,6 +21,7 @@ import dev.dht.node.repair.Cleanup;
 import dev.dht.node.repair.Maintenance;
 import dev.dht.node.repair.RepairMetrics;
 import dev.dht.node.repair.Repairer;
+import dev.dht.node.repair.TombstoneHorizon;
 import dev.dht.node.replication.PeerLimits;
 import dev.dht.node.storage.Storage;
 import dev.dht.node.storage.StorageMetrics;
@@ -66,6 +67,7 @@ public final class Node implements AutoCloseable {
   private final DataState data;
   private final Bootstrapper bootstrapper;
   private final ClusterSecrets secrets;
+  private final TombstoneHorizon tombstones = new TombstoneHorizon();
   private long secretsTimer = -1;
   private String deploymentId;
   private String backgroundId;
@@ -77,7 +79,6 @@ public final class Node implements AutoCloseable {
     cluster =
         new ClusterState(
             topology, new Replication.Defaults(config.defaultAck(), config.defaultFrom()));
-    long graceMs = config.repair().tombstoneGraceMs();
     int from = Replication.resolve(null, null, cluster.defaults(), topology.size()).from();
     data =
         DataState.atStart(
@@ -85,11 +86,7 @@ public final class Node implements AutoCloseable {
     if (!data.servesReads()) {
       markIncomplete(config.dataDir());
     }
-    storage =
-        new Storage(
-            config.dataDir(),
-            config.blockCacheBytes(),
-            () -> HybridClock.firstOf(System.currentTimeMillis() - graceMs));
+    storage = new Storage(config.dataDir(), config.blockCacheBytes(), tombstones::timestamp);
     highWaterMark = ClockHighWaterMark.open(config.dataDir(), System::currentTimeMillis);
     HybridClock clock =
         new HybridClock(
@@ -114,7 +111,7 @@ public final class Node implements AutoCloseable {
     metrics.bind(new HintMetrics(hints));
     repairer = repairer(config, false);
     streamer = repairer(config, true);
-    metrics.bind(new RepairMetrics(repairer.status()));
+    metrics.bind(new RepairMetrics(repairer.status(), tombstones));
     metrics.bind(new BootstrapMetrics(data));
     bootstrapper = new Bootstrapper(vertx, config.dataDir(), cluster, data, repairer::runNow);
     repairer.onFinished(bootstrapper::pullFinished);
@@ -162,8 +159,11 @@ public final class Node implements AutoCloseable {
             config.repair().intervalMs(),
             config.repair().bytesPerSecond(),
             config.maxKeyBytes(),
-            config.maxValueBytes());
-    return new Repairer(vertx, cluster, storage, backgroundWorker, secrets, settings, streaming);
+            config.maxValueBytes(),
+            config.repair().tombstoneGraceMs(),
+            config.maxClockOffsetMs() + config.requestTimeoutMs());
+    return new Repairer(
+        vertx, cluster, storage, backgroundWorker, secrets, settings, tombstones, streaming);
   }
 
   /** What the admin endpoint sees of this node's upkeep. */
@@ -171,6 +171,7 @@ public final class Node implements AutoCloseable {
     return new Maintenance(
         repairer,
         streamer,
+        tombstones,
         new Cleanup(cluster, storage, backgroundWorker),
         hints,
         storage,

@@ -306,6 +306,7 @@ public final class NodeOptions {
     requirePositive(NodeFlags.REPAIR_BYTES_PER_S, repairBytesPerSecond);
     requirePositive(NodeFlags.TOMBSTONE_GRACE_S, tombstoneGraceSeconds);
     requireTombstonesOutliveRepair();
+    requireTombstonesOutliveHints();
     requirePositive(NodeFlags.MAX_HINT_BYTES, maxHintBytes);
     requirePositive(NodeFlags.HINT_REPLAY_BYTES_PER_S, hintReplayBytesPerSecond);
   }
@@ -319,6 +320,18 @@ public final class NodeOptions {
               + repairIntervalSeconds
               + "): a replica that missed a delete gets its tombstone from repair, and must get"
               + " it before the others purge it, or the deleted value comes back");
+    }
+  }
+
+  private void requireTombstonesOutliveHints() {
+    if (tombstoneGraceSeconds <= hintWindowSeconds) {
+      throw new IllegalArgumentException(
+          "--tombstone-grace-s ("
+              + tombstoneGraceSeconds
+              + ") must be longer than --hint-window-s ("
+              + hintWindowSeconds
+              + "): a hint replayed after its tombstone was purged elsewhere would bring a deleted"
+              + " value back");
     }
   }
 

@@ -221,6 +221,13 @@ class NodeOptionsTest {
             "--tombstone-grace-s (60) must be longer than --repair-interval-s (60): a replica that"
                 + " missed a delete gets its tombstone from repair, and must get it before the"
                 + " others purge it, or the deleted value comes back");
+    assertThatThrownBy(() ->
+            NodeOptions.parse(
+                "--tombstone-grace-s=600", "--repair-interval-s=60", "--hint-window-s=600"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "--tombstone-grace-s (600) must be longer than --hint-window-s (600): a hint replayed"
+                + " after its tombstone was purged elsewhere would bring a deleted value back");
     assertThatThrownBy(() -> NodeOptions.parse("--cluster=http://a:1,http://b:2,http://c:3"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(

@@ -156,7 +156,10 @@ final class AdminHandler {
         secrets.fingerprints(),
         maintenance.settings(),
         new AdminStatus.Bootstrap(
-            maintenance.data().phase().label(), maintenance.data().heldDataSinceMillis()));
+            maintenance.data().phase().label(), maintenance.data().heldDataSinceMillis()),
+        new AdminStatus.Tombstones(
+            maintenance.repairer().status().repairedSinceMillis(),
+            maintenance.tombstones().millis()));
   }
 
   /** The hints this node holds for others: how many in all, for each target, and their bytes. */

@@ -110,7 +110,11 @@ public final class HttpVerticle extends VerticleBase {
             shared.metrics(),
             shared.secret(),
             shared.requestTimeoutMs(),
-            new RepairHandler(shared.cluster(), shared.storage(), shared.backgroundWorker()));
+            new RepairHandler(
+                shared.cluster(),
+                shared.storage(),
+                shared.backgroundWorker(),
+                shared.maintenance().repairer().status()::repairedSinceMillis));
     service = new ServiceHandler(local, shared.metrics(), shared.stopping());
     admin = new AdminHandler(shared.cluster(), shared.maintenance(), shared.secret());
     server =

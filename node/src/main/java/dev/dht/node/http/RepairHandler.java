@@ -11,6 +11,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import java.util.BitSet;
 import java.util.List;
+import java.util.function.LongSupplier;
 
 /**
  * The answering side of {@link RepairApi}: digests and entries of the keys this replica shares with
@@ -21,11 +22,14 @@ final class RepairHandler {
   private final ClusterState cluster;
   private final Storage storage;
   private final WorkerExecutor worker;
+  private final LongSupplier repairedSince;
 
-  RepairHandler(ClusterState cluster, Storage storage, WorkerExecutor worker) {
+  RepairHandler(
+      ClusterState cluster, Storage storage, WorkerExecutor worker, LongSupplier repairedSince) {
     this.cluster = cluster;
     this.storage = storage;
     this.worker = worker;
+    this.repairedSince = repairedSince;
   }
 
   /** Answers a repair request; {@code release} is run once, when it is over. */
@@ -57,6 +61,10 @@ final class RepairHandler {
           .onComplete(done -> {
             release.run();
             if (done.succeeded()) {
+              request
+                  .response()
+                  .putHeader(
+                      RepairApi.REPAIRED_SINCE_HEADER, Long.toString(repairedSince.getAsLong()));
               Responses.bytes(request, done.result());
             } else {
               Failures.answer(request, done.cause());

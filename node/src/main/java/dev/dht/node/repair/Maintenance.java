@@ -8,12 +8,14 @@ import dev.dht.node.storage.Storage;
 
 /**
  * A node's background upkeep as its admin endpoint sees it: anti-entropy repair, streaming for a
- * membership transition, cleanup after one, the hints it holds for others, its storage and whether
- * it serves reads yet, the profiler, and the settings the node runs with.
+ * membership transition, cleanup after one, how far tombstones are purged, the hints it holds for
+ * others, its storage and whether it serves reads yet, the profiler, and the settings the node runs
+ * with.
  */
 public record Maintenance(
     Repairer repairer,
     Repairer streamer,
+    TombstoneHorizon tombstones,
     Cleanup cleanup,
     HintStore hints,
     Storage storage,

@@ -14,11 +14,14 @@ import java.util.HexFormat;
  *
  * Both answer about the keys the answering replica shares with {@code peer} (the asking node) at
  * replication {@code from}; entries come in key order from {@code start} (inclusive), so an
- * interrupted transfer resumes after the last key received.
+ * interrupted transfer resumes after the last key received. A digests answer carries {@link
+ * #REPAIRED_SINCE_HEADER}: when the answering node's last repair run that reached every peer began
+ * (wall-clock millis; {@code 0}: never), which bounds the asking node's {@link TombstoneHorizon}.
  */
 public final class RepairApi {
   public static final String DIGESTS_PATH = "/internal/v0/repair/digests";
   public static final String ENTRIES_PATH = "/internal/v0/repair/entries";
+  public static final String REPAIRED_SINCE_HEADER = "X-Dht-Repaired-Since";
 
   /** A frame carries at most about this many bytes of records (plus one scan batch). */
   public static final int FRAME_BYTES = 1 << 20;

@@ -6,7 +6,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /** Anti-entropy repair: runs, progress, last completion, what it received and purged. */
-public record RepairMetrics(RepairStatus repair) implements MeterBinder {
+public record RepairMetrics(RepairStatus repair, TombstoneHorizon tombstones)
+    implements MeterBinder {
   @Override
   public void bindTo(MeterRegistry registry) {
     FunctionCounter.builder("dht_repair_runs", repair, RepairStatus::runs)
@@ -31,7 +32,15 @@ public record RepairMetrics(RepairStatus repair) implements MeterBinder {
         .description("bytes of records repair received")
         .register(registry);
     FunctionCounter.builder("dht_tombstones_purged", repair, RepairStatus::tombstonesPurged)
-        .description("tombstones purged once older than the grace period")
+        .description("tombstones purged once every replica held them")
+        .register(registry);
+    Gauge.builder("dht_repair_complete_since_seconds", repair, r -> r.repairedSinceMillis() / 1e3)
+        .description("when the last repair run that reached every peer began (Unix time)")
+        .register(registry);
+    Gauge.builder("dht_tombstones_purged_before_seconds", tombstones, t -> t.millis() / 1e3)
+        .description(
+            "tombstones stamped before this time are purged (Unix time); it stays put while a"
+                + " peer is away")
         .register(registry);
   }
 }

@@ -24,10 +24,19 @@ public final class RepairStatus {
   volatile long nextRunMillis;
   volatile long epoch = -1;
   volatile long streamedEpoch = -1;
+  volatile long repairedSinceMillis = TombstoneHorizon.NEVER;
 
   /** The membership epoch a stream last completed for; -1 if none. */
   public long streamedEpoch() {
     return streamedEpoch;
+  }
+
+  /**
+   * When the last run that reached every peer began (wall-clock millis; {@link
+   * TombstoneHorizon#NEVER} if none): this node holds every record its peers held then.
+   */
+  public long repairedSinceMillis() {
+    return repairedSinceMillis;
   }
 
   public boolean running() {

@@ -35,8 +35,9 @@ import org.slf4j.LoggerFactory;
  * shares with each peer. Per peer, both sides digest the keys they share ({@link SharedKeys}) per
  * bucket; the peer then streams the records of the buckets that differ, in key order, and this node
  * keeps each one that is newer than its own (newest wins; a tombstone past its grace deletes). As
- * every node runs repair, each pair converges both ways. A run starts by purging tombstones past
- * their grace period.
+ * every node runs repair, each pair converges both ways. A run that reached every peer moves the
+ * {@link TombstoneHorizon} and then purges the tombstones stamped before it; a failed run purges
+ * nothing.
  *
  * <p>Runs come on a schedule ({@code intervalMs}; 0: only on demand) and on demand. The stream is
  * paced to {@code bytesPerSecond}. Progress (the peer and the last key received) is persisted after
@@ -46,12 +47,23 @@ import org.slf4j.LoggerFactory;
 public final class Repairer {
   private static final Logger log = LoggerFactory.getLogger(Repairer.class);
   private static final byte[] LAST_COMPLETED = bytes("repair-last-completed-ms");
+  private static final byte[] REPAIRED_SINCE = bytes("repair-complete-since-ms");
+  private static final byte[] PURGE_HORIZON = bytes("tombstone-purge-horizon");
 
   /** The first run after a start waits this long (or the interval), for peers to come up. */
   private static final long FIRST_RUN_DELAY_MS = 5_000;
 
+  /**
+   * {@code graceMs}: tombstones live at least this long; {@code horizonMarginMs}: how long a write
+   * may take from its stamp to its replicas (clock offset and request timeout).
+   */
   public record Settings(
-      long intervalMs, long bytesPerSecond, int maxKeyBytes, int maxValueBytes) {}
+      long intervalMs,
+      long bytesPerSecond,
+      int maxKeyBytes,
+      int maxValueBytes,
+      long graceMs,
+      long horizonMarginMs) {}
 
   private final Vertx vertx;
   private final ClusterState cluster;
@@ -60,6 +72,8 @@ public final class Repairer {
   private final ClusterSecrets secret;
   private final Settings settings;
   private final boolean stream;
+  private final TombstoneHorizon horizon;
+  private final List<Long> peersRepairedSince = new ArrayList<>(); // of the current run
   private byte[] progressKey; // of the current run
   private final RepairStatus status = new RepairStatus();
   private Context context;
@@ -76,8 +90,10 @@ public final class Repairer {
       WorkerExecutor worker,
       ClusterSecrets secret,
       Settings settings,
+      TombstoneHorizon horizon,
       boolean stream) {
     this.stream = stream;
+    this.horizon = horizon;
     this.vertx = vertx;
     this.cluster = cluster;
     this.storage = storage;
@@ -98,9 +114,15 @@ public final class Repairer {
       return; // on demand only
     }
     worker
-        .executeBlocking(() -> storage.getMeta(LAST_COMPLETED), false)
+        .executeBlocking(
+            () -> {
+              status.repairedSinceMillis = longMeta(REPAIRED_SINCE);
+              horizon.set(longMeta(PURGE_HORIZON));
+              return longMeta(LAST_COMPLETED);
+            },
+            false)
         .onSuccess(last -> {
-          status.lastCompletedMillis = last == null ? 0 : ByteBuffer.wrap(last).getLong();
+          status.lastCompletedMillis = last;
           if (settings.intervalMs() > 0) {
             long due = status.lastCompletedMillis + settings.intervalMs() - now();
             schedule(Math.max(due, Math.min(FIRST_RUN_DELAY_MS, settings.intervalMs())));
@@ -153,15 +175,9 @@ public final class Repairer {
     peers.sort(null);
     status.peers = from < 2 ? 0 : peers.size();
     status.peersDone = 0;
+    peersRepairedSince.clear();
     worker
-        .executeBlocking(
-            () -> {
-              if (!stream) {
-                status.tombstonesPurged += RepairScans.purgeTombstones(storage);
-              }
-              return storage.getMeta(progressKey);
-            },
-            false)
+        .executeBlocking(() -> storage.getMeta(progressKey), false)
         .compose(progress -> repairAll(from < 2 ? List.of() : peers, from, progress))
         .onComplete(this::finished);
     return true;
@@ -215,7 +231,10 @@ public final class Repairer {
     Future<Digests> local = worker.executeBlocking(() -> RepairScans.digests(storage, keys), false);
     Future<Digests> remote =
         call(peer, RepairApi.DIGESTS_PATH, from, null, Buffer.buffer())
-            .compose(HttpClientResponse::body)
+            .compose(response -> {
+              peersRepairedSince.add(repairedSince(response));
+              return response.body();
+            })
             .map(Digests::decode);
     return Future.all(local, remote)
         .compose(both -> {
@@ -345,6 +364,25 @@ public final class Repairer {
         false);
   }
 
+  /** What a digests answer says of its node's last complete run; nothing: never (older nodes). */
+  private static long repairedSince(HttpClientResponse response) {
+    try {
+      String since = response.getHeader(RepairApi.REPAIRED_SINCE_HEADER);
+      return since == null ? TombstoneHorizon.NEVER : Long.parseLong(since);
+    } catch (NumberFormatException e) {
+      return TombstoneHorizon.NEVER;
+    }
+  }
+
+  private long longMeta(byte[] key) {
+    byte[] value = storage.getMeta(key);
+    return value == null ? 0 : ByteBuffer.wrap(value).getLong();
+  }
+
+  private static byte[] longBytes(long value) {
+    return ByteBuffer.allocate(Long.BYTES).putLong(value).array();
+  }
+
   private static byte[] progress(String peer, byte[] lastKey) {
     byte[] utf8 = bytes(peer);
     return ByteBuffer.allocate(2 + utf8.length + lastKey.length)
@@ -371,18 +409,8 @@ public final class Repairer {
     } else if (run.succeeded()) {
       failuresInARow = 0;
       status.lastCompletedMillis = end;
-      worker.executeBlocking(
-          () -> {
-            storage.putMeta(LAST_COMPLETED, ByteBuffer.allocate(8).putLong(end).array());
-            return null;
-          },
-          false);
-      log.info(
-          "repair done in {} ms: {} differing buckets, {} keys received, {} tombstones purged",
-          status.lastDurationMs,
-          status.bucketsDiffering,
-          status.keysReceived,
-          status.tombstonesPurged);
+      status.repairedSinceMillis = status.startedMillis;
+      purgeAfter(end);
     } else {
       failuresInARow++;
       status.failedRuns++;
@@ -397,6 +425,40 @@ public final class Repairer {
               ? settings.intervalMs()
               : RetryDelay.afterFailures(failuresInARow, settings.intervalMs()));
     }
+  }
+
+  /**
+   * After a run that reached every peer: persists when it began, moves the horizon (persisted
+   * first) and purges what lies before it.
+   */
+  private void purgeAfter(long end) {
+    List<Long> since = new ArrayList<>(peersRepairedSince);
+    since.add(status.repairedSinceMillis);
+    long next =
+        TombstoneHorizon.next(
+            horizon.timestamp(), end, settings.graceMs(), settings.horizonMarginMs(), since);
+    worker
+        .executeBlocking(
+            () -> {
+              storage.putMeta(LAST_COMPLETED, longBytes(end));
+              storage.putMeta(REPAIRED_SINCE, longBytes(status.repairedSinceMillis));
+              storage.putMeta(PURGE_HORIZON, longBytes(next));
+              horizon.set(next);
+              return RepairScans.purgeTombstones(storage);
+            },
+            false)
+        .onSuccess(purged -> {
+          status.tombstonesPurged += purged;
+          log.info(
+              "repair done in {} ms: {} differing buckets, {} keys received; {} tombstones"
+                  + " stamped before {} purged",
+              status.lastDurationMs,
+              status.bucketsDiffering,
+              status.keysReceived,
+              purged,
+              java.time.Instant.ofEpochMilli(horizon.millis()));
+        })
+        .onFailure(e -> log.warn("cannot purge tombstones: {}", e.toString()));
   }
 
   private static long now() {

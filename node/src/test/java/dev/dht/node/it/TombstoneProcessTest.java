@@ -11,10 +11,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Three node processes, repair every 2 s, tombstones purged after 12 s, hints kept 1 s only (so
- * that repair alone must deliver the deletes). One node is down while keys are deleted at 2/3, then
- * rejoins with the old values: repair gives it the tombstones, the grace period passes, and then no
- * replica holds a tombstone or a value for those keys, and none comes back.
+ * Three node processes, repair every 1–2 s, tombstones kept at least 3–12 s, hints kept 1 s only
+ * (so that repair alone must deliver the deletes). One node is down while keys are deleted at 2/3,
+ * then rejoins with the old values: repair gives it the tombstones, and then no replica holds a
+ * tombstone or a value for those keys, and none comes back, even when the node was away for longer
+ * than the grace period.
  */
 class TombstoneProcessTest {
   private static final int KEYS = 100;
@@ -61,6 +62,49 @@ class TombstoneProcessTest {
         }
         assertThat(MetricsText.of(node.client()).value("dht_tombstones_purged_total", ""))
             .isPositive();
+      }
+    } finally {
+      nodes.forEach(NodeProcess::close);
+    }
+  }
+
+  @Test
+  void aReplicaAwayForLongerThanTheGracePeriodBringsNoDeletedValueBack() throws Exception {
+    List<NodeProcess> nodes =
+        NodeProcess.startCluster(
+            root,
+            "128m",
+            List.of(Map.of(), Map.of(), Map.of()),
+            "--repair-interval-s",
+            "1",
+            "--tombstone-grace-s",
+            "3",
+            "--hint-window-s",
+            "1");
+    try {
+      for (int k = 0; k < KEYS; k++) {
+        assertThat(nodes.get(0).client().put("gone-" + k, "old", 3, 3).status()).isEqualTo(201);
+      }
+      nodes.get(2).kill();
+      for (int k = 0; k < KEYS; k++) {
+        assertThat(nodes.get(k % 2).client().delete("gone-" + k, 2, 3).status()).isEqualTo(202);
+      }
+      Thread.sleep(6000); // twice the grace: the others repair (failing to reach it) every second
+      assertThat(nodes.get(0).stored("gone-0"))
+          .as("a tombstone that node 2 never received is kept")
+          .isNotNull();
+      nodes.set(2, nodes.get(2).restart(Map.of()));
+
+      await("every replica purged every tombstone")
+          .atMost(Duration.ofSeconds(45))
+          .pollInterval(Duration.ofMillis(500))
+          .until(() -> nodes.stream().allMatch(TombstoneProcessTest::holdsNothing));
+      for (NodeProcess node : nodes) {
+        for (int k = 0; k < KEYS; k++) {
+          assertThat(node.client().get("gone-" + k, 1, 3).status())
+              .as("key %d on port %d", k, node.port())
+              .isEqualTo(404);
+        }
       }
     } finally {
       nodes.forEach(NodeProcess::close);
