@@ -2,6 +2,7 @@ package dev.dht.node;
 
 import dev.dht.node.bootstrap.BootstrapMetrics;
 import dev.dht.node.bootstrap.Bootstrapper;
+import dev.dht.node.bootstrap.DataIdentity;
 import dev.dht.node.bootstrap.DataState;
 import dev.dht.node.cluster.ClockHighWaterMark;
 import dev.dht.node.cluster.ClusterSecrets;
@@ -26,6 +27,7 @@ import dev.dht.node.replication.PeerLimits;
 import dev.dht.node.storage.Storage;
 import dev.dht.node.storage.StorageMetrics;
 import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.WorkerExecutor;
@@ -80,10 +82,20 @@ public final class Node implements AutoCloseable {
         new ClusterState(
             topology, new Replication.Defaults(config.defaultAck(), config.defaultFrom()));
     int from = Replication.resolve(null, null, cluster.defaults(), topology.size()).from();
+    DataIdentity.Start start =
+        DataIdentity.classify(
+            Storage.exists(config.dataDir()),
+            DataIdentity.read(config.dataDir()),
+            topology.self(),
+            topology.epoch());
     data =
         DataState.atStart(
-            Bootstrapper.completeData(config.dataDir()), topology, from, System::currentTimeMillis);
-    if (!data.servesReads()) {
+            start,
+            Bootstrapper.incomplete(config.dataDir()),
+            topology,
+            from,
+            System::currentTimeMillis);
+    if (data.phase() == DataState.Phase.DECIDING) {
       markIncomplete(config.dataDir());
     }
     storage = new Storage(config.dataDir(), config.blockCacheBytes(), tombstones::timestamp);
@@ -113,7 +125,15 @@ public final class Node implements AutoCloseable {
     streamer = repairer(config, true);
     metrics.bind(new RepairMetrics(repairer.status(), tombstones));
     metrics.bind(new BootstrapMetrics(data));
-    bootstrapper = new Bootstrapper(vertx, config.dataDir(), cluster, data, repairer::runNow);
+    bootstrapper =
+        new Bootstrapper(
+            vertx,
+            config.dataDir(),
+            cluster,
+            data,
+            repairer::runNow,
+            this::dropData,
+            Repairer.repairedSince(storage));
     repairer.onFinished(bootstrapper::pullFinished);
     deploy(config, shared(config, clock, clients, peers));
     watch(config);
@@ -133,6 +153,15 @@ public final class Node implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write to the data directory " + dataDir, e);
     }
+  }
+
+  private Future<Void> dropData() {
+    return backgroundWorker.executeBlocking(
+        () -> {
+          storage.dropData();
+          return null;
+        },
+        false);
   }
 
   /** Hints kept on this node's storage, written on the storage pool. */
@@ -163,7 +192,15 @@ public final class Node implements AutoCloseable {
             config.repair().tombstoneGraceMs(),
             config.maxClockOffsetMs() + config.requestTimeoutMs());
     return new Repairer(
-        vertx, cluster, storage, backgroundWorker, secrets, settings, tombstones, streaming);
+        vertx,
+        cluster,
+        storage,
+        backgroundWorker,
+        secrets,
+        settings,
+        tombstones,
+        data::acceptsWrites,
+        streaming);
   }
 
   /** What the admin endpoint sees of this node's upkeep. */
@@ -284,6 +321,7 @@ public final class Node implements AutoCloseable {
                 if (!next.sameMembership(cluster.topology())) {
                   log.info("cluster membership is now {}", next);
                   cluster.topology(next);
+                  bootstrapper.recordIdentity();
                 }
               }));
     }

@@ -2,8 +2,8 @@ package dev.dht.node.bootstrap;
 
 import dev.dht.contract.AdminStatus;
 import dev.dht.node.cluster.ClusterState;
+import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Topology;
-import dev.dht.node.storage.Storage;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -14,16 +14,28 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Takes a node that started empty ({@link DataState.Phase#DECIDING}) to serving reads. It asks
- * every peer whether it holds data (their admin status): if none does, the cluster is new and the
- * node serves at once; if one does, it pulls what it shares with every peer (a repair run that
- * reached them all) and only then serves. With a peer down, it keeps asking, or keeps retrying the
+ * Takes a node whose data may be incomplete or stale to serving reads, asking its peers (their
+ * admin status) what it needs to know. With a peer down, it keeps asking, or keeps retrying the
  * pull, until it can: until then its reads fail (a 504 for a quorum that needs it, never an answer
  * that misses a write). Runs on the background event loop.
+ *
+ * <ul>
+ *   <li>Started on data that may be stale ({@link DataState.Phase#CHECKING}): if a peer purged
+ *       tombstones stamped after the data's last complete repair run began, deletes may be missing
+ *       from it, so the data is dropped and the node goes on as one that started empty; else it
+ *       serves its own data, or pulls its share first if the data was another member's.
+ *   <li>Started empty ({@link DataState.Phase#DECIDING}): if no peer holds data, the cluster is new
+ *       and the node serves at once; if one does, it pulls what it shares with every peer (a repair
+ *       run that reached them all) and only then serves.
+ * </ul>
+ *
+ * <p>It also records the data directory's {@link DataIdentity} whenever the membership changes,
+ * except while the data is being checked.
  */
 public final class Bootstrapper {
   private static final Logger log = LoggerFactory.getLogger(Bootstrapper.class);
@@ -43,6 +55,8 @@ public final class Bootstrapper {
   private final ClusterState cluster;
   private final DataState data;
   private final Runnable pull;
+  private final Supplier<Future<Void>> drop;
+  private final long repairedSinceMillis;
   private final long startedMillis = System.currentTimeMillis();
   private HttpClient http;
   private int failedPulls;
@@ -51,23 +65,32 @@ public final class Bootstrapper {
 
   /**
    * {@code pull} starts a repair run (unless one runs), whose outcome is to be passed to {@link
-   * #pullFinished}.
+   * #pullFinished}; {@code drop} deletes every record of the node's data; {@code
+   * repairedSinceMillis}: when the last repair run on this data that reached every peer began.
    */
   public Bootstrapper(
-      Vertx vertx, Path dataDir, ClusterState cluster, DataState data, Runnable pull) {
+      Vertx vertx,
+      Path dataDir,
+      ClusterState cluster,
+      DataState data,
+      Runnable pull,
+      Supplier<Future<Void>> drop,
+      long repairedSinceMillis) {
     this.vertx = vertx;
     this.dataDir = dataDir;
     this.cluster = cluster;
     this.data = data;
     this.pull = pull;
+    this.drop = drop;
+    this.repairedSinceMillis = repairedSinceMillis;
   }
 
   /**
-   * Whether {@code dataDir} holds a node's complete data: a database, and no bootstrap left
-   * unfinished. Blocking: for start-up.
+   * Whether {@code dataDir} holds a bootstrap left unfinished: its data is incomplete. Blocking:
+   * for start-up.
    */
-  public static boolean completeData(Path dataDir) {
-    return Storage.exists(dataDir) && !Files.exists(dataDir.resolve(INCOMPLETE_MARKER));
+  public static boolean incomplete(Path dataDir) {
+    return Files.exists(dataDir.resolve(INCOMPLETE_MARKER));
   }
 
   /** Marks {@code dataDir} incomplete until the bootstrap ends. Blocking: for start-up. */
@@ -75,17 +98,91 @@ public final class Bootstrapper {
     Files.createDirectories(dataDir);
     Files.writeString(
         dataDir.resolve(INCOMPLETE_MARKER),
-        "this node started on an empty data directory and has not pulled its data from its"
-            + " peers yet\n");
+        "this node's data is incomplete: it has not pulled its data from its peers yet\n");
   }
 
-  /** Starts, if the node must decide; call on the event loop the repairer runs on. */
+  /** Starts, if the node must check or decide; call on the event loop the repairer runs on. */
   public void start(HttpClient http) {
     this.http = http;
-    if (data.phase() == DataState.Phase.DECIDING) {
+    if (data.phase() == DataState.Phase.CHECKING) {
+      log.info(
+          "started on {} data: no reads or writes until the peers tell how far they purged",
+          data.start() == DataIdentity.Start.FOREIGN ? "another member's" : "its own older");
+      check();
+    } else if (data.phase() == DataState.Phase.DECIDING) {
       log.info("started on an empty data directory: no reads until the peers are known");
       ask();
     }
+    recordIdentity();
+  }
+
+  /**
+   * Records whose data this is, at the current membership epoch; not while it is being checked (a
+   * restart then checks again). Call when the membership changes.
+   */
+  public void recordIdentity() {
+    if (data.phase() == DataState.Phase.CHECKING) {
+      return;
+    }
+    Topology topology = cluster.topology();
+    var identity = new DataIdentity(topology.self(), topology.epoch());
+    vertx
+        .executeBlocking(
+            () -> {
+              identity.write(dataDir);
+              return null;
+            },
+            false)
+        .onFailure(e -> log.warn("{}", e.getMessage()));
+  }
+
+  /** Whether any peer purged past this data's last complete repair: then it is dropped. */
+  private void check() {
+    if (stopped) {
+      return;
+    }
+    List<Future<AdminStatus>> answers = askEveryPeer();
+    Future.join(answers)
+        .onComplete(done -> {
+          var purged =
+              answers.stream()
+                  .filter(Future::succeeded)
+                  .map(a -> a.result().tombstones())
+                  .filter(t -> t != null && t.purgedBeforeMillis() > repairedSinceMillis)
+                  .findFirst();
+          if (purged.isPresent()) {
+            dropStale(purged.get().purgedBeforeMillis());
+          } else if (!answers.stream().allMatch(Future::succeeded)) {
+            later(ASK_AGAIN_MS, this::check);
+          } else if (data.mustPull()) {
+            pullFirst("the data is not stale but incomplete");
+          } else {
+            serve("no peer purged past this data");
+          }
+        });
+  }
+
+  private void dropStale(long purgedBeforeMillis) {
+    log.warn(
+        "a peer purged tombstones up to {}, after this data's last complete repair ({}): deletes"
+            + " may be missing from it, so it is dropped",
+        java.time.Instant.ofEpochMilli(purgedBeforeMillis),
+        java.time.Instant.ofEpochMilli(repairedSinceMillis));
+    writeMarker()
+        .compose(v -> drop.get())
+        .onSuccess(v -> {
+          data.dropped(DataState.mayMissData(cluster.topology(), from()));
+          recordIdentity();
+          if (data.phase() == DataState.Phase.DECIDING) {
+            ask();
+          } else {
+            serve("dropped the stale data; nothing to pull");
+          }
+        })
+        .onFailure(e -> {
+          log.warn("cannot drop the stale data ({}); trying again", e.getMessage());
+          later(FIRST_RETRY_MS, () -> dropStale(purgedBeforeMillis));
+        });
   }
 
   public void stop() {
@@ -97,19 +194,12 @@ public final class Bootstrapper {
     if (stopped) {
       return;
     }
-    Topology topology = cluster.topology();
-    List<Future<Boolean>> answers = new ArrayList<>();
-    for (int m = 0; m < topology.size(); m++) {
-      if (!topology.isSelf(m)) {
-        answers.add(holdsData(topology.member(m)));
-      }
-    }
+    List<Future<Boolean>> answers =
+        askEveryPeer().stream().map(status -> status.map(this::holdsData)).toList();
     Future.join(answers)
         .onComplete(done -> {
           if (answers.stream().anyMatch(a -> a.succeeded() && a.result())) {
-            data.bootstrapping();
-            log.info("a peer holds data: pulling from every peer before serving reads");
-            pull.run();
+            pullFirst("a peer holds data");
           } else if (answers.stream().allMatch(Future::succeeded)) {
             serve("no peer holds data (a new cluster)");
           } else {
@@ -118,11 +208,43 @@ public final class Bootstrapper {
         });
   }
 
+  private void pullFirst(String why) {
+    writeMarker()
+        .onSuccess(v -> {
+          data.bootstrapping();
+          log.info("{}: pulling from every peer before serving reads", why);
+          pull.run();
+        })
+        .onFailure(e -> {
+          log.warn("cannot mark the data incomplete ({}); trying again", e.getMessage());
+          later(FIRST_RETRY_MS, () -> pullFirst(why));
+        });
+  }
+
   /**
-   * Whether the peer holds data this node may miss: data it held before this node started (from its
-   * admin status); a peer whose status says nothing of it (an older version) runs on its data.
+   * Whether the peer holds data this node may miss: data it held before this node started; a peer
+   * whose status says nothing of it (an older version) runs on its data.
    */
-  private Future<Boolean> holdsData(String peer) {
+  private boolean holdsData(AdminStatus status) {
+    if (status.bootstrap() == null) {
+      return true;
+    }
+    long since = status.bootstrap().heldDataSinceMillis();
+    return since != DataState.NO_DATA && since < startedMillis;
+  }
+
+  private List<Future<AdminStatus>> askEveryPeer() {
+    Topology topology = cluster.topology();
+    List<Future<AdminStatus>> answers = new ArrayList<>();
+    for (int m = 0; m < topology.size(); m++) {
+      if (!topology.isSelf(m)) {
+        answers.add(status(topology.member(m)));
+      }
+    }
+    return answers;
+  }
+
+  private Future<AdminStatus> status(String peer) {
     var options =
         new RequestOptions()
             .setMethod(HttpMethod.GET)
@@ -136,14 +258,22 @@ public final class Bootstrapper {
           }
           return response.body();
         })
-        .map(body -> {
-          var status = AdminStatus.fromJson(body.toString());
-          if (status.bootstrap() == null) {
-            return true;
-          }
-          long since = status.bootstrap().heldDataSinceMillis();
-          return since != DataState.NO_DATA && since < startedMillis;
-        });
+        .map(body -> AdminStatus.fromJson(body.toString()));
+  }
+
+  private int from() {
+    Topology topology = cluster.topology();
+    return Replication.resolve(null, null, cluster.defaults(), topology.size()).from();
+  }
+
+  /** The marker of incomplete data, written before the data is dropped or pulled. */
+  private Future<Void> writeMarker() {
+    return vertx.executeBlocking(
+        () -> {
+          markIncomplete(dataDir);
+          return null;
+        },
+        false);
   }
 
   /** The outcome of a repair run: whether it reached every peer. */
@@ -166,6 +296,7 @@ public final class Bootstrapper {
         .delete(dataDir.resolve(INCOMPLETE_MARKER).toString())
         .onSuccess(v -> {
           data.serving();
+          recordIdentity();
           log.info("{}: serving reads", why);
         })
         .onFailure(e -> {

@@ -18,9 +18,18 @@ public final class DataState {
   public enum Phase {
     /** Its data is complete: it started on its own data, or bootstrapping ended. */
     SERVING,
+    /**
+     * Started on data that may be stale (another member's, or its own from before a change of
+     * membership): asking its peers how far they purged tombstones. No reads and no writes, since
+     * the data may be dropped.
+     */
+    CHECKING,
     /** Started empty: asking its peers whether any holds data. */
     DECIDING,
-    /** Started empty in a cluster that holds data: pulling from every peer. */
+    /**
+     * Started empty (or on another member's data) in a cluster that holds data: pulling from every
+     * peer.
+     */
     BOOTSTRAPPING;
 
     public String label() {
@@ -31,26 +40,63 @@ public final class DataState {
   /** {@link #heldDataSinceMillis()} of a node that holds no data. */
   public static final long NO_DATA = -1;
 
+  private final DataIdentity.Start start;
+  private final boolean startedIncomplete;
   private final LongSupplier clock;
   private volatile Phase phase;
   private volatile long heldDataSinceMillis;
 
-  private DataState(boolean startedWithData, Phase phase, LongSupplier clock) {
+  private DataState(DataIdentity.Start start, boolean incomplete, Phase phase, LongSupplier clock) {
+    this.start = start;
+    this.startedIncomplete = incomplete;
     this.clock = clock;
     this.phase = phase;
-    this.heldDataSinceMillis = startedWithData ? 0 : NO_DATA;
+    this.heldDataSinceMillis = start == DataIdentity.Start.EMPTY || incomplete ? NO_DATA : 0;
   }
 
   /**
-   * The state at start: serving if the node starts on its own data, or if no peer could hold data
-   * it owns (a one-member cluster, replication of one, a node not yet a member: members joining a
-   * cluster get theirs by streaming); else deciding.
+   * The state at start: serving on its own data, checking on data that may be stale, deciding on an
+   * empty directory or on its own data left {@code incomplete} (a bootstrap that did not end),
+   * unless no peer could hold data it owns: a one-member cluster, or ({@link #mayMissData})
+   * replication of one, a node not yet a member (members joining a cluster get theirs by
+   * streaming).
    */
   public static DataState atStart(
-      boolean startedWithData, Topology topology, int from, LongSupplier clock) {
+      DataIdentity.Start start,
+      boolean incomplete,
+      Topology topology,
+      int from,
+      LongSupplier clock) {
+    Phase phase =
+        switch (start) {
+          case RETURNING, FOREIGN -> topology.size() > 1 ? Phase.CHECKING : Phase.SERVING;
+          case CONTINUOUS, EMPTY ->
+              (start == DataIdentity.Start.EMPTY || incomplete) && mayMissData(topology, from)
+                  ? Phase.DECIDING
+                  : Phase.SERVING;
+        };
+    return new DataState(start, incomplete, phase, clock);
+  }
+
+  /** Whether its data must be pulled before it serves, once it is known not to be stale. */
+  boolean mustPull() {
+    return start == DataIdentity.Start.FOREIGN || startedIncomplete;
+  }
+
+  /** Whether a node without data may miss data its peers hold. */
+  static boolean mayMissData(Topology topology, int from) {
     boolean owns = topology.state(topology.selfIndex()) != Topology.State.JOINING;
-    boolean mayMissData = !startedWithData && owns && topology.size() > 1 && from > 1;
-    return new DataState(startedWithData, mayMissData ? Phase.DECIDING : Phase.SERVING, clock);
+    return owns && topology.size() > 1 && from > 1;
+  }
+
+  /** What the node started on. */
+  public DataIdentity.Start start() {
+    return start;
+  }
+
+  /** Whether its replica stores writes: not while its data may yet be dropped. */
+  public boolean acceptsWrites() {
+    return phase != Phase.CHECKING;
   }
 
   public Phase phase() {
@@ -76,6 +122,12 @@ public final class DataState {
     if (heldDataSinceMillis == NO_DATA) {
       heldDataSinceMillis = clock.getAsLong();
     }
+  }
+
+  /** Its stale data was dropped: it holds none, and decides as a node that started empty. */
+  void dropped(boolean mayMissData) {
+    heldDataSinceMillis = NO_DATA;
+    phase = mayMissData ? Phase.DECIDING : Phase.SERVING;
   }
 
   void bootstrapping() {

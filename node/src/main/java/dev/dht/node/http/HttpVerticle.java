@@ -114,7 +114,8 @@ public final class HttpVerticle extends VerticleBase {
                 shared.cluster(),
                 shared.storage(),
                 shared.backgroundWorker(),
-                shared.maintenance().repairer().status()::repairedSinceMillis));
+                shared.maintenance().repairer().status()::repairedSinceMillis,
+                shared.data()));
     service = new ServiceHandler(local, shared.metrics(), shared.stopping());
     admin = new AdminHandler(shared.cluster(), shared.maintenance(), shared.secret());
     server =

@@ -1,5 +1,6 @@
 package dev.dht.node.http;
 
+import dev.dht.node.bootstrap.DataState;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.repair.Digests;
 import dev.dht.node.repair.RepairApi;
@@ -23,17 +24,31 @@ final class RepairHandler {
   private final Storage storage;
   private final WorkerExecutor worker;
   private final LongSupplier repairedSince;
+  private final DataState data;
 
   RepairHandler(
-      ClusterState cluster, Storage storage, WorkerExecutor worker, LongSupplier repairedSince) {
+      ClusterState cluster,
+      Storage storage,
+      WorkerExecutor worker,
+      LongSupplier repairedSince,
+      DataState data) {
     this.cluster = cluster;
     this.storage = storage;
     this.worker = worker;
     this.repairedSince = repairedSince;
+    this.data = data;
   }
 
-  /** Answers a repair request; {@code release} is run once, when it is over. */
+  /**
+   * Answers a repair request; {@code release} is run once, when it is over. Not while this node
+   * checks whether its data is stale: a peer must not pull values whose deletes it may miss.
+   */
   void handle(HttpServerRequest request, RequestBody body, Admission admission, Runnable release) {
+    if (data.phase() == DataState.Phase.CHECKING) {
+      release.run();
+      Responses.text(request, 503, "checking whether its data is stale: no repair yet");
+      return;
+    }
     SharedKeys keys;
     try {
       Query query = new Query(request.query());

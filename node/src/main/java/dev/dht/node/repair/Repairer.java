@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,6 +74,7 @@ public final class Repairer {
   private final Settings settings;
   private final boolean stream;
   private final TombstoneHorizon horizon;
+  private final BooleanSupplier mayRun;
   private final List<Long> peersRepairedSince = new ArrayList<>(); // of the current run
   private byte[] progressKey; // of the current run
   private final RepairStatus status = new RepairStatus();
@@ -91,9 +93,11 @@ public final class Repairer {
       ClusterSecrets secret,
       Settings settings,
       TombstoneHorizon horizon,
+      BooleanSupplier mayRun,
       boolean stream) {
     this.stream = stream;
     this.horizon = horizon;
+    this.mayRun = mayRun;
     this.vertx = vertx;
     this.cluster = cluster;
     this.storage = storage;
@@ -135,6 +139,15 @@ public final class Repairer {
     vertx.cancelTimer(timer);
   }
 
+  /**
+   * When the last run on {@code storage}'s data that reached every peer began ({@link
+   * TombstoneHorizon#NEVER}: none). Blocking: for start-up.
+   */
+  public static long repairedSince(Storage storage) {
+    byte[] value = storage.getMeta(REPAIRED_SINCE);
+    return value == null ? TombstoneHorizon.NEVER : ByteBuffer.wrap(value).getLong();
+  }
+
   /** Told whether each run reached every peer; call on the repair's event loop. */
   public void onFinished(Consumer<Boolean> listener) {
     finishedListeners.add(listener);
@@ -155,6 +168,12 @@ public final class Repairer {
 
   private boolean begin() {
     if (status.running || stopped) {
+      return false;
+    }
+    if (!mayRun.getAsBoolean()) { // its data may yet be dropped: what it pulled would go too
+      if (settings.intervalMs() > 0 && !stream) {
+        schedule(RetryDelay.afterFailures(1, settings.intervalMs()));
+      }
       return false;
     }
     status.running = true;

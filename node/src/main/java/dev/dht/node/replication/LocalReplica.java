@@ -23,6 +23,10 @@ public final class LocalReplica {
   /** A read of a replica that may miss data (it started empty and is still bootstrapping). */
   private static final String NOT_SERVING_READS = "this replica is bootstrapping: no reads yet";
 
+  /** A write to a replica whose data may yet be dropped (started on data that may be stale). */
+  private static final String NOT_ACCEPTING_WRITES =
+      "this replica is checking whether its data is stale: no writes yet";
+
   private record Pending(ReplicaOp op, long deadlineNanos, Promise<Record> promise) {}
 
   private final Storage storage;
@@ -45,6 +49,9 @@ public final class LocalReplica {
    * ({@link System#nanoTime}) is dropped and fails, since whoever asked has given up on it.
    */
   public Future<Record> apply(ReplicaOp op, long deadlineNanos) {
+    if (op.isWrite() && !data.acceptsWrites()) {
+      return Future.failedFuture(NOT_ACCEPTING_WRITES);
+    }
     if (!op.isWrite()) {
       if (!data.servesReads()) {
         return Future.failedFuture(NOT_SERVING_READS);

@@ -410,6 +410,29 @@ public final class Storage implements AutoCloseable {
     writeRaw(meta, List.of(key), List.of(value));
   }
 
+  /**
+   * Deletes every record of the data (one range deletion: all or nothing), e.g. data found stale at
+   * start; hints and the node's facts stay.
+   */
+  public void dropData() {
+    lifecycle.readLock().lock();
+    try (RocksIterator last = db.newIterator(data)) {
+      ensureOpen();
+      synchronized (writeLock) {
+        last.seekToLast();
+        if (last.isValid()) {
+          byte[] key = last.key();
+          byte[] end = java.util.Arrays.copyOf(key, key.length + 1); // just past the last key
+          db.deleteRange(data, writeOptions, new byte[0], end);
+        }
+      }
+    } catch (RocksDBException e) {
+      throw new StorageException("dropping the data failed: " + e.getMessage(), e);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
   /** Deletes a fact of the node. */
   public void deleteMeta(byte[] key) {
     writeRaw(meta, List.of(key), null);

@@ -14,7 +14,7 @@ class DataStateTest {
 
   @Test
   void aNodeOnItsOwnDataServesAndHoldsDataFromBeforeItsStart() {
-    var data = DataState.atStart(true, MEMBER, 3, () -> 42);
+    var data = DataState.atStart(DataIdentity.Start.CONTINUOUS, false, MEMBER, 3, () -> 42);
     assertThat(data.phase()).isEqualTo(DataState.Phase.SERVING);
     assertThat(data.heldDataSinceMillis()).isZero();
   }
@@ -22,7 +22,7 @@ class DataStateTest {
   @Test
   void anEmptyMemberDecidesBeforeItServesAndHoldsDataFromItsFirstWrite() {
     long[] now = {1000};
-    var data = DataState.atStart(false, MEMBER, 3, () -> now[0]);
+    var data = DataState.atStart(DataIdentity.Start.EMPTY, false, MEMBER, 3, () -> now[0]);
     assertThat(data.phase()).isEqualTo(DataState.Phase.DECIDING);
     assertThat(data.servesReads()).isFalse();
     assertThat(data.heldDataSinceMillis()).isEqualTo(DataState.NO_DATA);
@@ -37,19 +37,45 @@ class DataStateTest {
   }
 
   @Test
+  void aNodeOnItsOwnIncompleteDataDecidesAgain() {
+    var data = DataState.atStart(DataIdentity.Start.CONTINUOUS, true, MEMBER, 3, () -> 0);
+    assertThat(data.phase()).isEqualTo(DataState.Phase.DECIDING);
+    assertThat(data.heldDataSinceMillis()).isEqualTo(DataState.NO_DATA);
+  }
+
+  @Test
+  void dataThatMayBeStaleTakesNoReadsNorWritesUntilChecked() {
+    for (var start : List.of(DataIdentity.Start.RETURNING, DataIdentity.Start.FOREIGN)) {
+      var data = DataState.atStart(start, false, MEMBER, 3, () -> 0);
+      assertThat(data.phase()).as("%s", start).isEqualTo(DataState.Phase.CHECKING);
+      assertThat(data.servesReads()).isFalse();
+      assertThat(data.acceptsWrites()).isFalse();
+      assertThat(data.mustPull()).isEqualTo(start == DataIdentity.Start.FOREIGN);
+      data.dropped(true);
+      assertThat(data.phase()).isEqualTo(DataState.Phase.DECIDING);
+      assertThat(data.acceptsWrites()).isTrue();
+      assertThat(data.heldDataSinceMillis()).isEqualTo(DataState.NO_DATA);
+    }
+    var alone = Topology.of(List.of("http://a:1"), "http://a:1");
+    assertThat(DataState.atStart(DataIdentity.Start.FOREIGN, false, alone, 1, () -> 0).phase())
+        .as("no peer could have purged anything")
+        .isEqualTo(DataState.Phase.SERVING);
+  }
+
+  @Test
   void anEmptyNodeThatNoPeerCouldHoldDataForServesAtOnce() {
     var alone = Topology.of(List.of("http://a:1"), "http://a:1");
-    assertThat(DataState.atStart(false, alone, 1, () -> 0).phase())
+    assertThat(DataState.atStart(DataIdentity.Start.EMPTY, false, alone, 1, () -> 0).phase())
         .as("one member")
         .isEqualTo(DataState.Phase.SERVING);
-    assertThat(DataState.atStart(false, MEMBER, 1, () -> 0).phase())
+    assertThat(DataState.atStart(DataIdentity.Start.EMPTY, false, MEMBER, 1, () -> 0).phase())
         .as("one replica of each key")
         .isEqualTo(DataState.Phase.SERVING);
     Map<String, Topology.State> states = new LinkedHashMap<>();
     THREE.forEach(url -> states.put(url, Topology.State.NORMAL));
     states.put("http://d:1", Topology.State.JOINING);
     var joining = Topology.of(2, states, false, "http://d:1");
-    assertThat(DataState.atStart(false, joining, 3, () -> 0).phase())
+    assertThat(DataState.atStart(DataIdentity.Start.EMPTY, false, joining, 3, () -> 0).phase())
         .as("joining: a change of size streams its data")
         .isEqualTo(DataState.Phase.SERVING);
   }

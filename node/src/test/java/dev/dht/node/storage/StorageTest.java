@@ -30,6 +30,21 @@ class StorageTest {
   }
 
   @Test
+  void droppingTheDataDeletesEveryRecordAndKeepsTheNodesFacts() {
+    try (Storage storage = new Storage(dir, 1 << 20)) {
+      storage.dropData(); // nothing to drop
+      storage.putIfNewer(bytes("a"), Record.value(10, bytes("1")));
+      storage.putIfNewer(new byte[] {(byte) 0xff, (byte) 0xff}, Record.tombstone(11));
+      storage.putMeta(bytes("fact"), bytes("kept"));
+      storage.dropData();
+      assertThat(storage.get(bytes("a"))).isNull();
+      assertThat(storage.get(new byte[] {(byte) 0xff, (byte) 0xff})).isNull();
+      assertThat(storage.getMeta(bytes("fact"))).containsExactly(bytes("kept"));
+      assertThat(storage.putIfNewer(bytes("a"), Record.value(5, bytes("after")))).isTrue();
+    }
+  }
+
+  @Test
   void aBatchKeepsTheNewestVersionOfEachKeyEvenWithinTheBatch() {
     try (Storage storage = new Storage(dir, 1 << 20)) {
       storage.putIfNewer(bytes("old"), Record.value(50, bytes("stored")));

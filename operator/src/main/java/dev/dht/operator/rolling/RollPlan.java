@@ -124,7 +124,10 @@ public final class RollPlan {
 
   private static String behind(NodeView node) {
     if (!node.servesReads()) {
-      return node.report().dataPhase() + " after an empty start";
+      String phase = node.report().dataPhase();
+      return phase.equals("checking")
+          ? "checking whether its data is stale"
+          : phase + " after an empty start";
     }
     if (node.report().pendingHints() > 0) {
       return node.report().pendingHints() + " hints to hand over";
