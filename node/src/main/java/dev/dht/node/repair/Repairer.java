@@ -77,6 +77,8 @@ public final class Repairer {
   private final BooleanSupplier mayRun;
   private final List<Long> peersRepairedSince = new ArrayList<>(); // of the current run
   private byte[] progressKey; // of the current run
+  private volatile RunProgress progress; // of the current run: set on the loop and the worker
+  private boolean resumed; // whether the current run resumes an interrupted one
   private final RepairStatus status = new RepairStatus();
   private Context context;
   private HttpClient http;
@@ -196,36 +198,28 @@ public final class Repairer {
     status.peersDone = 0;
     peersRepairedSince.clear();
     worker
-        .executeBlocking(() -> storage.getMeta(progressKey), false)
-        .compose(progress -> repairAll(from < 2 ? List.of() : peers, from, progress))
+        .executeBlocking(() -> RunProgress.decode(storage.getMeta(progressKey)), false)
+        .compose(saved -> {
+          resumed = saved != null && saved.resumed();
+          progress = resumed ? saved : RunProgress.begin(status.startedMillis);
+          if (resumed) {
+            log.info("resuming an interrupted run: {} peers done", saved.done().size());
+          }
+          return repairAll(from < 2 ? List.of() : peers, from);
+        })
         .onComplete(this::finished);
     return true;
   }
 
-  /** Repairs with each peer in turn (resuming a persisted run); fails if any peer failed. */
-  private Future<Void> repairAll(List<String> peers, int from, byte[] progress) {
-    String resumePeer = null;
-    byte[] resumeKey = null;
-    if (progress != null) {
-      ByteBuffer p = ByteBuffer.wrap(progress);
-      byte[] peer = new byte[p.getShort() & 0xffff];
-      p.get(peer);
-      resumeKey = new byte[p.remaining()];
-      p.get(resumeKey);
-      resumePeer = new String(peer, StandardCharsets.UTF_8);
-      if (peers.contains(resumePeer)) {
-        log.info("resuming the repair with {} after a restart", resumePeer);
-      } else {
-        resumePeer = null;
-      }
-    }
+  /** Repairs with each peer in turn (but those the resumed run is done with); fails if any did. */
+  private Future<Void> repairAll(List<String> peers, int from) {
     Future<List<String>> failed = Future.succeededFuture(new ArrayList<>());
     for (String peer : peers) {
-      if (resumePeer != null && peer.compareTo(resumePeer) < 0) {
+      byte[] start = progress.startFor(peer);
+      if (start == null) {
         status.peersDone++;
         continue;
       }
-      byte[] start = peer.equals(resumePeer) ? RepairApi.after(resumeKey) : new byte[0];
       failed =
           failed.compose(failures -> {
             status.peer = peer;
@@ -270,7 +264,7 @@ public final class Repairer {
                   Buffer.buffer(RepairApi.bitmap(differing)))
               .compose(response -> receive(peer, response));
         })
-        .compose(v -> clearProgress());
+        .compose(v -> peerDone(peer));
   }
 
   private Future<HttpClientResponse> call(
@@ -367,17 +361,20 @@ public final class Repairer {
           }
           status.keysReceived += stored;
           status.bytesReceived += frame.length();
-          storage.putMeta(progressKey, progress(peer, keys.getLast()));
+          progress = progress.received(peer, keys.getLast());
+          storage.putMeta(progressKey, progress.encode());
           return null;
         },
         false);
   }
 
-  /** A peer is done: the next run starts from its first key again. */
-  private Future<Void> clearProgress() {
+  /** A peer is done: a run resumed after a restart skips it. */
+  private Future<Void> peerDone(String peer) {
+    progress = progress.completed(peer);
+    byte[] saved = progress.encode();
     return worker.executeBlocking(
         () -> {
-          storage.deleteMeta(progressKey);
+          storage.putMeta(progressKey, saved);
           return null;
         },
         false);
@@ -402,21 +399,21 @@ public final class Repairer {
     return ByteBuffer.allocate(Long.BYTES).putLong(value).array();
   }
 
-  private static byte[] progress(String peer, byte[] lastKey) {
-    byte[] utf8 = bytes(peer);
-    return ByteBuffer.allocate(2 + utf8.length + lastKey.length)
-        .putShort((short) utf8.length)
-        .put(utf8)
-        .put(lastKey)
-        .array();
-  }
-
   private void finished(io.vertx.core.AsyncResult<Void> run) {
     long end = now();
     status.running = false;
     status.runs++;
     status.lastDurationMs = end - status.startedMillis;
     status.peer = null;
+    byte[] finishedRun = progressKey;
+    if (run.succeeded()) {
+      worker.executeBlocking(
+          () -> {
+            storage.deleteMeta(finishedRun); // the next run pulls from every peer
+            return null;
+          },
+          false);
+    }
     if (run.succeeded() && stream) {
       status.lastCompletedMillis = end;
       status.streamedEpoch = status.epoch;
@@ -428,7 +425,7 @@ public final class Repairer {
     } else if (run.succeeded()) {
       failuresInARow = 0;
       status.lastCompletedMillis = end;
-      status.repairedSinceMillis = status.startedMillis;
+      status.repairedSinceMillis = progress.startedMillis();
       purgeAfter(end);
     } else {
       failuresInARow++;
@@ -448,14 +445,17 @@ public final class Repairer {
 
   /**
    * After a run that reached every peer: persists when it began, moves the horizon (persisted
-   * first) and purges what lies before it.
+   * first) and purges what lies before it. A resumed run did not hear from the peers it skipped, so
+   * it leaves the horizon as it is.
    */
   private void purgeAfter(long end) {
     List<Long> since = new ArrayList<>(peersRepairedSince);
     since.add(status.repairedSinceMillis);
     long next =
-        TombstoneHorizon.next(
-            horizon.timestamp(), end, settings.graceMs(), settings.horizonMarginMs(), since);
+        resumed
+            ? horizon.timestamp()
+            : TombstoneHorizon.next(
+                horizon.timestamp(), end, settings.graceMs(), settings.horizonMarginMs(), since);
     worker
         .executeBlocking(
             () -> {

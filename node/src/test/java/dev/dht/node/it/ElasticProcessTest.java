@@ -1,14 +1,8 @@
 package dev.dht.node.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import dev.dht.node.replication.InternalApi;
-import io.vertx.core.json.JsonObject;
-import java.net.http.HttpRequest.BodyPublishers;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -34,77 +28,57 @@ class ElasticProcessTest {
 
   @TempDir Path root;
 
-  private final List<String> urls = new ArrayList<>();
-  private final List<NodeProcess> nodes = new ArrayList<>();
-  private Path membersFile;
+  private Membership cluster;
   private boolean readNext;
 
   @Test
   void threeToFiveToThreeUnderLoadLosesNothingAndEndsWithExactlyFromCopies() throws Exception {
-    List<Integer> ports = new ArrayList<>();
-    for (int i = 0; i < 5; i++) {
-      ports.add(Ports.free());
-      urls.add("http://127.0.0.1:" + ports.get(i));
-    }
-    membersFile = root.resolve("members");
+    cluster = new Membership(root, 5);
     publish(1, "normal", "normal", "normal", null, null);
-    String[] secret = LocalCluster.secretFlags(root, NodeProcess.CLUSTER_SECRET);
-    String[] flags = {
-      secret[0],
-      secret[1],
-      "--cluster-file",
-      membersFile.toString(),
-      "--default-from",
-      "3",
-      "--repair-interval-s",
-      "0",
-      "--request-timeout-ms",
-      "3000"
-    };
+    String[] flags =
+        cluster.flags(
+            "--default-from", "3", "--repair-interval-s", "0", "--request-timeout-ms", "3000");
     try {
-      for (int i = 0; i < 5; i++) {
-        nodes.add(null);
-      }
       for (int i = 0; i < 3; i++) {
-        start(i, ports.get(i), flags);
+        cluster.start(i, flags);
       }
       Map<String, Long> acked = new ConcurrentHashMap<>();
       for (int k = 0; k < KEYS; k++) {
-        assertThat(nodes.get(k % 3).client().put("e-" + k, "0", 3, 3).status()).isEqualTo(201);
+        assertThat(cluster.node(k % 3).client().put("e-" + k, "0", 3, 3).status()).isEqualTo(201);
         acked.put("e-" + k, 0L);
       }
       Load load = new Load(acked);
       load.start();
 
       long began = System.nanoTime();
-      start(3, ports.get(3), flags); // not listed yet: they wait, and nobody sends them anything
-      start(4, ports.get(4), flags);
+      cluster.start(3, flags); // not listed yet: they wait, and nobody sends them anything
+      cluster.start(4, flags);
       publish(2, "normal", "normal", "normal", "joining", "joining");
-      awaitEpoch(2, 0, 1, 2, 3, 4);
-      stream(2, 0, 1, 2, 3, 4);
+      cluster.awaitEpoch(2, 0, 1, 2, 3, 4);
+      cluster.stream(2, 0, 1, 2, 3, 4);
       readNext = true;
       publish(3, "normal", "normal", "normal", "joining", "joining");
-      awaitEpoch(3, 0, 1, 2, 3, 4);
+      cluster.awaitEpoch(3, 0, 1, 2, 3, 4);
       readNext = false;
       publish(4, "normal", "normal", "normal", "normal", "normal");
-      awaitEpoch(4, 0, 1, 2, 3, 4);
-      cleanup(4, 0, 1, 2, 3, 4);
+      cluster.awaitEpoch(4, 0, 1, 2, 3, 4);
+      cluster.cleanup(4, 0, 1, 2, 3, 4);
       System.out.printf("3 -> 5 took %d ms%n", (System.nanoTime() - began) / 1_000_000);
-      assertThat(copies(0, 1, 2, 3, 4)).as("copies on 5 nodes").isEqualTo(FROM * KEYS);
+      assertThat(cluster.copies(0, 1, 2, 3, 4)).as("copies on 5 nodes").isEqualTo(FROM * KEYS);
 
       began = System.nanoTime();
       publish(5, "normal", "normal", "normal", "leaving", "leaving");
-      awaitEpoch(5, 0, 1, 2, 3, 4);
-      stream(5, 0, 1, 2);
+      cluster.awaitEpoch(5, 0, 1, 2, 3, 4);
+      cluster.stream(5, 0, 1, 2);
       readNext = true;
       publish(6, "normal", "normal", "normal", "leaving", "leaving");
-      awaitEpoch(6, 0, 1, 2, 3, 4);
+      cluster.awaitEpoch(6, 0, 1, 2, 3, 4);
       readNext = false;
       publish(7, "normal", "normal", "normal", null, null);
-      awaitEpoch(7, 0, 1, 2);
-      nodes.get(3).close();
-      nodes.get(4).close();
-      cleanup(7, 0, 1, 2);
+      cluster.awaitEpoch(7, 0, 1, 2);
+      cluster.node(3).close();
+      cluster.node(4).close();
+      cluster.cleanup(7, 0, 1, 2);
       System.out.printf("5 -> 3 took %d ms%n", (System.nanoTime() - began) / 1_000_000);
       Thread.sleep(1000);
       load.stop();
@@ -121,16 +95,20 @@ class ElasticProcessTest {
       assertThat(load.notFound.get()).as("reads of acknowledged keys that found nothing").isZero();
       assertThat(load.older.get()).as("reads older than an acknowledged write").isZero();
       for (Map.Entry<String, Long> e : acked.entrySet()) {
-        DhtClient.Reply reply = nodes.get(0).client().get(e.getKey(), 3, 3);
+        DhtClient.Reply reply = cluster.node(0).client().get(e.getKey(), 3, 3);
         assertThat(reply.status()).as(e.getKey()).isEqualTo(200);
         assertThat(Long.parseLong(reply.text()))
             .as(e.getKey())
             .isGreaterThanOrEqualTo(e.getValue());
       }
-      assertThat(copies(0, 1, 2)).as("copies on 3 nodes").isEqualTo(FROM * KEYS);
+      assertThat(cluster.copies(0, 1, 2)).as("copies on 3 nodes").isEqualTo(FROM * KEYS);
     } finally {
-      nodes.stream().filter(n -> n != null).forEach(NodeProcess::close);
+      cluster.close();
     }
+  }
+
+  private void publish(long epoch, String... states) throws Exception {
+    cluster.publish(epoch, readNext, states);
   }
 
   /** A writer (overwrites with increasing versions) and a reader, both at 2/3 via nodes 0-2. */
@@ -167,8 +145,8 @@ class ElasticProcessTest {
         String key = "e-" + ThreadLocalRandom.current().nextInt(KEYS);
         try {
           int status =
-              nodes
-                  .get(turn.getAndIncrement() % 3)
+              cluster
+                  .node(turn.getAndIncrement() % 3)
                   .client()
                   .put(key, Long.toString(version), 2, 3)
                   .status();
@@ -192,7 +170,7 @@ class ElasticProcessTest {
         String key = "e-" + ThreadLocalRandom.current().nextInt(KEYS);
         long atLeast = acked.get(key);
         try {
-          DhtClient.Reply reply = nodes.get(turn++ % 3).client().get(key, 2, 3);
+          DhtClient.Reply reply = cluster.node(turn++ % 3).client().get(key, 2, 3);
           reads.incrementAndGet();
           if (reply.status() == 404) {
             notFound.incrementAndGet();
@@ -206,83 +184,5 @@ class ElasticProcessTest {
         }
       }
     }
-  }
-
-  private void start(int i, int port, String[] flags) {
-    nodes.set(
-        i, NodeProcess.start(root.resolve("node-" + i), port, List.of(urls.get(i)), "128m", flags));
-  }
-
-  /** Writes the membership file: the epoch, then each member's state (null: not a member). */
-  private void publish(long epoch, String... states) throws Exception {
-    StringBuilder out =
-        new StringBuilder("epoch " + epoch + "\n" + (readNext ? "read-from next\n" : ""));
-    for (int i = 0; i < states.length; i++) {
-      if (states[i] != null) {
-        out.append(urls.get(i))
-            .append(states[i].equals("normal") ? "" : " " + states[i])
-            .append('\n');
-      }
-    }
-    Path next = membersFile.resolveSibling("members.next");
-    Files.writeString(next, out);
-    Files.move(next, membersFile, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-  }
-
-  private JsonObject status(int i) {
-    return new JsonObject(
-        nodes.get(i).client().send("GET", "/v0/admin/status", BodyPublishers.noBody()).text());
-  }
-
-  private void awaitEpoch(long epoch, int... members) {
-    for (int i : members) {
-      await("node " + i + " at epoch " + epoch)
-          .atMost(Duration.ofSeconds(30))
-          .pollInterval(Duration.ofMillis(200))
-          .until(() -> status(i).getLong("epoch") == epoch);
-    }
-  }
-
-  private void stream(long epoch, int... members) {
-    admin("stream", members);
-    for (int i : members) {
-      await("node " + i + " streamed for epoch " + epoch)
-          .atMost(Duration.ofSeconds(60))
-          .pollInterval(Duration.ofMillis(200))
-          .until(() -> status(i).getJsonObject("stream").getLong("completedEpoch") == epoch);
-    }
-  }
-
-  private void cleanup(long epoch, int... members) {
-    admin("cleanup", members);
-    for (int i : members) {
-      await("node " + i + " cleaned up for epoch " + epoch)
-          .atMost(Duration.ofSeconds(60))
-          .pollInterval(Duration.ofMillis(200))
-          .until(() -> status(i).getJsonObject("cleanup").getLong("completedEpoch") == epoch);
-    }
-  }
-
-  private void admin(String action, int... members) {
-    for (int i : members) {
-      DhtClient.Reply reply =
-          nodes
-              .get(i)
-              .client()
-              .send(
-                  "POST",
-                  "/v0/admin/" + action,
-                  BodyPublishers.noBody(),
-                  Map.of(InternalApi.SECRET_HEADER, NodeProcess.CLUSTER_SECRET));
-      assertThat(reply.status()).as("%s on node %d: %s", action, i, reply).isEqualTo(202);
-    }
-  }
-
-  private int copies(int... members) {
-    int copies = 0;
-    for (int i : members) {
-      copies += nodes.get(i).entries().size();
-    }
-    return copies;
   }
 }

@@ -1,0 +1,142 @@
+package dev.dht.node.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.dht.node.replication.InternalApi;
+import io.vertx.core.json.JsonObject;
+import java.net.http.HttpRequest.BodyPublishers;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Node processes that watch a membership file, driven through a change of membership the way the
+ * operator drives it: publish an epoch, wait until each node runs with it, stream, clean up. Node
+ * {@code i} listens on {@code urls().get(i)} with its data in {@code root/node-i}.
+ */
+final class Membership implements AutoCloseable {
+  private final Path root;
+  private final Path file;
+  private final List<String> urls = new ArrayList<>();
+  private final List<NodeProcess> nodes = new ArrayList<>();
+
+  Membership(Path root, int size) {
+    this.root = root;
+    this.file = root.resolve("members");
+    for (int i = 0; i < size; i++) {
+      urls.add("http://127.0.0.1:" + Ports.free());
+      nodes.add(null);
+    }
+  }
+
+  List<String> urls() {
+    return urls;
+  }
+
+  NodeProcess node(int i) {
+    return nodes.get(i);
+  }
+
+  /** The flags every node needs: the cluster secret and the membership file. */
+  String[] flags(String... more) {
+    String[] secret = LocalCluster.secretFlags(root, NodeProcess.CLUSTER_SECRET);
+    List<String> all = new ArrayList<>(List.of(secret));
+    all.addAll(List.of("--cluster-file", file.toString()));
+    all.addAll(List.of(more));
+    return all.toArray(String[]::new);
+  }
+
+  /** Starts node {@code i} (on the data it had, if any) and returns once it is ready. */
+  NodeProcess start(int i, String... flags) {
+    int port = Integer.parseInt(urls.get(i).substring(urls.get(i).lastIndexOf(':') + 1));
+    nodes.set(
+        i, NodeProcess.start(root.resolve("node-" + i), port, List.of(urls.get(i)), "128m", flags));
+    return nodes.get(i);
+  }
+
+  /** Writes the membership file: the epoch, then each member's state (null: not a member). */
+  void publish(long epoch, boolean readNext, String... states) throws Exception {
+    StringBuilder out =
+        new StringBuilder("epoch " + epoch + "\n" + (readNext ? "read-from next\n" : ""));
+    for (int i = 0; i < states.length; i++) {
+      if (states[i] != null) {
+        out.append(urls.get(i))
+            .append(states[i].equals("normal") ? "" : " " + states[i])
+            .append('\n');
+      }
+    }
+    Path next = file.resolveSibling("members.next");
+    Files.writeString(next, out);
+    Files.move(next, file, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  JsonObject status(int i) {
+    return new JsonObject(
+        nodes.get(i).client().send("GET", "/v0/admin/status", BodyPublishers.noBody()).text());
+  }
+
+  void awaitEpoch(long epoch, int... members) {
+    for (int i : members) {
+      await("node " + i + " at epoch " + epoch)
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> status(i).getLong("epoch") == epoch);
+    }
+  }
+
+  void stream(long epoch, int... members) {
+    admin("stream", members);
+    for (int i : members) {
+      await("node " + i + " streamed for epoch " + epoch)
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> status(i).getJsonObject("stream").getLong("completedEpoch") == epoch);
+    }
+  }
+
+  void cleanup(long epoch, int... members) {
+    admin("cleanup", members);
+    for (int i : members) {
+      await("node " + i + " cleaned up for epoch " + epoch)
+          .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> status(i).getJsonObject("cleanup").getLong("completedEpoch") == epoch);
+    }
+  }
+
+  /** {@code POST /v0/admin/action} on each member, which must accept it (202). */
+  void admin(String action, int... members) {
+    for (int i : members) {
+      DhtClient.Reply reply =
+          nodes
+              .get(i)
+              .client()
+              .send(
+                  "POST",
+                  "/v0/admin/" + action,
+                  BodyPublishers.noBody(),
+                  Map.of(InternalApi.SECRET_HEADER, NodeProcess.CLUSTER_SECRET));
+      assertThat(reply.status()).as("%s on node %d: %s", action, i, reply).isEqualTo(202);
+    }
+  }
+
+  /** The records the members hold, counted through their own range reads. */
+  int copies(int... members) {
+    int copies = 0;
+    for (int i : members) {
+      copies += nodes.get(i).entries().size();
+    }
+    return copies;
+  }
+
+  @Override
+  public void close() {
+    nodes.stream().filter(Objects::nonNull).forEach(NodeProcess::close);
+  }
+}
