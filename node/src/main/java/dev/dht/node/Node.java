@@ -136,6 +136,7 @@ public final class Node implements AutoCloseable {
             Repairer.repairedSince(storage));
     repairer.onFinished(bootstrapper::pullFinished);
     deploy(config, shared(config, clock, clients, peers));
+    dropHintsForRemovedMembers();
     watch(config);
     log.info(
         "node {} (id {}) serving on port {} ({} transport) with data in {}; cluster {}",
@@ -152,6 +153,18 @@ public final class Node implements AutoCloseable {
       Bootstrapper.markIncomplete(dataDir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write to the data directory " + dataDir, e);
+    }
+  }
+
+  /** Hints for members no longer in the membership are dropped (at start, and when it changes). */
+  private void dropHintsForRemovedMembers() {
+    List<String> members = cluster.topology().members();
+    for (String target : hints.pendingByTarget().keySet()) {
+      if (!members.contains(target)) {
+        storagePool
+            .executeBlocking(() -> hints.dropFor(target), false)
+            .onSuccess(n -> log.info("dropped {} hints for {}, no longer a member", n, target));
+      }
     }
   }
 
@@ -322,6 +335,7 @@ public final class Node implements AutoCloseable {
                   log.info("cluster membership is now {}", next);
                   cluster.topology(next);
                   bootstrapper.recordIdentity();
+                  dropHintsForRemovedMembers();
                 }
               }));
     }

@@ -178,7 +178,7 @@ public final class HintStore {
     return expired.get();
   }
 
-  /** Hints not kept since start: beyond the size bounds, or not writable. */
+  /** Hints not kept since start: beyond the size bounds, not writable, or for a removed member. */
   public long dropped() {
     return dropped.get();
   }
@@ -206,6 +206,31 @@ public final class HintStore {
       expired.addAndGet(old.size());
     }
     return live;
+  }
+
+  /**
+   * Deletes every hint for {@code target}, a member that was removed (as Cassandra drops a
+   * decommissioned node's hints): their writes went to the replicas that own the keys now, and
+   * nobody waits on a node that is gone. Counted as dropped; returns how many. Blocks.
+   */
+  public long dropFor(String target) {
+    long count = 0;
+    for (List<Hint> batch = batchFor(target); !batch.isEmpty(); batch = batchFor(target)) {
+      delete(batch);
+      count += batch.size();
+    }
+    dropped.addAndGet(count);
+    return count;
+  }
+
+  private List<Hint> batchFor(String target) {
+    List<Hint> batch = new ArrayList<>();
+    try (RangeCursor cursor = storage.hints(Hint.prefix(target))) {
+      for (RangeCursor.Entry e : cursor.next(4096, 1 << 22)) {
+        batch.add(Hint.decode(e.key(), e.value()));
+      }
+    }
+    return batch;
   }
 
   /** Deletes hints that were replayed. Blocks. */

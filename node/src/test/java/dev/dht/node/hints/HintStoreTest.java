@@ -19,6 +19,22 @@ class HintStoreTest {
   }
 
   @Test
+  void theHintsOfARemovedMemberAreDroppedAndNoOthers() {
+    try (Storage storage = new Storage(dir, 1 << 20)) {
+      HintStore store =
+          new HintStore(storage, Runnable::run, () -> 1000, 10_000, 1 << 20, (t, c) -> {});
+      for (int i = 0; i < 5000; i++) { // more than one batch
+        store.add("http://gone:1", bytes("k" + i), Record.value(1, bytes("v")));
+      }
+      store.add("http://gone:10", bytes("k"), Record.value(1, bytes("v"))); // shares a prefix
+      assertThat(store.dropFor("http://gone:1")).isEqualTo(5000);
+      assertThat(store.pendingByTarget()).isEqualTo(Map.of("http://gone:10", 1L));
+      assertThat(store.oldest("http://gone:1", 10, 1 << 20)).isEmpty();
+      assertThat(store.dropped()).isEqualTo(5000);
+    }
+  }
+
+  @Test
   void hintsSurviveAReopenExpireAfterTheWindowAndAreBoundedInSize() {
     AtomicLong wall = new AtomicLong(1_000_000);
     try (Storage storage = new Storage(dir, 1 << 20)) {
