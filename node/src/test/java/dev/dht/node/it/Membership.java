@@ -13,20 +13,19 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Node processes that watch a membership file, driven through a change of membership the way the
  * operator drives it: publish an epoch, wait until each node runs with it, stream, clean up. Node
  * {@code i} listens on {@code urls().get(i)} with its data in {@code root/node-i}.
  */
-final class Membership implements AutoCloseable {
+public final class Membership implements AutoCloseable {
   private final Path root;
   private final Path file;
   private final List<String> urls = new ArrayList<>();
   private final List<NodeProcess> nodes = new ArrayList<>();
 
-  Membership(Path root, int size) {
+  public Membership(Path root, int size) {
     this.root = root;
     this.file = root.resolve("members");
     for (int i = 0; i < size; i++) {
@@ -35,16 +34,16 @@ final class Membership implements AutoCloseable {
     }
   }
 
-  List<String> urls() {
+  public List<String> urls() {
     return urls;
   }
 
-  NodeProcess node(int i) {
+  public NodeProcess node(int i) {
     return nodes.get(i);
   }
 
   /** The flags every node needs: the cluster secret and the membership file. */
-  String[] flags(String... more) {
+  public String[] flags(String... more) {
     String[] secret = LocalCluster.secretFlags(root, NodeProcess.CLUSTER_SECRET);
     List<String> all = new ArrayList<>(List.of(secret));
     all.addAll(List.of("--cluster-file", file.toString()));
@@ -53,15 +52,25 @@ final class Membership implements AutoCloseable {
   }
 
   /** Starts node {@code i} (on the data it had, if any) and returns once it is ready. */
-  NodeProcess start(int i, String... flags) {
-    int port = Integer.parseInt(urls.get(i).substring(urls.get(i).lastIndexOf(':') + 1));
+  public NodeProcess start(int i, String... flags) {
+    return start(i, Map.of(), flags);
+  }
+
+  /** Like {@link #start(int, String...)}, with {@code env} added to the process's environment. */
+  public NodeProcess start(int i, Map<String, String> env, String... flags) {
     nodes.set(
-        i, NodeProcess.start(root.resolve("node-" + i), port, List.of(urls.get(i)), "128m", flags));
+        i,
+        NodeProcess.start(
+            root.resolve("node-" + i), port(i), List.of(urls.get(i)), "128m", env, flags));
     return nodes.get(i);
   }
 
+  public int port(int i) {
+    return Integer.parseInt(urls.get(i).substring(urls.get(i).lastIndexOf(':') + 1));
+  }
+
   /** Writes the membership file: the epoch, then each member's state (null: not a member). */
-  void publish(long epoch, boolean readNext, String... states) throws Exception {
+  public void publish(long epoch, boolean readNext, String... states) throws Exception {
     StringBuilder out =
         new StringBuilder("epoch " + epoch + "\n" + (readNext ? "read-from next\n" : ""));
     for (int i = 0; i < states.length; i++) {
@@ -76,12 +85,12 @@ final class Membership implements AutoCloseable {
     Files.move(next, file, StandardCopyOption.ATOMIC_MOVE);
   }
 
-  JsonObject status(int i) {
+  public JsonObject status(int i) {
     return new JsonObject(
         nodes.get(i).client().send("GET", "/v0/admin/status", BodyPublishers.noBody()).text());
   }
 
-  void awaitEpoch(long epoch, int... members) {
+  public void awaitEpoch(long epoch, int... members) {
     for (int i : members) {
       await("node " + i + " at epoch " + epoch)
           .atMost(Duration.ofSeconds(30))
@@ -90,7 +99,7 @@ final class Membership implements AutoCloseable {
     }
   }
 
-  void stream(long epoch, int... members) {
+  public void stream(long epoch, int... members) {
     admin("stream", members);
     for (int i : members) {
       await("node " + i + " streamed for epoch " + epoch)
@@ -100,7 +109,7 @@ final class Membership implements AutoCloseable {
     }
   }
 
-  void cleanup(long epoch, int... members) {
+  public void cleanup(long epoch, int... members) {
     admin("cleanup", members);
     for (int i : members) {
       await("node " + i + " cleaned up for epoch " + epoch)
@@ -111,7 +120,7 @@ final class Membership implements AutoCloseable {
   }
 
   /** {@code POST /v0/admin/action} on each member, which must accept it (202). */
-  void admin(String action, int... members) {
+  public void admin(String action, int... members) {
     for (int i : members) {
       DhtClient.Reply reply =
           nodes
@@ -127,7 +136,7 @@ final class Membership implements AutoCloseable {
   }
 
   /** The records the members hold, counted through their own range reads. */
-  int copies(int... members) {
+  public int copies(int... members) {
     int copies = 0;
     for (int i : members) {
       copies += nodes.get(i).entries().size();
@@ -137,6 +146,14 @@ final class Membership implements AutoCloseable {
 
   @Override
   public void close() {
-    nodes.stream().filter(Objects::nonNull).forEach(NodeProcess::close);
+    for (NodeProcess node : nodes) {
+      try {
+        if (node != null) {
+          node.close();
+        }
+      } catch (RuntimeException e) {
+        System.err.println("closing a node: " + e); // close the others all the same
+      }
+    }
   }
 }
