@@ -4,6 +4,8 @@ import dev.dht.node.bootstrap.BootstrapMetrics;
 import dev.dht.node.bootstrap.Bootstrapper;
 import dev.dht.node.bootstrap.DataState;
 import dev.dht.node.cluster.ClockHighWaterMark;
+import dev.dht.node.cluster.ClockMetrics;
+import dev.dht.node.cluster.ClockOffsets;
 import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.FileWatcher;
@@ -53,6 +55,7 @@ public final class Node implements AutoCloseable {
   private final Vertx vertx;
   private final Storage storage;
   private final ClockHighWaterMark highWaterMark;
+  private final ClockOffsets clockOffsets;
   private final NodeMetrics metrics;
   private final WorkerExecutor storagePool;
   private final ClusterState cluster;
@@ -90,10 +93,16 @@ public final class Node implements AutoCloseable {
             config.dataDir(),
             config.blockCacheBytes(),
             () -> HybridClock.firstOf(System.currentTimeMillis() - graceMs));
-    highWaterMark = ClockHighWaterMark.open(config.dataDir(), System::currentTimeMillis);
+    clockOffsets = ClockOffsets.ofSystem(config.maxClockOffsetMs());
+    highWaterMark =
+        ClockHighWaterMark.open(config.dataDir(), System::currentTimeMillis, clockOffsets);
     HybridClock clock =
         new HybridClock(
-            System::currentTimeMillis, config.nodeId(), config.maxClockOffsetMs(), highWaterMark);
+            System::currentTimeMillis,
+            config.nodeId(),
+            config.maxClockOffsetMs(),
+            highWaterMark,
+            clockOffsets);
     vertx =
         Vertx.vertx(
             new VertxOptions()
@@ -112,10 +121,11 @@ public final class Node implements AutoCloseable {
     secrets = new ClusterSecrets(config.clusterSecret(), config.alsoAcceptedSecret());
     hints = hintStore(config);
     metrics.bind(new HintMetrics(hints));
-    repairer = repairer(config, false);
-    streamer = repairer(config, true);
+    repairer = repairer(config, clock, false);
+    streamer = repairer(config, clock, true);
     metrics.bind(new RepairMetrics(repairer.status()));
     metrics.bind(new BootstrapMetrics(data));
+    metrics.bind(new ClockMetrics(clockOffsets));
     bootstrapper = new Bootstrapper(vertx, config.dataDir(), cluster, data, repairer::runNow);
     repairer.onFinished(bootstrapper::pullFinished);
     deploy(config, shared(config, clock, clients, peers));
@@ -156,14 +166,15 @@ public final class Node implements AutoCloseable {
   }
 
   /** Anti-entropy repair, or (when {@code streaming}) the streams of a change of membership. */
-  private Repairer repairer(NodeConfig config, boolean streaming) {
+  private Repairer repairer(NodeConfig config, HybridClock clock, boolean streaming) {
     var settings =
         new Repairer.Settings(
             config.repair().intervalMs(),
             config.repair().bytesPerSecond(),
             config.maxKeyBytes(),
             config.maxValueBytes());
-    return new Repairer(vertx, cluster, storage, backgroundWorker, secrets, settings, streaming);
+    return new Repairer(
+        vertx, cluster, storage, backgroundWorker, secrets, clock, settings, streaming);
   }
 
   /** What the admin endpoint sees of this node's upkeep. */
@@ -196,6 +207,7 @@ public final class Node implements AutoCloseable {
         storagePool,
         backgroundWorker,
         clock,
+        clockOffsets,
         hints,
         maintenance(config),
         clients,
@@ -240,7 +252,9 @@ public final class Node implements AutoCloseable {
                       List.of(repairer, streamer),
                       bootstrapper,
                       backgroundWorker,
-                      metrics))
+                      metrics,
+                      cluster,
+                      clockOffsets))
               .await();
     } catch (RuntimeException e) {
       vertx.close().await();
