@@ -35,8 +35,10 @@ class ClockFenceProcessTest {
       jump(offset, "+120s");
       int acknowledged = 0;
       for (int k = 0; k < KEYS; k++) {
-        int early = jumped.client().put("ahead-" + k, "early", 2, 3).status();
-        assertThat(early / 100).as("the jumped node's write of %d: %d", k, early).isNotEqualTo(2);
+        DhtClient.Reply early = jumped.client().put("ahead-" + k, "early", 2, 3);
+        assertThat(early.status() / 100)
+            .as("the jumped node's write of %d: %s", k, early)
+            .isNotEqualTo(2);
         int later = nodes.get(k % 2).client().put("ahead-" + k, "later", 2, 3).status();
         assertThat(later).as("a later write of %d through a good node", k).isEqualTo(201);
         acknowledged++;
@@ -124,10 +126,13 @@ class ClockFenceProcessTest {
     return nodes;
   }
 
-  /** Sets the third node's clock offset; seen within the 1 s libfaketime caches it. */
+  /**
+   * Sets the third node's clock offset, and waits until it is seen: libfaketime re-reads the file
+   * once its cache of 1 s expired, counted in whole seconds, so within 2 s.
+   */
   private static void jump(Path offset, String to) throws Exception {
     Files.writeString(offset, to + "\n");
-    Thread.sleep(1500);
+    Thread.sleep(2500);
   }
 
   private static DhtClient.Reply ready(NodeProcess node) {

@@ -12,8 +12,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Three node processes, one of them with its clock 400 ms behind (libfaketime), within the maximum
  * clock offset of 500 ms (further off, it fences itself: {@link ClockFenceProcessTest}). A write
  * that starts after another write to the same key was acknowledged must win, even when it goes
- * through the node whose clock is behind: its replicas report the newer version and it is stamped
- * again.
+ * through the node whose clock is behind. The first write goes to two replicas only: where the node
+ * behind is not one of them, it has not seen that write's timestamp, so its replicas report the
+ * newer version and its write is stamped again.
  */
 class ClockSkewProcessTest {
   private static final Path LIBFAKETIME =
@@ -45,7 +46,7 @@ class ClockSkewProcessTest {
         node.client().put("warm-up", "w", 1, 3);
       }
       for (int k = 0; k < KEYS; k++) {
-        assertThat(normal.put("skew-" + k, "v1", 2, 3).status()).as("v1 of %d", k).isEqualTo(201);
+        assertThat(normal.put("skew-" + k, "v1", 2, 2).status()).as("v1 of %d", k).isEqualTo(201);
         DhtClient.Reply v2 = behind.put("skew-" + k, "v2", 2, 3);
         assertThat(v2.status()).as("v2 of %d: %s", k, v2.text()).isEqualTo(201);
       }
@@ -53,7 +54,7 @@ class ClockSkewProcessTest {
         int stale = 0;
         for (int k = 0; k < KEYS; k++) {
           DhtClient.Reply reply = nodes.get(k % 2).client().get("skew-" + k, ack, 3);
-          assertThat(reply.status()).as("read of %d at %d/3: %s", k, ack, reply.text()).isEqualTo(200);
+          assertThat(reply.status()).isEqualTo(200);
           stale += reply.text().equals("v1") ? 1 : 0;
         }
         assertThat(stale).as("keys reading the older write at %d/3", ack).isZero();
