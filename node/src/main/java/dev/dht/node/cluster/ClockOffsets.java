@@ -76,18 +76,21 @@ public final class ClockOffsets implements HybridClock.Fence {
     int measured = 0;
     int out = 0;
     for (Sample s : samples.values()) {
-      if (mono - s.takenMonoMs() > RECENT_MS || measured == offsets.length) {
-        continue;
+      if (mono - s.takenMonoMs() <= RECENT_MS && measured < offsets.length) {
+        offsets[measured++] = wallMinusMono - s.peerWallMinusMonoMs();
+        out += isOut(s, wallMinusMono) ? 1 : 0;
       }
-      long offset = wallMinusMono - s.peerWallMinusMonoMs();
-      offsets[measured++] = offset;
-      out += Math.abs(offset) - s.errorMs() > maxOffsetMs ? 1 : 0;
     }
     Arrays.sort(offsets, 0, measured);
     long median = measured == 0 ? 0 : offsets[measured / 2];
     boolean fenced = 2 * out > measured;
     return new Verdict(
         fenced, median, measured, out, fenced ? reason(median, out, measured) : null);
+  }
+
+  /** Out by more than the maximum offset, even with the sample's error taken off. */
+  private boolean isOut(Sample s, long wallMinusMono) {
+    return Math.abs(wallMinusMono - s.peerWallMinusMonoMs()) - s.errorMs() > maxOffsetMs;
   }
 
   private String reason(long median, int out, int measured) {
@@ -105,8 +108,19 @@ public final class ClockOffsets implements HybridClock.Fence {
         + " its clock (NTP)";
   }
 
+  /** What every write asks: counts only, and the whole {@link #verdict} when fenced. */
   @Override
   public String fencedReason() {
-    return verdict().reason();
+    long mono = monoMillis.getAsLong();
+    long wallMinusMono = wallMillis.getAsLong() - mono;
+    int measured = 0;
+    int out = 0;
+    for (Sample s : samples.values()) {
+      if (mono - s.takenMonoMs() <= RECENT_MS) {
+        measured++;
+        out += isOut(s, wallMinusMono) ? 1 : 0;
+      }
+    }
+    return 2 * out > measured ? verdict().reason() : null;
   }
 }

@@ -51,7 +51,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Repairer {
   private static final Logger log = LoggerFactory.getLogger(Repairer.class);
-  private final HybridClock clock;
   private static final byte[] LAST_COMPLETED = bytes("repair-last-completed-ms");
 
   /** The first run after a start waits this long (or the interval), for peers to come up. */
@@ -65,6 +64,7 @@ public final class Repairer {
   private final Storage storage;
   private final WorkerExecutor worker;
   private final ClusterSecrets secret;
+  private final HybridClock clock;
   private final Settings settings;
   private final boolean stream;
   private byte[] progressKey; // of the current run
