@@ -29,8 +29,10 @@ class ClockRestartProcessTest {
     NodeProcess second = nodes.get(1);
     try {
       long before = 0;
+      second.client().put("warm-up", "w", 1, 2); // the new processes' first connections
       for (int k = 0; k < 50; k++) {
-        assertThat(second.client().put("before-" + k, "v", 2, 2).status()).isEqualTo(201);
+        DhtClient.Reply put = second.client().put("before-" + k, "v", 2, 2);
+        assertThat(put.status()).as("%s", put).isEqualTo(201);
       }
       for (int k = 0; k < 50; k++) {
         before = Math.max(before, second.stored("before-" + k).timestamp());
