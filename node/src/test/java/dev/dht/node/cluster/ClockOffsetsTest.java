@@ -32,6 +32,17 @@ class ClockOffsetsTest {
     }
   }
 
+  /** For the examples; each property try makes its own. */
+  private final Node node = new Node();
+
+  private final AtomicLong wall = node.wall;
+  private final AtomicLong mono = node.mono;
+  private final ClockOffsets offsets = node.offsets;
+
+  private void exchange(String peer, long peerOffsetMs, long roundTripMs) {
+    node.exchange(peer, peerOffsetMs, roundTripMs);
+  }
+
   @Property
   void theOffsetMeasuredIsTheTrueOneWithinHalfTheRoundTrip(
       @ForAll @LongRange(min = -200_000, max = 200_000) long peerOffset,
@@ -64,15 +75,7 @@ class ClockOffsetsTest {
     assertThat(verdict.peersOut()).isEqualTo(out);
     assertThat(verdict.fenced()).isEqualTo(out > in);
     assertThat(verdict.reason() != null).isEqualTo(out > in);
-  }
-
-  private final Node node = new Node();
-  private final AtomicLong wall = node.wall;
-  private final AtomicLong mono = node.mono;
-  private final ClockOffsets offsets = node.offsets;
-
-  private void exchange(String peer, long peerOffsetMs, long roundTripMs) {
-    node.exchange(peer, peerOffsetMs, roundTripMs);
+    assertThat(clocks.offsets.fencedReason()).isEqualTo(verdict.reason());
   }
 
   @Test
