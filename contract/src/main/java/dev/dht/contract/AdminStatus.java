@@ -9,10 +9,10 @@ import java.util.Map;
 /**
  * A node's {@code GET /v0/admin/status}: the membership it runs with, its default ack/from, its
  * repair, stream and clean-up, the hints it holds for others, its storage's size, the fingerprints
- * of the cluster secrets it sends and accepts, its settings, and whether it serves reads yet. The
- * node writes it and the operator reads it, both through {@link #toJson()} and {@link
- * #fromJson(String)}; fields a reader does not know are ignored, so that nodes and operators of
- * neighbouring versions understand each other during an upgrade.
+ * of the cluster secrets it sends and accepts, its settings, whether it serves reads yet, and
+ * whether its clock is fenced. The node writes it and the operator reads it, both through {@link
+ * #toJson()} and {@link #fromJson(String)}; fields a reader does not know are ignored, so that
+ * nodes and operators of neighbouring versions understand each other during an upgrade.
  */
 public record AdminStatus(
     String self,
@@ -30,7 +30,8 @@ public record AdminStatus(
     List<String> secretFingerprints,
     Settings settings,
     Bootstrap bootstrap,
-    Tombstones tombstones) {
+    Tombstones tombstones,
+    Clock clock) {
 
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -105,6 +106,15 @@ public record AdminStatus(
    * deletes are gone.
    */
   public record Tombstones(long repairedSinceMillis, long purgedBeforeMillis) {}
+
+  /**
+   * Whether the node fenced itself because its clock is out by more than the maximum clock offset
+   * from a majority of the peers it measured recently ({@code reason} says how far; null when not
+   * fenced), its median offset to them in ms (positive: its clock is ahead), how many peers it
+   * measured and how many of them are out. Null in the status of a node that predates it.
+   */
+  public record Clock(
+      boolean fenced, long offsetMs, int peersMeasured, int peersOut, String reason) {}
 
   /** RocksDB's estimate of the keys, and the bytes of its SST files. */
   public record StorageSize(long estimatedKeys, long sstBytes) {}

@@ -62,7 +62,8 @@ class AdminStatusTest {
               86_400_000,
               true),
           new AdminStatus.Bootstrap("bootstrapping", 1_700_000_000_000L),
-          new AdminStatus.Tombstones(1_700_000_100_000L, 1_699_900_000_000L));
+          new AdminStatus.Tombstones(1_700_000_100_000L, 1_699_900_000_000L),
+          new AdminStatus.Clock(true, 120_000, 2, 2, "clock fenced: 120000 ms ahead"));
 
   @Test
   void whatTheNodeWritesTheOperatorReads() {
@@ -79,6 +80,7 @@ class AdminStatusTest {
     assertThat(read.stream()).isNull();
     assertThat(read.secretFingerprints()).isNull();
     assertThat(read.bootstrap()).as("a node of an older version").isNull();
+    assertThat(read.clock()).as("a node of an older version").isNull();
   }
 
   @Test

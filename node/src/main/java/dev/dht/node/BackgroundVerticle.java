@@ -1,10 +1,13 @@
 package dev.dht.node;
 
 import dev.dht.node.bootstrap.Bootstrapper;
+import dev.dht.node.cluster.ClockOffsets;
 import dev.dht.node.cluster.ClusterSecrets;
+import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.hints.HintStore;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.repair.Repairer;
+import dev.dht.node.replication.ClockProbe;
 import dev.dht.node.replication.HintReplayer;
 import dev.dht.node.replication.PeerClient;
 import dev.dht.node.replication.PeerLimits;
@@ -17,9 +20,10 @@ import io.vertx.core.http.PoolOptions;
 import java.util.List;
 
 /**
- * The node's background work on one event loop of its own: hint replay, anti-entropy repair and the
- * bootstrap of a node that started empty, with their own peer connections, so that they never queue
- * behind (or in front of) requests. Their storage work runs on a one-thread worker of its own.
+ * The node's background work on one event loop of its own: hint replay, anti-entropy repair, the
+ * bootstrap of a node that started empty and the probes of idle peers' clocks, with their own peer
+ * connections, so that they never queue behind (or in front of) requests. Their storage work runs
+ * on a one-thread worker of its own.
  */
 final class BackgroundVerticle extends VerticleBase {
   private static final int CONNECTIONS_PER_PEER = 4;
@@ -31,9 +35,13 @@ final class BackgroundVerticle extends VerticleBase {
   private final Bootstrapper bootstrapper;
   private final WorkerExecutor worker;
   private final NodeMetrics metrics;
+  private final ClusterState cluster;
+  private final ClockOffsets offsets;
   private PeerClient peers;
   private HintReplayer replayer;
   private HttpClient repairs;
+  private HttpClient probes;
+  private ClockProbe clockProbe;
 
   BackgroundVerticle(
       NodeConfig config,
@@ -42,7 +50,11 @@ final class BackgroundVerticle extends VerticleBase {
       List<Repairer> repairers,
       Bootstrapper bootstrapper,
       WorkerExecutor worker,
-      NodeMetrics metrics) {
+      NodeMetrics metrics,
+      ClusterState cluster,
+      ClockOffsets offsets) {
+    this.cluster = cluster;
+    this.offsets = offsets;
     this.repairers = repairers;
     this.bootstrapper = bootstrapper;
     this.config = config;
@@ -59,6 +71,7 @@ final class BackgroundVerticle extends VerticleBase {
             vertx,
             context,
             secrets,
+            offsets,
             config.requestTimeoutMs(),
             CONNECTIONS_PER_PEER,
             PeerLimits.perLoop(
@@ -83,14 +96,18 @@ final class BackgroundVerticle extends VerticleBase {
             new PoolOptions().setHttp1MaxSize(2));
     repairers.forEach(r -> r.start(context, repairs));
     bootstrapper.start(repairs);
+    probes = vertx.createHttpClient(new PoolOptions().setHttp1MaxSize(1));
+    clockProbe = new ClockProbe(vertx, probes, cluster, secrets, offsets);
+    clockProbe.start();
     return Future.succeededFuture();
   }
 
   @Override
   public Future<?> stop() {
     replayer.stop();
+    clockProbe.stop();
     bootstrapper.stop();
     repairers.forEach(Repairer::stop);
-    return Future.join(peers.close(), repairs.close());
+    return Future.join(peers.close(), repairs.close(), probes.close());
   }
 }

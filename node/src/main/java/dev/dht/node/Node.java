@@ -5,6 +5,8 @@ import dev.dht.node.bootstrap.Bootstrapper;
 import dev.dht.node.bootstrap.DataIdentity;
 import dev.dht.node.bootstrap.DataState;
 import dev.dht.node.cluster.ClockHighWaterMark;
+import dev.dht.node.cluster.ClockMetrics;
+import dev.dht.node.cluster.ClockOffsets;
 import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.FileWatcher;
@@ -56,6 +58,7 @@ public final class Node implements AutoCloseable {
   private final Vertx vertx;
   private final Storage storage;
   private final ClockHighWaterMark highWaterMark;
+  private final ClockOffsets clockOffsets;
   private final NodeMetrics metrics;
   private final WorkerExecutor storagePool;
   private final ClusterState cluster;
@@ -99,10 +102,16 @@ public final class Node implements AutoCloseable {
       markIncomplete(config.dataDir());
     }
     storage = new Storage(config.dataDir(), config.blockCacheBytes(), tombstones::timestamp);
-    highWaterMark = ClockHighWaterMark.open(config.dataDir(), System::currentTimeMillis);
+    clockOffsets = ClockOffsets.ofSystem(config.maxClockOffsetMs());
+    highWaterMark =
+        ClockHighWaterMark.open(config.dataDir(), System::currentTimeMillis, clockOffsets);
     HybridClock clock =
         new HybridClock(
-            System::currentTimeMillis, config.nodeId(), config.maxClockOffsetMs(), highWaterMark);
+            System::currentTimeMillis,
+            config.nodeId(),
+            config.maxClockOffsetMs(),
+            highWaterMark,
+            clockOffsets);
     vertx =
         Vertx.vertx(
             new VertxOptions()
@@ -121,10 +130,11 @@ public final class Node implements AutoCloseable {
     secrets = new ClusterSecrets(config.clusterSecret(), config.alsoAcceptedSecret());
     hints = hintStore(config);
     metrics.bind(new HintMetrics(hints));
-    repairer = repairer(config, false);
-    streamer = repairer(config, true);
+    repairer = repairer(config, clock, false);
+    streamer = repairer(config, clock, true);
     metrics.bind(new RepairMetrics(repairer.status(), tombstones));
     metrics.bind(new BootstrapMetrics(data));
+    metrics.bind(new ClockMetrics(clockOffsets));
     bootstrapper =
         new Bootstrapper(
             vertx,
@@ -195,7 +205,7 @@ public final class Node implements AutoCloseable {
   }
 
   /** Anti-entropy repair, or (when {@code streaming}) the streams of a change of membership. */
-  private Repairer repairer(NodeConfig config, boolean streaming) {
+  private Repairer repairer(NodeConfig config, HybridClock clock, boolean streaming) {
     var settings =
         new Repairer.Settings(
             config.repair().intervalMs(),
@@ -210,6 +220,7 @@ public final class Node implements AutoCloseable {
         storage,
         backgroundWorker,
         secrets,
+        clock,
         settings,
         tombstones,
         data::acceptsWrites,
@@ -247,6 +258,7 @@ public final class Node implements AutoCloseable {
         storagePool,
         backgroundWorker,
         clock,
+        clockOffsets,
         hints,
         maintenance(config),
         clients,
@@ -291,7 +303,9 @@ public final class Node implements AutoCloseable {
                       List.of(repairer, streamer),
                       bootstrapper,
                       backgroundWorker,
-                      metrics))
+                      metrics,
+                      cluster,
+                      clockOffsets))
               .await();
     } catch (RuntimeException e) {
       vertx.close().await();

@@ -173,7 +173,10 @@ public final class NodeOptions {
   @Option(
       names = NodeFlags.MAX_CLOCK_OFFSET_MS,
       defaultValue = "${env:DHT_MAX_CLOCK_OFFSET_MS:-500}",
-      description = "internal writes stamped further ahead of this node's clock are refused")
+      description =
+          "internal writes stamped further ahead of this node's clock are refused, no write is"
+              + " stamped further ahead, and a node out by more from most of its peers fences"
+              + " itself")
   long maxClockOffsetMs;
 
   @Option(

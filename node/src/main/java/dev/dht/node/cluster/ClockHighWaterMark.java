@@ -28,7 +28,12 @@ import org.slf4j.LoggerFactory;
  * <p>At start, the clock continues above what was reserved before. If that is slightly ahead of the
  * wall clock (a quick restart), the start waits until the wall clock passes it, so that peers do
  * not see this node's timestamps as ahead of their clocks; if it is far ahead (the clock went
- * back), it continues from there at once and says so.
+ * back), it continues from there at once and says so; its clock then issues no timestamp until the
+ * wall clock is within the maximum clock offset of the mark (see {@link HybridClock#nextAfter}).
+ *
+ * <p>While the node's clock is fenced, the mark is not kept ahead of the wall clock: a clock that
+ * jumped ahead must not leave a mark that a restart would continue from, with timestamps that
+ * shadow every later write.
  */
 public final class ClockHighWaterMark implements HybridClock.Reservation, AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(ClockHighWaterMark.class);
@@ -46,11 +51,18 @@ public final class ClockHighWaterMark implements HybridClock.Reservation, AutoCl
       Executors.newSingleThreadScheduledExecutor(
           r -> Thread.ofPlatform().daemon(true).name("dht-clock").unstarted(r));
   private final LongSupplier wallMillis;
+  private final HybridClock.Fence fence;
   private volatile long reserved;
 
-  private ClockHighWaterMark(FileChannel file, LongSupplier wallMillis, long floor, long reserved) {
+  private ClockHighWaterMark(
+      FileChannel file,
+      LongSupplier wallMillis,
+      HybridClock.Fence fence,
+      long floor,
+      long reserved) {
     this.file = file;
     this.wallMillis = wallMillis;
+    this.fence = fence;
     this.floor = floor;
     this.reserved = reserved;
     this.wanted.set(reserved);
@@ -63,6 +75,12 @@ public final class ClockHighWaterMark implements HybridClock.Reservation, AutoCl
    * larger of it and the wall clock; blocks for one synced write. {@code dataDir} must exist.
    */
   public static ClockHighWaterMark open(Path dataDir, LongSupplier wallMillis) {
+    return open(dataDir, wallMillis, HybridClock.Fence.NONE);
+  }
+
+  /** Like {@link #open(Path, LongSupplier)}; no reservation ahead while {@code fence} says no. */
+  public static ClockHighWaterMark open(
+      Path dataDir, LongSupplier wallMillis, HybridClock.Fence fence) {
     FileChannel file;
     long floor;
     try {
@@ -81,7 +99,8 @@ public final class ClockHighWaterMark implements HybridClock.Reservation, AutoCl
     if (floor > wall + MAX_START_WAIT_MS) {
       log.warn(
           "this node issued timestamps up to {} ms ahead of its wall clock before it restarted"
-              + " (did the clock go back?): its clock continues from there",
+              + " (did the clock go back?): its clock continues from there, and stamps no write"
+              + " until its wall clock is within the maximum clock offset of that",
           floor - wall);
     } else if (floor > wall) {
       sleep(floor - wall);
@@ -93,7 +112,7 @@ public final class ClockHighWaterMark implements HybridClock.Reservation, AutoCl
     } catch (IOException e) {
       throw new UncheckedIOException("cannot persist the clock's high-water mark", e);
     }
-    return new ClockHighWaterMark(file, wallMillis, floor, reserved);
+    return new ClockHighWaterMark(file, wallMillis, fence, floor, reserved);
   }
 
   private static void sleep(long ms) {
@@ -104,10 +123,13 @@ public final class ClockHighWaterMark implements HybridClock.Reservation, AutoCl
     }
   }
 
-  /** Keeps the reservation ahead of the wall clock, even when no timestamp is issued. */
+  /**
+   * Keeps the reservation ahead of the wall clock, even when no timestamp is issued; not while the
+   * clock is fenced (its wall clock may have jumped ahead).
+   */
   private void keepAhead() {
     long wall = wallMillis.getAsLong();
-    if (reserved - wall < HybridClock.RESERVE_AHEAD_MS) {
+    if (reserved - wall < HybridClock.RESERVE_AHEAD_MS && fence.fencedReason() == null) {
       extend(wall + 2 * HybridClock.RESERVE_AHEAD_MS);
     }
   }

@@ -19,6 +19,12 @@ import java.util.function.LongSupplier;
  * <p>Timestamps from other nodes are observed only if they are at most the maximum clock offset
  * ahead of this node's wall clock: one node with a clock far ahead (or a forged timestamp) cannot
  * drag every clock it talks to into the future, and the clock can never be pushed to overflow.
+ *
+ * <p>The clock issues no timestamp while its {@link Fence} says its wall clock is out (measured
+ * against the peers'), nor one more than the maximum clock offset ahead of its own wall clock (a
+ * mark carried over a restart from a clock that ran ahead, or a version to order a write after): a
+ * write fails rather than carry a timestamp that every replica would refuse, or that would shadow
+ * the writes after it.
  */
 public final class HybridClock {
   static final int NODE_BITS = 8;
@@ -69,6 +75,26 @@ public final class HybridClock {
         };
   }
 
+  /**
+   * Says whether this node's wall clock can be trusted to stamp writes: null if it can, else why
+   * not (see {@link ClockOffsets}).
+   */
+  public interface Fence {
+    String fencedReason();
+
+    /** No measurement: a clock that is always trusted (tests, tools). */
+    Fence NONE = () -> null;
+  }
+
+  /**
+   * The clock may not issue the timestamp asked for: it is fenced, or that would be too far ahead.
+   */
+  public static final class FencedException extends IllegalStateException {
+    FencedException(String reason) {
+      super(reason, null);
+    }
+  }
+
   /** A timestamp past the durable reservation was needed; the reservation is being extended. */
   public static final class NotReservedException extends IllegalStateException {
     NotReservedException(long millis, long reserved) {
@@ -94,6 +120,7 @@ public final class HybridClock {
   private final long nodeId;
   private final long maxOffsetMs;
   private final Reservation reservation;
+  private final Fence fence;
 
   /** The last issued or observed timestamp without its node bits: millis << 12 | counter. */
   private final AtomicLong last = new AtomicLong();
@@ -104,6 +131,11 @@ public final class HybridClock {
 
   public HybridClock(
       LongSupplier wallMillis, int nodeId, long maxOffsetMs, Reservation reservation) {
+    this(wallMillis, nodeId, maxOffsetMs, reservation, Fence.NONE);
+  }
+
+  public HybridClock(
+      LongSupplier wallMillis, int nodeId, long maxOffsetMs, Reservation reservation, Fence fence) {
     if (nodeId < 0 || nodeId > MAX_NODE_ID) {
       throw new IllegalArgumentException(
           "a node id must be in 0.." + MAX_NODE_ID + ", got " + nodeId);
@@ -112,6 +144,7 @@ public final class HybridClock {
     this.nodeId = nodeId;
     this.maxOffsetMs = maxOffsetMs;
     this.reservation = reservation;
+    this.fence = fence;
     last.set(Math.min(reservation.floorMillis(), MAX_LOGICAL >>> COUNTER_BITS) << COUNTER_BITS);
   }
 
@@ -122,19 +155,34 @@ public final class HybridClock {
 
   /**
    * A timestamp greater than {@code timestamp} and than every one this clock issued or observed
-   * before: orders a write after a version that a replica reported holding, however far ahead of
-   * this node's wall clock that version was stamped (it passed that replica's offset check).
+   * before: orders a write after a version that a replica reported holding. Fails with {@link
+   * FencedException}, issuing nothing, while the clock is fenced, or if that timestamp would be
+   * more than the maximum clock offset ahead of the wall clock (no replica would accept it).
    */
   public long nextAfter(long timestamp) {
+    String fenced = fence.fencedReason();
+    if (fenced != null) {
+      throw new FencedException(fenced);
+    }
     long floor = timestamp >>> NODE_BITS;
-    long physical = wallMillis.getAsLong() << LOGICAL_SHIFT;
+    long wall = wallMillis.getAsLong();
+    long physical = wall << LOGICAL_SHIFT;
     long logical =
         last.updateAndGet(previous -> {
           long base = Math.max(previous, floor);
           if (base >= MAX_LOGICAL) {
             throw new ExhaustedException();
           }
-          return Math.max(physical, base + 1);
+          long next = Math.max(physical, base + 1);
+          if ((next >>> COUNTER_BITS) - wall > maxOffsetMs) {
+            throw new FencedException(
+                "this write would be stamped "
+                    + ((next >>> COUNTER_BITS) - wall)
+                    + " ms ahead of this node's clock, more than the maximum clock offset of "
+                    + maxOffsetMs
+                    + " ms (a clock that ran ahead, or a newer version from one): not stamped");
+          }
+          return next;
         });
     long millis = logical >>> COUNTER_BITS;
     long reserved = reservation.reservedMillis();
@@ -172,6 +220,24 @@ public final class HybridClock {
 
   public long maxOffsetMs() {
     return maxOffsetMs;
+  }
+
+  /** Why this clock may not stamp writes now (see {@link Fence}); null when it may. */
+  public String fencedReason() {
+    return fence.fencedReason();
+  }
+
+  /**
+   * Whether a version from elsewhere may be stored here: the clock is not fenced, and the version
+   * is {@link #plausible} (a record stamped by a clock far ahead would shadow every later write).
+   */
+  public boolean admits(long timestamp) {
+    return plausible(timestamp) && fence.fencedReason() == null;
+  }
+
+  /** This node's wall clock, in ms. */
+  public long wallMillis() {
+    return wallMillis.getAsLong();
   }
 
   /** The smallest timestamp of millisecond {@code millis}: every later one is larger. */

@@ -1,6 +1,7 @@
 package dev.dht.node.http;
 
 import dev.dht.contract.AdminStatus;
+import dev.dht.node.cluster.ClockOffsets;
 import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.Topology;
@@ -19,7 +20,8 @@ import java.util.Map;
  *
  * <ul>
  *   <li>{@code GET status}: membership epoch and member states, repair, streaming and cleanup
- *       progress, hints held for others, estimated keys and SST bytes, settings (JSON);
+ *       progress, hints held for others, estimated keys and SST bytes, settings, bootstrap phase,
+ *       whether the clock is fenced and its offset to the peers (JSON);
  *   <li>{@code GET repair}: the repair status alone;
  *   <li>{@code POST repair | stream | cleanup}: starts one now ({@code 202}; {@code 409} if one
  *       runs, or cleanup during a transition). POSTs need the cluster secret header, as internal
@@ -35,13 +37,19 @@ final class AdminHandler {
 
   private final ClusterState cluster;
   private final Maintenance maintenance;
+  private final ClockOffsets clockOffsets;
   private final ClusterSecret secret;
 
   private final ClusterSecrets secrets;
 
-  AdminHandler(ClusterState cluster, Maintenance maintenance, ClusterSecrets secrets) {
+  AdminHandler(
+      ClusterState cluster,
+      Maintenance maintenance,
+      ClockOffsets clockOffsets,
+      ClusterSecrets secrets) {
     this.cluster = cluster;
     this.maintenance = maintenance;
+    this.clockOffsets = clockOffsets;
     this.secrets = secrets;
     this.secret = new ClusterSecret(secrets);
   }
@@ -159,7 +167,19 @@ final class AdminHandler {
             maintenance.data().phase().label(), maintenance.data().heldDataSinceMillis()),
         new AdminStatus.Tombstones(
             maintenance.repairer().status().repairedSinceMillis(),
-            maintenance.tombstones().millis()));
+            maintenance.tombstones().millis()),
+        clock());
+  }
+
+  /** Whether the clock is fenced, and the offsets to the peers it was measured against. */
+  private AdminStatus.Clock clock() {
+    ClockOffsets.Verdict verdict = clockOffsets.verdict();
+    return new AdminStatus.Clock(
+        verdict.fenced(),
+        verdict.offsetMs(),
+        verdict.peersMeasured(),
+        verdict.peersOut(),
+        verdict.reason());
   }
 
   /** The hints this node holds for others: how many in all, for each target, and their bytes. */

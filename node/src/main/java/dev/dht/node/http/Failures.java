@@ -19,7 +19,8 @@ final class Failures {
       log.error("storage failure", cause);
     } else if (!(cause instanceof ClientFacing
         || cause instanceof QuorumFailedException
-        || cause instanceof HybridClock.NotReservedException)) {
+        || cause instanceof HybridClock.NotReservedException
+        || cause instanceof HybridClock.FencedException)) {
       log.error("request failed", cause);
     }
     if (request.response().ended() || request.response().closed()) {
@@ -31,6 +32,7 @@ final class Failures {
       case BodyTooLargeException e -> Responses.text(request, 413, e.getMessage());
       case QuorumFailedException e -> Responses.text(request, 504, e.getMessage());
       case HybridClock.NotReservedException e -> Responses.overloaded(request, e.getMessage());
+      case HybridClock.FencedException e -> Responses.text(request, 503, e.getMessage());
       case StorageException e -> Responses.text(request, 500, "storage error: " + e.getMessage());
       default -> Responses.text(request, 500, "internal error: " + cause);
     }

@@ -1,6 +1,7 @@
 package dev.dht.node.http;
 
 import dev.dht.node.bootstrap.DataState;
+import dev.dht.node.cluster.ClockOffsets;
 import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.HybridClock;
@@ -43,6 +44,7 @@ public final class HttpVerticle extends VerticleBase {
       WorkerExecutor storagePool,
       WorkerExecutor backgroundWorker,
       HybridClock clock,
+      ClockOffsets clockOffsets,
       HintStore hints,
       Maintenance maintenance,
       Admission clients,
@@ -80,6 +82,7 @@ public final class HttpVerticle extends VerticleBase {
             vertx,
             context,
             shared.secret(),
+            shared.clockOffsets(),
             shared.requestTimeoutMs(),
             shared.connectionsPerPeer(),
             shared.peerLimits(),
@@ -116,8 +119,10 @@ public final class HttpVerticle extends VerticleBase {
                 shared.backgroundWorker(),
                 shared.maintenance().repairer().status()::repairedSinceMillis,
                 shared.data()));
-    service = new ServiceHandler(local, shared.metrics(), shared.stopping());
-    admin = new AdminHandler(shared.cluster(), shared.maintenance(), shared.secret());
+    service = new ServiceHandler(local, shared.clock(), shared.metrics(), shared.stopping());
+    admin =
+        new AdminHandler(
+            shared.cluster(), shared.maintenance(), shared.clockOffsets(), shared.secret());
     server =
         vertx.createHttpServer(
             new HttpServerOptions()

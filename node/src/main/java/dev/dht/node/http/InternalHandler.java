@@ -24,7 +24,11 @@ import org.slf4j.LoggerFactory;
  * The replica side of {@link InternalApi}: only peers holding the cluster secret get in. Peers have
  * their own admission (requests and body bytes), so clients can never starve replication. Work is
  * dropped once the coordinator's deadline has passed, and each write stamped further ahead than the
- * maximum clock offset is refused (that op fails; the others of the batch run).
+ * maximum clock offset is refused (that op fails; the others of the batch run). While this node's
+ * clock is fenced, it refuses every batch: a replica behind would refuse every write, one ahead
+ * would accept writes from the future, and its peers then count it as down (hints, the other
+ * replicas' quorum) instead. Every answer carries this node's wall clock, for the peer to measure
+ * the offset between the two.
  */
 final class InternalHandler {
   private static final Logger log = LoggerFactory.getLogger(InternalHandler.class);
@@ -80,7 +84,12 @@ final class InternalHandler {
       Responses.text(request, 403, "internal API: missing or wrong cluster secret");
       return;
     }
+    request.response().putHeader(InternalApi.WALL_CLOCK_HEADER, Long.toString(clock.wallMillis()));
     String path = request.path();
+    if (InternalApi.CLOCK_PATH.equals(path)) {
+      Responses.empty(request, 204);
+      return;
+    }
     boolean repair = RepairApi.DIGESTS_PATH.equals(path) || RepairApi.ENTRIES_PATH.equals(path);
     if (!InternalApi.BATCH_PATH.equals(path) && !repair) {
       Responses.text(request, 400, "unknown internal path " + path);
@@ -97,6 +106,11 @@ final class InternalHandler {
         return;
       }
       repairs.handle(request, body, admission, admission::release);
+      return;
+    }
+    String fenced = clock.fencedReason();
+    if (fenced != null) {
+      Responses.text(request, 503, fenced);
       return;
     }
     long deadlineNanos;

@@ -1,6 +1,7 @@
 package dev.dht.node.http;
 
 import dev.dht.node.bootstrap.DataState;
+import dev.dht.node.cluster.HybridClock;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.replication.LocalReplica;
 import io.vertx.core.http.HttpHeaders;
@@ -10,11 +11,14 @@ import java.util.function.BooleanSupplier;
 /** Status, liveness, readiness and Prometheus metrics. */
 final class ServiceHandler {
   private final LocalReplica local;
+  private final HybridClock clock;
   private final NodeMetrics metrics;
   private final BooleanSupplier stopping;
 
-  ServiceHandler(LocalReplica local, NodeMetrics metrics, BooleanSupplier stopping) {
+  ServiceHandler(
+      LocalReplica local, HybridClock clock, NodeMetrics metrics, BooleanSupplier stopping) {
     this.local = local;
+    this.clock = clock;
     this.metrics = metrics;
     this.stopping = stopping;
   }
@@ -28,15 +32,19 @@ final class ServiceHandler {
   }
 
   /**
-   * Ready once storage is open (membership is known from start-up on: the node needs it) and the
-   * node is not pulling the data it lost, and no longer from the moment a stop begins, before the
-   * listener closes, so that load balancers stop sending requests first.
+   * Ready once storage is open (membership is known from start-up on: the node needs it), the node
+   * is not pulling the data it lost and its clock is not fenced (it would refuse every write), and
+   * no longer from the moment a stop begins, before the listener closes, so that load balancers
+   * stop sending requests first.
    */
   void ready(HttpServerRequest request) {
+    String fenced = clock.fencedReason();
     if (stopping.getAsBoolean()) {
       Responses.text(request, 503, "stopping");
     } else if (local.data().phase() == DataState.Phase.BOOTSTRAPPING) {
       Responses.text(request, 503, "bootstrapping: pulling its data from the peers");
+    } else if (fenced != null) {
+      Responses.text(request, 503, fenced);
     } else if (local.storage().isOpen()) {
       Responses.text(request, 200, "ready");
     } else {

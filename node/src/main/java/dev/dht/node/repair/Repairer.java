@@ -2,6 +2,7 @@ package dev.dht.node.repair;
 
 import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
+import dev.dht.node.cluster.HybridClock;
 import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Topology;
 import dev.dht.node.replication.BatchCodec;
@@ -40,6 +41,11 @@ import org.slf4j.LoggerFactory;
  * {@link TombstoneHorizon} and then purges the tombstones stamped before it; a failed run purges
  * nothing.
  *
+ * <p>Repair checks what it receives as a replica checks a peer's write: no frame is applied while
+ * this node's clock is fenced (the run fails, and is retried), and a record stamped more than the
+ * maximum clock offset ahead of this node's clock is not kept (it would shadow every later write of
+ * its key, and spread further with the next repair).
+ *
  * <p>Runs come on a schedule ({@code intervalMs}; 0: only on demand) and on demand. The stream is
  * paced to {@code bytesPerSecond}. Progress (the peer and the last key received) is persisted after
  * every frame, so a run interrupted by a restart resumes where it stopped. Runs on one event loop;
@@ -71,6 +77,7 @@ public final class Repairer {
   private final Storage storage;
   private final WorkerExecutor worker;
   private final ClusterSecrets secret;
+  private final HybridClock clock;
   private final Settings settings;
   private final boolean stream;
   private final TombstoneHorizon horizon;
@@ -93,10 +100,12 @@ public final class Repairer {
       Storage storage,
       WorkerExecutor worker,
       ClusterSecrets secret,
+      HybridClock clock,
       Settings settings,
       TombstoneHorizon horizon,
       BooleanSupplier mayRun,
       boolean stream) {
+    this.clock = clock;
     this.stream = stream;
     this.horizon = horizon;
     this.mayRun = mayRun;
@@ -341,27 +350,46 @@ public final class Repairer {
     return done.future();
   }
 
-  /** Keeps the newer records of a frame and saves the progress. */
+  /**
+   * Keeps the newer records of a frame, except those stamped too far ahead, and saves the progress;
+   * fails while the clock is fenced.
+   */
   private Future<Void> apply(String peer, Buffer frame) {
     return worker.executeBlocking(
         () -> {
+          String fenced = clock.fencedReason();
+          if (fenced != null) {
+            throw new IllegalStateException(fenced);
+          }
           List<ReplicaOp> ops =
               BatchCodec.decodeOps(
                   frame, settings.maxKeyBytes(), settings.maxValueBytes() + Record.HEADER_BYTES);
           List<byte[]> keys = new ArrayList<>(ops.size());
           List<Record> records = new ArrayList<>(ops.size());
+          int ahead = 0;
           for (ReplicaOp op : ops) {
-            keys.add(op.key());
-            records.add(op.record());
+            if (clock.plausible(op.record().timestamp())) {
+              keys.add(op.key());
+              records.add(op.record());
+            } else {
+              ahead++;
+            }
           }
-          Record[] kept = storage.putAllIfNewer(keys, records);
+          if (ahead > 0) {
+            log.warn(
+                "{} records from {} are stamped more than the maximum clock offset ahead of this"
+                    + " node's clock: not kept (check that node's clock)",
+                ahead,
+                peer);
+          }
+          Record[] kept = keys.isEmpty() ? new Record[0] : storage.putAllIfNewer(keys, records);
           long stored = 0;
           for (Record k : kept) {
             stored += k == null ? 1 : 0;
           }
           status.keysReceived += stored;
           status.bytesReceived += frame.length();
-          progress = progress.received(peer, keys.getLast());
+          progress = progress.received(peer, ops.getLast().key());
           storage.putMeta(progressKey, progress.encode());
           return null;
         },

@@ -26,11 +26,11 @@ public final class Coordinator {
   private static final long TIMER_RESOLUTION_MS = 5;
 
   /**
-   * How far ahead of this node's wall clock a version may be for a write to be stamped again above
-   * it: covers a coordinator whose clock is well behind, without letting one far-future record (a
-   * node whose clock once ran far ahead) drag this clock, and every write after, into the future.
+   * Why this node's own replica refused an op (the clock is fenced, or the version too far ahead).
    */
-  private static final long MAX_RESTAMP_JUMP_MS = 60_000;
+  private static final String NOT_ADMITTED =
+      "this node's replica refused the op: its clock is fenced, or the version is stamped more than"
+          + " the maximum clock offset ahead of it";
 
   /** How long a write that must be stamped past the clock's reservation waits for its extension. */
   private static final long RESERVATION_WAIT_MS = 2;
@@ -97,11 +97,13 @@ public final class Coordinator {
    * One request in flight: its quorum, its deadline and its result.
    *
    * <p>A write that a replica refuses because it holds a newer version (the coordinator's clock is
-   * behind) is stamped again, above that version (if it is at most {@link #MAX_RESTAMP_JUMP_MS}
-   * ahead of this clock), and sent again to every replica, once: so a write that starts after
-   * another one was acknowledged is ordered after it whatever the clocks, as long as write quorums
-   * intersect ({@code 2·ack > from}). A newer version reported in that second round comes from a
-   * concurrent write, which last-writer-wins lets win.
+   * behind) is stamped again, above that version, and sent again to every replica, once: so a write
+   * that starts after another one was acknowledged is ordered after it whatever the clocks, as long
+   * as write quorums intersect ({@code 2·ack > from}). A replica that did not store the write, for
+   * whatever reason, does not count toward {@code ack}: a newer version reported in the second
+   * round (a concurrent write), or one too far ahead of this clock to be stamped above (the clock
+   * refuses to stamp more than the maximum clock offset ahead of its wall clock), fails the write
+   * rather than acknowledge one that a quorum read would not return.
    *
    * <p>A read keeps every replica's answer: when the quorum is reached and the answers disagree, it
    * first writes the newest version to the replicas that answered with an older one (or none), and
@@ -124,6 +126,7 @@ public final class Coordinator {
     Record answer; // reads: the version being returned, once the quorum is reached
     int repairsPending;
     int holders; // reads: replicas known to hold the answer
+    int newerVersions; // writes: replicas that kept a newer version instead
 
     Call(Topology topology, int[] replicas, int[] groups, ReplicaOp op, Replication replication) {
       this.topology = topology;
@@ -158,12 +161,25 @@ public final class Coordinator {
 
     private Future<Record> call(int replica, ReplicaOp what, long dueNanos) {
       if (topology.isSelf(replica)) {
-        return local.apply(what, dueNanos);
+        return refusedLocally(what)
+            ? Future.failedFuture(NOT_ADMITTED)
+            : local.apply(what, dueNanos);
       }
       long start = System.nanoTime();
       return peers
           .apply(topology.member(replica), what, dueNanos)
           .andThen(done -> metrics.hop(done.succeeded(), System.nanoTime() - start));
+    }
+
+    /**
+     * The checks a replica makes of a peer's ops, made of this node's own: nothing while the clock
+     * is fenced (its replica is then out, as for its peers), and no version stamped further ahead
+     * than the maximum clock offset (a read repair must not spread one).
+     */
+    private boolean refusedLocally(ReplicaOp what) {
+      return what.isWrite()
+          ? !clock.admits(what.record().timestamp())
+          : clock.fencedReason() != null;
     }
 
     private Quorum newQuorum() {
@@ -181,25 +197,33 @@ public final class Coordinator {
         clock.observe(done.result().timestamp());
       }
       boolean late = quorum.decided();
-      if (op.isWrite()
+      boolean keptOut =
+          op.isWrite()
+              && done.succeeded()
+              && done.result() != null
+              && done.result().newerThan(op.record());
+      if (keptOut
           && !late
           && round == 0
-          && done.succeeded()
-          && done.result() != null
-          && done.result().newerThan(op.record())
-          && clock.aheadOfWallMs(done.result().timestamp()) <= MAX_RESTAMP_JUMP_MS) {
+          && clock.aheadOfWallMs(done.result().timestamp()) <= clock.maxOffsetMs()) {
         stampAgain(done.result());
         return;
       }
       Quorum.Outcome outcome =
-          done.failed()
+          done.failed() || keptOut
               ? quorum.failure(groupsOf(i))
               : quorum.success(op.isWrite() ? null : done.result(), groupsOf(i));
+      newerVersions += keptOut ? 1 : 0;
       if (op.isWrite()) {
         if (outcome == Quorum.Outcome.REACHED) {
           finish(null);
         } else if (outcome == Quorum.Outcome.FAILED) {
-          fail("too many replica failures");
+          fail(
+              newerVersions == 0
+                  ? "too many replica failures"
+                  : "too many replica failures; "
+                      + newerVersions
+                      + " replicas kept a newer version instead (a clock out of sync?)");
         }
         return;
       }
@@ -227,6 +251,10 @@ public final class Coordinator {
         timestamp = clock.nextAfter(newer.timestamp());
       } catch (HybridClock.NotReservedException e) {
         vertx.setTimer(RESERVATION_WAIT_MS, t -> stampAgain(newer)); // a synced write away
+        return;
+      } catch (HybridClock.FencedException e) {
+        deadline.cancel();
+        result.tryFail(e);
         return;
       }
       metrics.writeStampedAgain();

@@ -8,7 +8,10 @@ import dev.dht.node.storage.Record;
  * one peer during one event-loop turn as one batch, so under load many client requests share one
  * internal round trip. Every internal request carries the cluster secret header when one is
  * configured, and the time left until the coordinator gives up on it ({@link #DEADLINE_HEADER}).
- * Public paths never reach this handler.
+ * Every internal answer carries the answering node's wall clock ({@link #WALL_CLOCK_HEADER}), so
+ * that each exchange also measures the offset between the two clocks; {@code GET
+ * /internal/v0/clock} answers only that, for peers with nothing else to send. Public paths never
+ * reach this handler.
  */
 public final class InternalApi {
   public static final String PREFIX = "/internal/";
@@ -17,6 +20,12 @@ public final class InternalApi {
 
   /** Milliseconds left until the coordinator's deadline; the replica drops work done later. */
   public static final String DEADLINE_HEADER = "X-Dht-Deadline-Ms";
+
+  /** The answering node's wall clock, in ms since the epoch, on every internal answer. */
+  public static final String WALL_CLOCK_HEADER = "X-Dht-Wall-Clock-Ms";
+
+  /** Answers 204 with {@link #WALL_CLOCK_HEADER} alone: a clock sample for an idle peer. */
+  public static final String CLOCK_PATH = PREFIX + "v0/clock";
 
   /** A batch body carries at most this many maximal ops' worth of bytes. */
   private static final int MAX_BATCH_OPS_AT_LIMIT = 16;

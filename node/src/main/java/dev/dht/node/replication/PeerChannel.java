@@ -1,5 +1,6 @@
 package dev.dht.node.replication;
 
+import dev.dht.node.cluster.ClockOffsets;
 import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.storage.Record;
@@ -22,7 +23,8 @@ import java.util.concurrent.TimeUnit;
  * that carries the time left until the ops' deadline. What is queued or in flight to the peer is
  * bounded (ops and bytes): past the bound, and past an op's deadline, ops fail at once instead of
  * waiting, so a slow, hung or black-holed peer cannot grow the heap. Answers are size-checked
- * before they are read. Used from its event loop only.
+ * before they are read, and each one's peer wall clock is a sample of the offset between the two
+ * nodes' clocks. Used from its event loop only.
  */
 final class PeerChannel {
   private static final int MAX_OPS_PER_BATCH = 256;
@@ -46,6 +48,7 @@ final class PeerChannel {
   private final NodeMetrics metrics;
   private final RequestOptions request;
   private final ClusterSecrets secret;
+  private final ClockOffsets offsets;
   private List<Pending> pending = new ArrayList<>();
   private int queuedOps; // pending or in flight
   private long queuedBytes;
@@ -57,9 +60,11 @@ final class PeerChannel {
       Context loop,
       String member,
       ClusterSecrets secret,
+      ClockOffsets offsets,
       PeerLimits limits,
       NodeMetrics metrics) {
     this.client = client;
+    this.offsets = offsets;
     this.loop = loop;
     this.member = member;
     this.limits = limits;
@@ -162,10 +167,14 @@ final class PeerChannel {
     if (presented != null) {
       options.putHeader(InternalApi.SECRET_HEADER, presented);
     }
+    long sentNanos = System.nanoTime();
     client
         .request(options)
         .compose(req -> req.send(body))
-        .compose(response -> answer(response, maxAnswerBytes))
+        .compose(response -> {
+          ClockSample.take(offsets, member, response, sentNanos);
+          return answer(response, maxAnswerBytes);
+        })
         .map(answer -> BatchCodec.decodeResults(answer, batch.size()))
         .onComplete(answers -> {
           batchesInFlight--;

@@ -1,5 +1,6 @@
 package dev.dht.node.replication;
 
+import dev.dht.node.cluster.ClockOffsets;
 import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.storage.Record;
@@ -24,6 +25,7 @@ public final class PeerClient {
   private final HttpClientAgent client;
   private final Context loop;
   private final ClusterSecrets secret;
+  private final ClockOffsets offsets;
   private final PeerLimits limits;
   private final NodeMetrics metrics;
   private final Map<String, PeerChannel> channels = new HashMap<>(); // this loop only
@@ -32,12 +34,14 @@ public final class PeerClient {
       Vertx vertx,
       Context loop,
       ClusterSecrets secret,
+      ClockOffsets offsets,
       long connectTimeoutMs,
       int poolSize,
       PeerLimits limits,
       NodeMetrics metrics) {
     this.loop = loop;
     this.secret = secret;
+    this.offsets = offsets;
     this.limits = limits;
     this.metrics = metrics;
     this.client =
@@ -55,7 +59,8 @@ public final class PeerClient {
    */
   public Future<Record> apply(String member, ReplicaOp op, long deadlineNanos) {
     return channels
-        .computeIfAbsent(member, m -> new PeerChannel(client, loop, m, secret, limits, metrics))
+        .computeIfAbsent(
+            member, m -> new PeerChannel(client, loop, m, secret, offsets, limits, metrics))
         .submit(op, deadlineNanos);
   }
 

@@ -140,8 +140,44 @@ class HybridClockTest {
   void aRestartedClockStartsAboveWhatItReservedBeforeEvenIfTheWallClockWentBack() {
     long before = 1_000_000L;
     FakeReservation reservation = new FakeReservation(before + 2_000, before + 4_000);
-    HybridClock restarted = new HybridClock(() -> before - 10_000, 1, 500, reservation);
+    HybridClock restarted = new HybridClock(() -> before - 10_000, 1, 20_000, reservation);
     assertThat(HybridClock.millisOf(restarted.next())).isGreaterThanOrEqualTo(before + 2_000);
+  }
+
+  @Test
+  void stampsNothingMoreThanTheMaximumOffsetAheadOfItsWallClock() {
+    AtomicLong wall = new AtomicLong(1_000_000L);
+    FakeReservation mark = new FakeReservation(1_120_000L, Long.MAX_VALUE); // ran 2 min ahead
+    HybridClock restarted = new HybridClock(wall::get, 1, 500, mark);
+    assertThatThrownBy(restarted::next)
+        .isInstanceOf(HybridClock.FencedException.class)
+        .hasMessageContaining("ahead");
+    wall.set(1_119_600L);
+    assertThat(HybridClock.millisOf(restarted.next())).isEqualTo(1_120_000L);
+
+    HybridClock clock = new HybridClock(wall::get, 2, 500);
+    long farAhead = HybridClock.firstOf(wall.get() + 60_000);
+    assertThatThrownBy(() -> clock.nextAfter(farAhead))
+        .isInstanceOf(HybridClock.FencedException.class);
+    assertThat(clock.nextAfter(HybridClock.firstOf(wall.get() + 400)))
+        .isGreaterThan(HybridClock.firstOf(wall.get() + 400));
+  }
+
+  @Test
+  void aFencedClockStampsNothingAndAdmitsNoVersion() {
+    AtomicLong wall = new AtomicLong(1_000_000L);
+    String[] fenced = {"clock fenced: test"};
+    HybridClock clock =
+        new HybridClock(wall::get, 1, 500, HybridClock.Reservation.NONE, () -> fenced[0]);
+    long version = HybridClock.firstOf(wall.get());
+    assertThatThrownBy(clock::next)
+        .isInstanceOf(HybridClock.FencedException.class)
+        .hasMessage("clock fenced: test");
+    assertThat(clock.admits(version)).isFalse();
+    fenced[0] = null;
+    assertThat(clock.next()).isPositive();
+    assertThat(clock.admits(version)).isTrue();
+    assertThat(clock.admits(HybridClock.firstOf(wall.get() + 501))).isFalse();
   }
 
   @Test
