@@ -12,6 +12,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import java.util.BitSet;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 
 /**
@@ -71,8 +72,10 @@ final class RepairHandler {
       return;
     }
     if (RepairApi.DIGESTS_PATH.equals(request.path())) {
+      AtomicBoolean gone = new AtomicBoolean();
+      request.response().closeHandler(v -> gone.set(true)); // the peer timed out or went away
       worker
-          .executeBlocking(() -> RepairScans.digests(storage, keys).encode(), false)
+          .executeBlocking(() -> RepairScans.digests(storage, keys, gone::get).encode(), false)
           .onComplete(done -> {
             release.run();
             if (done.succeeded()) {

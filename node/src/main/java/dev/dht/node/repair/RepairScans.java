@@ -9,6 +9,7 @@ import io.vertx.core.buffer.Buffer;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 
 /**
  * The full scans of repair, over every record of this node's data (tombstones included). Each
@@ -22,14 +23,33 @@ public final class RepairScans {
 
   private RepairScans() {}
 
+  /** A scan given up because whoever asked for it is gone. */
+  public static final class AbandonedException extends RuntimeException {
+    AbandonedException() {
+      super("the scan was abandoned: its peer is gone", null, false, false);
+    }
+  }
+
   /** The digests of what this replica holds of {@code keys}. */
   public static Digests digests(Storage storage, SharedKeys keys) {
+    return digests(storage, keys, () -> false);
+  }
+
+  /**
+   * The digests of what this replica holds of {@code keys}; stops with an {@link
+   * AbandonedException} as soon as {@code abandoned} says so (checked every batch), so that a scan
+   * for a peer that gave up does not hold the one background worker.
+   */
+  public static Digests digests(Storage storage, SharedKeys keys, BooleanSupplier abandoned) {
     Digests digests = new Digests();
     long horizon = storage.purgeHorizon();
     try (RangeCursor cursor = storage.scan(FIRST_KEY)) {
       for (List<RangeCursor.Entry> batch = cursor.next(SCAN_BATCH, SCAN_BATCH_BYTES);
           !batch.isEmpty();
           batch = cursor.next(SCAN_BATCH, SCAN_BATCH_BYTES)) {
+        if (abandoned.getAsBoolean()) {
+          throw new AbandonedException();
+        }
         for (RangeCursor.Entry e : batch) {
           if (!purgeable(e.record(), horizon) && keys.contains(e.key())) {
             digests.add(e.key(), e.value());

@@ -57,6 +57,16 @@ public final class Repairer {
   private static final byte[] REPAIRED_SINCE = bytes("repair-complete-since-ms");
   private static final byte[] PURGE_HORIZON = bytes("tombstone-purge-horizon");
 
+  /**
+   * How long a peer may stay silent: a digests answer comes only after a scan of the peer's whole
+   * store (about a second per million keys here, more behind the scans of other peers on its one
+   * background worker); entries come in paced frames. A peer that gives up closes the connection,
+   * and the peer's scan stops.
+   */
+  private static final long DIGESTS_IDLE_MS = 600_000;
+
+  private static final long FRAMES_IDLE_MS = 60_000;
+
   /** The first run after a start waits this long (or the interval), for peers to come up. */
   private static final long FIRST_RUN_DELAY_MS = 5_000;
 
@@ -292,7 +302,7 @@ public final class Repairer {
             .setHost(uri.getHost())
             .setPort(uri.getPort())
             .setURI(path + query)
-            .setIdleTimeout(60_000);
+            .setIdleTimeout(RepairApi.DIGESTS_PATH.equals(path) ? DIGESTS_IDLE_MS : FRAMES_IDLE_MS);
     if (secret.current() != null) {
       request.putHeader(InternalApi.SECRET_HEADER, secret.current());
     }
