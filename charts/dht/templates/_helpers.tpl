@@ -92,7 +92,11 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
   verbs: ["get", "list", "watch", "create", "patch"]
 - apiGroups: [""]
   resources: ["pods"]
-  verbs: ["get", "list", "patch", "delete"]
+  verbs: ["get", "list", "patch"]
+# the roller restarts pods through evictions, so that the PodDisruptionBudget arbitrates
+- apiGroups: [""]
+  resources: ["pods/eviction"]
+  verbs: ["create"]
 - apiGroups: [""]
   resources: ["pods/log"]
   verbs: ["get"]

@@ -8,6 +8,9 @@ import dev.dht.operator.scaling.ScalePlan;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -23,8 +26,8 @@ import java.util.regex.Pattern;
 /**
  * What the DhtCluster reconciler reads and does beyond its owned objects: the pods and what their
  * nodes report ({@link #observe}), and the steps that act on single objects: the pods' files
- * annotation, the one-time upgrade permission, a pod's restart, the nodes' streams and clean-ups,
- * the claims of removed members.
+ * annotation, the one-time upgrade permission, a pod's restart (an eviction), the nodes' streams
+ * and clean-ups, the claims of removed members.
  */
 final class ClusterActions {
   /**
@@ -147,18 +150,44 @@ final class ClusterActions {
     }
   }
 
-  /** Deletes the pod (the StatefulSet recreates it from the current template), and says so. */
-  static void restart(
+  /**
+   * Evicts the pod (the StatefulSet recreates it from the current template) and says so. Through
+   * the Eviction API rather than a delete, so that the disruption budget arbitrates between the
+   * roller and anyone else taking pods down (a {@code kubectl drain}): when it refuses (429), or
+   * the eviction fails otherwise, the pod stays and the roll waits, saying why; it tries again on a
+   * later reconciliation.
+   */
+  static RollPlan.Decision restart(
       Context<DhtCluster> context,
       DhtCluster cluster,
       ClusterModel model,
       RollPlan.Restart restart) {
-    context
-        .getClient()
-        .pods()
-        .inNamespace(model.namespace())
-        .withName(restart.pod().name())
-        .delete();
+    String name = restart.pod().name();
+    boolean evicted;
+    try {
+      evicted =
+          context
+              .getClient()
+              .pods()
+              .inNamespace(model.namespace())
+              .withName(name)
+              .evict(
+                  new EvictionBuilder()
+                      .withNewMetadata()
+                      .withName(name)
+                      .withNamespace(model.namespace())
+                      .endMetadata()
+                      .build());
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == 404) {
+        return restart; // gone meanwhile: the StatefulSet recreates it
+      }
+      return restart.failed(e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage());
+    }
+    if (!evicted) {
+      return restart.refused(
+          DisruptionBudgetDependent.why(context.getSecondaryResource(PodDisruptionBudget.class)));
+    }
     Events.emit(
         context.getClient(),
         cluster,
@@ -166,8 +195,9 @@ final class ClusterActions {
             new Events.Transition(
                 Events.NORMAL,
                 "RollingRestart",
-                "restarting pod " + restart.pod().name() + ": " + restart.reason())),
+                "restarting pod " + name + ": " + restart.reason())),
         Instant.now());
+    return restart;
   }
 
   /**

@@ -185,7 +185,10 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     }
   }
 
-  /** The roller's decision; a restart deletes the pod it names. */
+  /**
+   * The roller's decision; a restart evicts the pod it names, and waits instead if the disruption
+   * budget refuses.
+   */
   private static void restartNextPod(Turn turn) {
     if (!turn.seen.any()) {
       return;
@@ -199,10 +202,10 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 model.desiredRevision(),
                 model.defaultAck(),
                 model.defaultFrom(),
-                scalingUnderWay(model),
+                model.membership(),
                 ClusterActions.templateObserved(turn.context, model)));
     if (turn.roll instanceof RollPlan.Restart restart) {
-      ClusterActions.restart(turn.context, turn.cluster, model, restart);
+      turn.roll = ClusterActions.restart(turn.context, turn.cluster, model, restart);
     }
   }
 
@@ -241,6 +244,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     return UpdateControl.patchStatus(status).rescheduleAfter(busy ? BUSY_PERIOD : WATCH_PERIOD);
   }
 
+  /** A change of size is under way or wanted (it may still be refused). */
   private static boolean scalingUnderWay(ClusterModel model) {
     var membership = model.membership();
     return membership.getStep() != Membership.Step.STABLE

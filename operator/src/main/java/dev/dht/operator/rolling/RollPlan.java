@@ -1,5 +1,6 @@
 package dev.dht.operator.rolling;
 
+import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.scaling.NodeView;
 import java.util.Comparator;
 import java.util.List;
@@ -7,18 +8,21 @@ import java.util.Map;
 
 /**
  * Which node pod to restart next so that its pod runs the current settings, or why none may be
- * restarted now. Pure: the reconciler observes, this decides, the reconciler deletes the pod (the
+ * restarted now. Pure: the reconciler observes, this decides, the reconciler evicts the pod (the
  * StatefulSet, {@code OnDelete}, recreates it from the current template).
  *
  * <p>The rules, in order:
  *
  * <ol>
  *   <li>nothing outdated: nothing to do;
- *   <li>not during a change of size (it moves data between the very nodes a restart would stop),
- *       nor before the StatefulSet controller has taken the current template;
- *   <li>an outdated pod that is not Ready serves nothing: restarting it costs no replica (this is
- *       how a cluster stuck on a broken setting gets the fixed one), unless another pod is down too
- *       and the restart would stack the two;
+ *   <li>nothing before the StatefulSet controller has taken the current template (a pod deleted now
+ *       could come back from the old one);
+ *   <li>an outdated pod that is not Ready serves nothing: restarting it costs no replica, unless
+ *       another pod is down too and the restart would stack the two. This is how a cluster stuck on
+ *       a broken setting gets the fixed one, during a change of size too (which would otherwise
+ *       wait for the broken pod forever);
+ *   <li>nothing else during a change of size: it moves data between the very nodes a restart would
+ *       stop;
  *   <li>otherwise every pod must be Ready, and every node must have caught up: answered, serves
  *       reads (not bootstrapping), holds no hints, streams or cleans nothing (so the pod restarted
  *       last is back in full);
@@ -26,18 +30,24 @@ import java.util.Map;
  *       replicas: with every pod up, a restart leaves {@code from - 1} of some keys;
  *   <li>then the outdated pod of the highest ordinal.
  * </ol>
+ *
+ * <p>A restart is an eviction, so the disruption budget has the last word (a drain may have taken
+ * the one pod it allows meanwhile); when it refuses, the roll waits ({@link Restart#refused}).
  */
 public final class RollPlan {
   private RollPlan() {}
 
-  /** What was observed: pods by ordinal, what their nodes report, and the defaults in force. */
+  /**
+   * What was observed: pods by ordinal, what their nodes report, the defaults in force, and where a
+   * change of size stands (the membership as published, this reconciliation's step included).
+   */
   public record Input(
       List<PodState> pods,
       Map<Integer, NodeView> nodes,
       DesiredRevision desired,
       int defaultAck,
       int defaultFrom,
-      boolean scaling,
+      Membership membership,
       boolean templateObserved) {
 
     /** With the StatefulSet's controller known to have taken the current template. */
@@ -47,8 +57,17 @@ public final class RollPlan {
         DesiredRevision desired,
         int defaultAck,
         int defaultFrom,
-        boolean scaling) {
-      this(pods, nodes, desired, defaultAck, defaultFrom, scaling, true);
+        Membership membership) {
+      this(pods, nodes, desired, defaultAck, defaultFrom, membership, true);
+    }
+
+    /**
+     * A change of size is under way: a step of it was published. Not merely wanted: a change the
+     * plan refuses ("refused: ...", e.g. fewer replicas than {@code from}) publishes nothing, and
+     * must not hold every roll back until someone notices.
+     */
+    boolean scaling() {
+      return membership.getStep() != Membership.Step.STABLE;
     }
   }
 
@@ -62,7 +81,20 @@ public final class RollPlan {
   public record Done(List<String> outdated) implements Decision {}
 
   /** Restart {@code pod} now. */
-  public record Restart(List<String> outdated, PodState pod, String reason) implements Decision {}
+  public record Restart(List<String> outdated, PodState pod, String reason) implements Decision {
+    /** The eviction was refused by the disruption budget ({@code budget} says why): wait. */
+    public Wait refused(String budget) {
+      return new Wait(outdated, "the disruption budget allows no eviction now: " + budget);
+    }
+
+    /**
+     * The eviction failed otherwise ({@code why}, the API's answer), e.g. for a pod that a second
+     * budget selects, which the Eviction API does not support: wait, and say so.
+     */
+    public Wait failed(String why) {
+      return new Wait(outdated, "evicting " + pod.name() + " failed: " + why);
+    }
+  }
 
   /** Nothing may be restarted now, for {@code why}; the roll goes on once that changes. */
   public record Wait(List<String> outdated, String why) implements Decision {}
@@ -76,9 +108,6 @@ public final class RollPlan {
     if (outdated.isEmpty()) {
       return new Done(names);
     }
-    if (in.scaling()) {
-      return new Wait(names, "a change of size is under way");
-    }
     if (!in.templateObserved()) {
       // a pod deleted now could come back from the old template
       return new Wait(names, "waiting for the StatefulSet controller to take the new template");
@@ -89,6 +118,9 @@ public final class RollPlan {
       var pod = notReadyOutdated.getFirst();
       return new Restart(
           names, pod, createdWith(in, pod) + ", and not Ready: restarting it costs no replica");
+    }
+    if (in.scaling()) {
+      return new Wait(names, "a change of size is under way");
     }
     if (!down.isEmpty()) {
       var first = down.getFirst();

@@ -6,7 +6,10 @@ import dev.dht.operator.TestCrds;
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.scaling.NodeAdmin;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
+import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
 import java.io.IOException;
@@ -33,8 +36,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The operator's roller on the real apiserver, with real nodes ({@link StandInKubelet}) and a
  * writer at 2/3: a settings change while one pod is not Ready waits for it, then restarts the pods
  * one at a time, each only once the others are Ready and have handed over their hints; every
- * acknowledged write is on all three replicas afterwards. With ack = from, it refuses to restart at
- * all.
+ * acknowledged write is on all three replicas afterwards. Restarts are evictions: while the
+ * disruption budget allows none, the roll waits. With ack = from, it refuses to restart at all.
  */
 class RollingOperatorTest {
   private static final int NODES = 3;
@@ -86,7 +89,7 @@ class RollingOperatorTest {
     var cluster = Clusters.cluster(NAME, ns, NODES);
     cluster.getMetadata().setGeneration(null);
     var scheduling = new Scheduling();
-    // unschedulable, so that a deleted pod is gone at once (no kubelet to wait for)
+    // unschedulable: no kubelet runs the pods but the stand-in
     scheduling.setNodeSelector(Map.of("dht.dev/test-no-such-node", "true"));
     cluster.getSpec().setScheduling(scheduling);
     client.resource(cluster).create();
@@ -246,6 +249,8 @@ class RollingOperatorTest {
     }
     assertThat(upgraded.getRevision()).isNotEqualTo(done.getRevision());
 
+    restartsWaitForTheDisruptionBudget();
+
     // ack = from: one node down would fail every default write somewhere, so no restart at all
     edit(c -> {
       var replication = new DhtClusterSpec.Replication();
@@ -263,6 +268,130 @@ class RollingOperatorTest {
     var whileRefused = uids();
     Thread.sleep(3000);
     assertThat(uids()).as("no restart while refused").isEqualTo(whileRefused);
+  }
+
+  /**
+   * A restart is an eviction, so the disruption budget arbitrates: with a budget that allows no
+   * disruption, the roll says so, deletes nothing and emits no event, and goes on once it allows
+   * one. The budget is held at 0 while the roller sees every pod Ready: another workload's pod
+   * carries the cluster's labels and is not Ready, so the disruption controller counts 4 expected
+   * pods, 3 healthy, 3 needed (the roller knows its pods by name). A concurrent drain would be the
+   * usual cause, but its window is a race; a second budget would not do: the Eviction API answers
+   * 500 for a pod that two budgets select, never 429.
+   */
+  private static void restartsWaitForTheDisruptionBudget() throws InterruptedException {
+    var labels = new HashMap<>(ClusterModel.selectorLabels(NAME));
+    labels.put("dht.dev/test", "intruder");
+    client
+        .apps()
+        .replicaSets()
+        .inNamespace(ns)
+        .resource(
+            new ReplicaSetBuilder()
+                .withNewMetadata()
+                .withName("intruder")
+                .endMetadata()
+                .withNewSpec()
+                .withReplicas(1)
+                .withNewSelector()
+                .withMatchLabels(Map.of("dht.dev/test", "intruder"))
+                .endSelector()
+                .withNewTemplate()
+                .withNewMetadata()
+                .withLabels(labels)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeSelector(Map.of("dht.dev/test-no-such-node", "true"))
+                .addNewContainer()
+                .withName("idle")
+                .withImage("local/none:1")
+                .endContainer()
+                .endSpec()
+                .endTemplate()
+                .endSpec()
+                .build())
+        .create();
+    Awaitility.await("the disruption controller allows no disruption")
+        .atMost(TIMEOUT)
+        .until(() -> {
+          var status =
+              client
+                  .policy()
+                  .v1()
+                  .podDisruptionBudget()
+                  .inNamespace(ns)
+                  .withName(NAME)
+                  .get()
+                  .getStatus();
+          return status != null
+              && status.getExpectedPods() == NODES + 1
+              && status.getDisruptionsAllowed() == 0;
+        });
+    var before = uids();
+    long events = rollingRestartEvents();
+    edit(c -> {
+      c.getSpec().getThreads().setStorageWorkers(5);
+      return c;
+    });
+    var refused =
+        awaitStatus(s ->
+            s.getRoll() != null
+                && s.getRoll().getMessage() != null
+                && s.getRoll()
+                    .getMessage()
+                    .startsWith("the disruption budget allows no eviction now: "));
+    assertThat(refused.getRoll().getMessage()).contains("3 of 4 pods healthy, 3 needed");
+    Thread.sleep(3000);
+    assertThat(uids()).as("no pod deleted while the budget allows none").isEqualTo(before);
+    assertThat(rollingRestartEvents()).as("no RollingRestart event").isEqualTo(events);
+
+    // a second budget over the same pods: every eviction fails (500), and the roll says so
+    var second =
+        client
+            .policy()
+            .v1()
+            .podDisruptionBudget()
+            .inNamespace(ns)
+            .resource(
+                new PodDisruptionBudgetBuilder()
+                    .withNewMetadata()
+                    .withName("second")
+                    .endMetadata()
+                    .withNewSpec()
+                    .withMaxUnavailable(new IntOrString(1))
+                    .withNewSelector()
+                    .withMatchLabels(ClusterModel.selectorLabels(NAME))
+                    .endSelector()
+                    .endSpec()
+                    .build());
+    second.create();
+    var failed =
+        awaitStatus(s ->
+            s.getRoll() != null
+                && s.getRoll().getMessage() != null
+                && s.getRoll().getMessage().startsWith("evicting roll-2 failed: "));
+    assertThat(failed.getRoll().getMessage()).contains("more than one PodDisruptionBudget");
+    second.delete();
+    assertThat(uids()).as("no pod deleted while evictions fail").isEqualTo(before);
+
+    client.apps().replicaSets().inNamespace(ns).withName("intruder").delete();
+    awaitStatus(s ->
+        s.getRoll() == null
+            && Conditions.isTrue(s.getConditions(), "ConfigApplied")
+            && Conditions.isTrue(s.getConditions(), Conditions.READY));
+    var after = uids();
+    for (var pod : before.keySet()) {
+      assertThat(after.get(pod)).as("%s restarted", pod).isNotEqualTo(before.get(pod));
+    }
+    assertThat(rollingRestartEvents()).isGreaterThanOrEqualTo(events + NODES);
+  }
+
+  /** RollingRestart events, counting repeats. */
+  private static long rollingRestartEvents() {
+    return client.v1().events().inNamespace(ns).list().getItems().stream()
+        .filter(e -> "RollingRestart".equals(e.getReason()))
+        .mapToLong(e -> e.getCount() == null ? 1 : e.getCount())
+        .sum();
   }
 
   /** Edits the cluster, again on a conflict with the operator's status writes. */
@@ -312,13 +441,17 @@ class RollingOperatorTest {
     return -1;
   }
 
+  /** The cluster's node pods (not another workload's that carries their labels). */
   private static List<Pod> pods() {
     return client
         .pods()
         .inNamespace(ns)
         .withLabel("app.kubernetes.io/instance", NAME)
         .list()
-        .getItems();
+        .getItems()
+        .stream()
+        .filter(p -> p.getMetadata().getName().matches(NAME + "-\\d+"))
+        .toList();
   }
 
   private static Map<String, String> uids() {

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
@@ -28,8 +29,14 @@ import java.util.regex.Pattern;
  * pod, restarted when its pod is recreated; projects the ConfigMap's files and the Secret into it
  * (pod DNS names rewritten to the local ports); and reports the pod Ready once its node answers,
  * unless the test holds it not Ready. The operator reaches the nodes through {@link #local}.
+ *
+ * <p>Like a kubelet, it confirms a pod's deletion only once its container stopped (a finalizer,
+ * removed a second after the deletion is seen): a deleted pod is terminating for a while, not gone
+ * at once. The disruption controller must see it terminating, or it takes the pod recreated under
+ * the same name for the one just evicted and counts it unhealthy for two minutes.
  */
 final class StandInKubelet implements AutoCloseable {
+  private static final String FINALIZER = "dht.dev/test-kubelet";
   private final KubernetesClient client;
   private final String ns;
   private final String name;
@@ -39,6 +46,7 @@ final class StandInKubelet implements AutoCloseable {
   private final String[] uids;
   private final Set<Integer> heldNotReady = ConcurrentHashMap.newKeySet();
   private final Set<Integer> heldConfig = ConcurrentHashMap.newKeySet();
+  private final Map<String, Instant> stopping = new ConcurrentHashMap<>();
   private volatile boolean running = true;
   private final Thread loop;
 
@@ -92,6 +100,13 @@ final class StandInKubelet implements AutoCloseable {
         node.close();
       }
     }
+    for (int i = 0; i < nodes.length; i++) {
+      try {
+        confirmDeletion(client.pods().inNamespace(ns).withName(name + "-" + i).get());
+      } catch (RuntimeException e) {
+        // the namespace goes anyway
+      }
+    }
   }
 
   private void run() {
@@ -102,9 +117,30 @@ final class StandInKubelet implements AutoCloseable {
         for (int i = 0; i < nodes.length; i++) {
           Pod pod = client.pods().inNamespace(ns).withName(name + "-" + i).get();
           String uid = pod == null ? null : pod.getMetadata().getUid();
-          if (nodes[i] != null && !uid(i).equals(String.valueOf(uid))) {
-            nodes[i].close(); // the pod is gone or is another one: its container stops
+          boolean deleted = pod != null && pod.getMetadata().getDeletionTimestamp() != null;
+          if (nodes[i] != null && (deleted || !uid(i).equals(String.valueOf(uid)))) {
+            nodes[i].close(); // the pod is deleted, gone or another one: its container stops
             nodes[i] = null;
+          }
+          if (deleted) {
+            if (stopping
+                .computeIfAbsent(uid, u -> Instant.now())
+                .plusSeconds(1)
+                .isBefore(Instant.now())) {
+              confirmDeletion(pod);
+            }
+            continue;
+          }
+          if (pod != null && !pod.getMetadata().getFinalizers().contains(FINALIZER)) {
+            pod =
+                client
+                    .pods()
+                    .inNamespace(ns)
+                    .withName(pod.getMetadata().getName())
+                    .edit(p -> {
+                      p.getMetadata().getFinalizers().add(FINALIZER);
+                      return p;
+                    });
           }
           if (pod != null && config != null && secret != null) {
             if (nodes[i] == null || !heldConfig.contains(i)) {
@@ -126,6 +162,20 @@ final class StandInKubelet implements AutoCloseable {
       } catch (Exception e) {
         // the apiserver or a node start failed this turn: try again next turn
       }
+    }
+  }
+
+  /** Lets a deleted pod go (the kubelet's confirmation). */
+  private void confirmDeletion(Pod pod) {
+    if (pod != null && pod.getMetadata().getFinalizers().contains(FINALIZER)) {
+      client
+          .pods()
+          .inNamespace(ns)
+          .withName(pod.getMetadata().getName())
+          .edit(p -> {
+            p.getMetadata().getFinalizers().remove(FINALIZER);
+            return p;
+          });
     }
   }
 

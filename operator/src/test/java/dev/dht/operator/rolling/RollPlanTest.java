@@ -2,7 +2,9 @@ package dev.dht.operator.rolling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.scaling.NodeView;
+import dev.dht.operator.scaling.ScalePlan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +18,8 @@ class RollPlanTest {
   private static final PodRevision OLD = PodRevision.parse("image=0a0a0a0a inputs=1b1b1b1b");
   private static final PodRevision NEW = PodRevision.parse("image=2c2c2c2c inputs=1b1b1b1b");
   private static final DesiredRevision DESIRED = new DesiredRevision(NEW, true);
+  private static final Membership STABLE = Membership.stable(1, 3);
+  private static final Membership JOINING = new Membership(2, 3, 4, Membership.Step.JOINING);
 
   private static PodState pod(int i, boolean ready, PodRevision revision) {
     return new PodState(i, "demo-" + i, true, ready, false, revision);
@@ -35,7 +39,7 @@ class RollPlanTest {
   }
 
   private static RollPlan.Decision next(List<PodState> pods, Map<Integer, NodeView> nodes) {
-    return RollPlan.next(new RollPlan.Input(pods, nodes, DESIRED, 2, 3, false));
+    return RollPlan.next(new RollPlan.Input(pods, nodes, DESIRED, 2, 3, STABLE));
   }
 
   @Test
@@ -110,26 +114,49 @@ class RollPlanTest {
   @Test
   void waitsDuringAChangeOfSize() {
     var pods = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD));
-    var decision = RollPlan.next(new RollPlan.Input(pods, caughtUp(3), DESIRED, 2, 3, true));
+    var decision = RollPlan.next(new RollPlan.Input(pods, caughtUp(3), DESIRED, 2, 3, JOINING));
     assertThat(((RollPlan.Wait) decision).why()).contains("change of size");
+  }
+
+  @Test
+  void aRefusedChangeOfSizeDoesNotHoldTheRollBack() {
+    // 2 replicas wanted of 3 members at from 3: refused, and nothing is published
+    var refused = ScalePlan.next(STABLE, 2, 3, caughtUp(3), i -> "demo-" + i);
+    assertThat(refused.waiting()).startsWith("refused: ");
+    var pods = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD));
+    var decision =
+        RollPlan.next(new RollPlan.Input(pods, caughtUp(3), DESIRED, 2, 3, refused.next()));
+    assertThat(((RollPlan.Restart) decision).pod().name()).isEqualTo("demo-2");
+  }
+
+  @Test
+  void restartsABrokenPodDuringAChangeOfSizeButNoReadyOne() {
+    var broken =
+        List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD), pod(3, false, OLD));
+    var decision = RollPlan.next(new RollPlan.Input(broken, caughtUp(4), DESIRED, 2, 3, JOINING));
+    assertThat(((RollPlan.Restart) decision).pod().name()).isEqualTo("demo-3");
+    assertThat(((RollPlan.Restart) decision).reason()).endsWith("costs no replica");
+    var ready = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD), pod(3, true, NEW));
+    var waits = RollPlan.next(new RollPlan.Input(ready, caughtUp(4), DESIRED, 2, 3, JOINING));
+    assertThat(((RollPlan.Wait) waits).why()).isEqualTo("a change of size is under way");
   }
 
   @Test
   void waitsUntilTheStatefulSetControllerHasTheNewTemplate() {
     var pods = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD));
     var decision =
-        RollPlan.next(new RollPlan.Input(pods, caughtUp(3), DESIRED, 2, 3, false, false));
+        RollPlan.next(new RollPlan.Input(pods, caughtUp(3), DESIRED, 2, 3, STABLE, false));
     assertThat(((RollPlan.Wait) decision).why()).contains("StatefulSet controller");
   }
 
   @Test
   void refusesWhenOneReplicaDownBreaksTheDefaultQuorum() {
     var pods = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD));
-    var all = RollPlan.next(new RollPlan.Input(pods, caughtUp(3), DESIRED, 3, 3, false));
+    var all = RollPlan.next(new RollPlan.Input(pods, caughtUp(3), DESIRED, 3, 3, STABLE));
     assertThat(all).isInstanceOf(RollPlan.Refuse.class);
     var single =
         RollPlan.next(
-            new RollPlan.Input(List.of(pod(0, true, OLD)), caughtUp(1), DESIRED, 1, 1, false));
+            new RollPlan.Input(List.of(pod(0, true, OLD)), caughtUp(1), DESIRED, 1, 1, STABLE));
     assertThat(single).isInstanceOf(RollPlan.Refuse.class);
   }
 
@@ -142,7 +169,8 @@ class RollPlanTest {
       @ForAll @IntRange(min = 1, max = 7) int n,
       @ForAll long readyBits,
       @ForAll long outdatedBits,
-      @ForAll long missingBits) {
+      @ForAll long missingBits,
+      @ForAll boolean scaling) {
     List<PodState> pods = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       boolean missing = (missingBits >> i & 1) == 1;
@@ -151,12 +179,17 @@ class RollPlanTest {
               ? PodState.missing(i, "demo-" + i)
               : pod(i, (readyBits >> i & 1) == 1, (outdatedBits >> i & 1) == 1 ? OLD : NEW));
     }
-    var decision = RollPlan.next(new RollPlan.Input(pods, caughtUp(n), DESIRED, 2, 3, false));
+    var decision =
+        RollPlan.next(
+            new RollPlan.Input(pods, caughtUp(n), DESIRED, 2, 3, scaling ? JOINING : STABLE));
     if (decision instanceof RollPlan.Restart restart) {
       long downAfter =
           pods.stream().filter(p -> !p.up() || p.ordinal() == restart.pod().ordinal()).count();
       assertThat(downAfter).isLessThanOrEqualTo(1);
       assertThat(restart.pod().outdated(DESIRED)).isTrue();
+      assertThat(scaling && restart.pod().ready())
+          .as("a Ready pod restarted during a scale")
+          .isFalse();
     }
   }
 }
