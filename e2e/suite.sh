@@ -117,7 +117,7 @@ step_install() {
   [ -z "${E2E_WATCH_ALL:-}" ] || other=""
   yes=("get dhtclusters" "patch dhtclusters" "watch dhtloadtests" "patch dhtclusters --subresource=status" "patch dhtloadtests --subresource=status"
        "create statefulsets.apps" "patch services" "update configmaps" "create secrets"
-       "create poddisruptionbudgets.policy" "create jobs.batch" "list pods" "create pods/eviction" "get pods/log"
+       "create poddisruptionbudgets.policy" "create jobs.batch" "list pods" "create pods --subresource=eviction" "get pods/log"
        "create events" "patch events")
   no=("create pods" "watch pods" "delete pods" "update secrets" "patch secrets" "delete secrets" "delete services" "update services"
       "update statefulsets.apps" "delete statefulsets.apps" "delete jobs.batch" "patch dhtloadtests"
