@@ -213,7 +213,9 @@ public final class Repairer {
       }
     }
     peers.sort(null);
-    status.peers = from < 2 ? 0 : peers.size();
+    // with one copy of each key, repair has nothing to compare, but a stream has keys to move
+    boolean nothingShared = from < 2 && !stream;
+    status.peers = nothingShared ? 0 : peers.size();
     status.peersDone = 0;
     peersRepairedSince.clear();
     worker
@@ -224,7 +226,7 @@ public final class Repairer {
           if (resumed) {
             log.info("resuming an interrupted run: {} peers done", saved.done().size());
           }
-          return repairAll(from < 2 ? List.of() : peers, from);
+          return repairAll(nothingShared ? List.of() : peers, from);
         })
         .onComplete(this::finished);
     return true;

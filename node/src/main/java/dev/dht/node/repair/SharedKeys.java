@@ -28,8 +28,10 @@ public record SharedKeys(Topology topology, int puller, int source, int from, bo
 
   private static SharedKeys of(
       Topology topology, int puller, int source, int from, boolean stream) {
-    if (from < 2 || from > topology.size()) {
-      throw new IllegalArgumentException("from must be in 2.." + topology.size() + ": " + from);
+    int least = stream ? 1 : 2; // one copy of a key is shared with no one, but it moves
+    if (from < least || from > topology.size()) {
+      throw new IllegalArgumentException(
+          "from must be in " + least + ".." + topology.size() + ": " + from);
     }
     return new SharedKeys(topology, puller, source, from, stream);
   }
