@@ -24,25 +24,8 @@ class TombstoneProcessTest {
 
   @Test
   void deletesArePurgedEverywhereAndNeverComeBackEvenFromAReplicaThatMissedThem() throws Exception {
-    List<NodeProcess> nodes =
-        NodeProcess.startCluster(
-            root,
-            "128m",
-            List.of(Map.of(), Map.of(), Map.of()),
-            "--repair-interval-s",
-            "2",
-            "--tombstone-grace-s",
-            "12",
-            "--hint-window-s",
-            "1");
+    List<NodeProcess> nodes = deletedWhileNode2IsDown(2, 12);
     try {
-      for (int k = 0; k < KEYS; k++) {
-        assertThat(nodes.get(0).client().put("gone-" + k, "old", 3, 3).status()).isEqualTo(201);
-      }
-      nodes.get(2).kill();
-      for (int k = 0; k < KEYS; k++) {
-        assertThat(nodes.get(k % 2).client().delete("gone-" + k, 2, 3).status()).isEqualTo(202);
-      }
       assertThat(nodes.get(0).stored("gone-0").tombstone()).isTrue();
       Thread.sleep(1500); // the hints for node 2 expire
       NodeProcess rejoined = nodes.get(2).restart(Map.of());
@@ -70,25 +53,8 @@ class TombstoneProcessTest {
 
   @Test
   void aReplicaAwayForLongerThanTheGracePeriodBringsNoDeletedValueBack() throws Exception {
-    List<NodeProcess> nodes =
-        NodeProcess.startCluster(
-            root,
-            "128m",
-            List.of(Map.of(), Map.of(), Map.of()),
-            "--repair-interval-s",
-            "1",
-            "--tombstone-grace-s",
-            "3",
-            "--hint-window-s",
-            "1");
+    List<NodeProcess> nodes = deletedWhileNode2IsDown(1, 3);
     try {
-      for (int k = 0; k < KEYS; k++) {
-        assertThat(nodes.get(0).client().put("gone-" + k, "old", 3, 3).status()).isEqualTo(201);
-      }
-      nodes.get(2).kill();
-      for (int k = 0; k < KEYS; k++) {
-        assertThat(nodes.get(k % 2).client().delete("gone-" + k, 2, 3).status()).isEqualTo(202);
-      }
       Thread.sleep(6000); // twice the grace: the others repair (failing to reach it) every second
       assertThat(nodes.get(0).stored("gone-0"))
           .as("a tombstone that node 2 never received is kept")
@@ -108,6 +74,38 @@ class TombstoneProcessTest {
       }
     } finally {
       nodes.forEach(NodeProcess::close);
+    }
+  }
+
+  /**
+   * Three nodes (hints kept 1 s), the keys written at 3/3, then node 2 killed and the keys deleted
+   * at 2/3 through the others.
+   */
+  private List<NodeProcess> deletedWhileNode2IsDown(int repairSeconds, int graceSeconds)
+      throws InterruptedException {
+    List<NodeProcess> nodes =
+        NodeProcess.startCluster(
+            root,
+            "128m",
+            List.of(Map.of(), Map.of(), Map.of()),
+            "--repair-interval-s",
+            Integer.toString(repairSeconds),
+            "--tombstone-grace-s",
+            Integer.toString(graceSeconds),
+            "--hint-window-s",
+            "1");
+    try {
+      for (int k = 0; k < KEYS; k++) {
+        assertThat(nodes.get(0).client().put("gone-" + k, "old", 3, 3).status()).isEqualTo(201);
+      }
+      nodes.get(2).kill();
+      for (int k = 0; k < KEYS; k++) {
+        assertThat(nodes.get(k % 2).client().delete("gone-" + k, 2, 3).status()).isEqualTo(202);
+      }
+      return nodes;
+    } catch (RuntimeException | AssertionError | InterruptedException e) {
+      nodes.forEach(NodeProcess::close);
+      throw e;
     }
   }
 
