@@ -141,9 +141,9 @@ public final class Repairer {
     worker
         .executeBlocking(
             () -> {
-              status.repairedSinceMillis = longMeta(REPAIRED_SINCE);
-              horizon.set(longMeta(PURGE_HORIZON));
-              return longMeta(LAST_COMPLETED);
+              status.repairedSinceMillis = repairedSince(storage);
+              horizon.set(longMeta(storage, PURGE_HORIZON));
+              return longMeta(storage, LAST_COMPLETED);
             },
             false)
         .onSuccess(last -> {
@@ -165,8 +165,7 @@ public final class Repairer {
    * TombstoneHorizon#NEVER}: none). Blocking: for start-up.
    */
   public static long repairedSince(Storage storage) {
-    byte[] value = storage.getMeta(REPAIRED_SINCE);
-    return value == null ? TombstoneHorizon.NEVER : ByteBuffer.wrap(value).getLong();
+    return longMeta(storage, REPAIRED_SINCE); // absent: 0, which is NEVER
   }
 
   /** Told whether each run reached every peer; call on the repair's event loop. */
@@ -430,7 +429,7 @@ public final class Repairer {
     }
   }
 
-  private long longMeta(byte[] key) {
+  private static long longMeta(Storage storage, byte[] key) {
     byte[] value = storage.getMeta(key);
     return value == null ? 0 : ByteBuffer.wrap(value).getLong();
   }
