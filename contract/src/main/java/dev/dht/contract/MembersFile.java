@@ -7,12 +7,19 @@ import java.util.Locale;
 
 /**
  * The members file the operator publishes in a cluster's ConfigMap and every node re-reads: {@code
- * epoch N} (optional, default 0), {@code read-from next} (optional, during a change of membership),
- * then one member a line, its URL and, after a space, its state ({@code joining} or {@code
- * leaving}; none: normal). Blank lines and lines starting with '#' are ignored, so a plain list of
- * URLs is a membership of epoch 0.
+ * epoch N} (optional, default 0), {@code replication ACK/FROM} (optional: the defaults of requests
+ * that name no ack or from; else the node's flags), {@code next-replication ACK/FROM} (optional,
+ * during a change of the defaults: those of the next ring), {@code read-from next} (optional,
+ * during a change), then one member a line, its URL and, after a space, its state ({@code joining}
+ * or {@code leaving}; none: normal). Blank lines and lines starting with '#' are ignored, so a
+ * plain list of URLs is a membership of epoch 0.
  */
-public record MembersFile(long epoch, boolean readNext, List<Member> members) {
+public record MembersFile(
+    long epoch,
+    Replication replication,
+    Replication nextReplication,
+    boolean readNext,
+    List<Member> members) {
   public enum State {
     NORMAL,
     JOINING,
@@ -21,10 +28,43 @@ public record MembersFile(long epoch, boolean readNext, List<Member> members) {
 
   public record Member(String url, State state) {}
 
+  /** Default ack and from, {@code 1 <= ack <= from}. */
+  public record Replication(int ack, int from) {
+    public Replication {
+      if (ack < 1 || ack > from) {
+        throw new IllegalArgumentException("replication needs 1 <= ack <= from, got " + this);
+      }
+    }
+
+    static Replication parse(String[] words, String line) {
+      String[] numbers = words.length == 2 ? words[1].split("/") : new String[0];
+      if (numbers.length != 2
+          || !numbers[0].matches("[0-9]{1,6}")
+          || !numbers[1].matches("[0-9]{1,6}")) {
+        throw new IllegalArgumentException(
+            "expected '" + words[0] + " ACK/FROM', got '" + line + "'");
+      }
+      return new Replication(Integer.parseInt(numbers[0]), Integer.parseInt(numbers[1]));
+    }
+
+    @Override
+    public String toString() {
+      return ack + "/" + from;
+    }
+  }
+
   private static final List<String> STATES = List.of("normal", "joining", "leaving");
 
   public MembersFile {
     members = List.copyOf(members);
+    if (nextReplication != null && replication == null) {
+      throw new IllegalArgumentException("next-replication needs a replication");
+    }
+  }
+
+  /** A membership that leaves the replication defaults to the nodes' flags. */
+  public MembersFile(long epoch, boolean readNext, List<Member> members) {
+    this(epoch, null, null, readNext, members);
   }
 
   public List<String> urls() {
@@ -33,6 +73,12 @@ public record MembersFile(long epoch, boolean readNext, List<Member> members) {
 
   public String write() {
     var out = new StringBuilder("epoch ").append(epoch).append('\n');
+    if (replication != null) {
+      out.append("replication ").append(replication).append('\n');
+    }
+    if (nextReplication != null) {
+      out.append("next-replication ").append(nextReplication).append('\n');
+    }
     if (readNext) {
       out.append("read-from next\n");
     }
@@ -50,6 +96,8 @@ public record MembersFile(long epoch, boolean readNext, List<Member> members) {
   public static MembersFile parse(String content) {
     long epoch = 0;
     boolean readNext = false;
+    Replication replication = null;
+    Replication nextReplication = null;
     var members = new ArrayList<Member>();
     for (String line : lines(content)) {
       String[] words = line.split("\\s+");
@@ -58,6 +106,10 @@ public record MembersFile(long epoch, boolean readNext, List<Member> members) {
           throw new IllegalArgumentException("expected 'epoch N', got '" + line + "'");
         }
         epoch = Long.parseLong(words[1]);
+      } else if (words[0].equals("replication")) {
+        replication = Replication.parse(words, line);
+      } else if (words[0].equals("next-replication")) {
+        nextReplication = Replication.parse(words, line);
       } else if (words[0].equals("read-from")) {
         if (words.length != 2 || !(words[1].equals("next") || words[1].equals("current"))) {
           throw new IllegalArgumentException(
@@ -72,7 +124,7 @@ public record MembersFile(long epoch, boolean readNext, List<Member> members) {
         throw new IllegalArgumentException("expected 'URL [joining|leaving]', got '" + line + "'");
       }
     }
-    return new MembersFile(epoch, readNext, members);
+    return new MembersFile(epoch, replication, nextReplication, readNext, members);
   }
 
   private static List<String> lines(String content) {

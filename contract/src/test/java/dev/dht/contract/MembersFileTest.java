@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dht.contract.MembersFile.Member;
+import dev.dht.contract.MembersFile.Replication;
 import dev.dht.contract.MembersFile.State;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
@@ -20,10 +21,22 @@ class MembersFileTest {
   @Property
   void whatIsWrittenIsReadBack(
       @ForAll @LongRange(min = 0, max = Long.MAX_VALUE) long epoch,
+      @ForAll("replication") Replication replication,
+      @ForAll("replication") Replication nextReplication,
       @ForAll boolean readNext,
       @ForAll("members") List<Member> members) {
-    var file = new MembersFile(epoch, readNext, members);
+    var file =
+        new MembersFile(
+            epoch, replication, replication == null ? null : nextReplication, readNext, members);
     assertThat(MembersFile.parse(file.write())).isEqualTo(file);
+  }
+
+  @Provide
+  Arbitrary<Replication> replication() {
+    return Combinators.combine(
+            Arbitraries.integers().between(1, 9), Arbitraries.integers().between(0, 9))
+        .as((ack, more) -> new Replication(ack, ack + more))
+        .injectNull(0.3);
   }
 
   @Provide
@@ -66,12 +79,33 @@ class MembersFileTest {
   }
 
   @Test
+  void readsTheReplicationDefaultsOfAChange() {
+    var file = MembersFile.parse("epoch 3\nreplication 2/3\nnext-replication 3/5\nhttp://a:1\n");
+    assertThat(file.replication()).isEqualTo(new Replication(2, 3));
+    assertThat(file.nextReplication()).isEqualTo(new Replication(3, 5));
+    assertThat(MembersFile.parse("http://a:1").replication()).isNull();
+  }
+
+  @Test
   void namesALineItCannotRead() {
     for (String bad :
-        List.of("epoch", "epoch 1 2", "read-from later", "http://a:1 gone", "a b c")) {
+        List.of(
+            "epoch",
+            "epoch 1 2",
+            "read-from later",
+            "http://a:1 gone",
+            "a b c",
+            "replication 2",
+            "replication 2/x",
+            "next-replication",
+            "replication 1/2 3")) {
       assertThatThrownBy(() -> MembersFile.parse(bad))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("expected");
     }
+    assertThatThrownBy(() -> MembersFile.parse("replication 3/2"))
+        .hasMessageContaining("1 <= ack <= from");
+    assertThatThrownBy(() -> MembersFile.parse("next-replication 2/3\nhttp://a:1"))
+        .hasMessageContaining("needs a replication");
   }
 }
