@@ -19,7 +19,6 @@ class PodFlagsTest {
   @Test
   void theJarTakesEveryFlagTheOperatorPasses() throws Exception {
     Path members = Files.writeString(dir.resolve("members"), "epoch 1\nhttp://demo-0.peers:8080\n");
-    Path settings = Files.writeString(dir.resolve("settings"), "default-ack=1\ndefault-from=1\n");
     Path secret = Files.writeString(dir.resolve("secret"), "s3cret\n");
     var pod =
         new NodeFlags.Pod(
@@ -27,7 +26,6 @@ class PodFlagsTest {
             dir.resolve("data").toString(),
             "http://demo-0.peers:8080",
             members.toString(),
-            settings.toString(),
             secret.toString(),
             dir.resolve("also-accepted").toString(),
             2,
@@ -45,7 +43,6 @@ class PodFlagsTest {
     assertThat(config.dataDir()).isEqualTo(dir.resolve("data"));
     assertThat(config.self()).isEqualTo("http://demo-0.peers:8080");
     assertThat(config.clusterFile()).isEqualTo(members);
-    assertThat(config.settingsFile()).isEqualTo(settings);
     assertThat(config.clusterSecret()).isEqualTo("s3cret");
     assertThat(config.alsoAcceptedSecretFile()).isEqualTo(dir.resolve("also-accepted"));
     assertThat(config.eventLoops()).isEqualTo(2);

@@ -53,15 +53,14 @@ public final class NodeFlags {
 
   /**
    * The flags of a node in a pod, as the operator passes them: where it listens and keeps its data,
-   * its own URL and the files it re-reads (members, settings, the secrets), its threads and
-   * admission limits, its warm-up and its shutdown delay.
+   * its own URL and the files it re-reads (the members, with the replication defaults, and the
+   * secrets), its threads and admission limits, its warm-up and its shutdown delay.
    */
   public record Pod(
       int port,
       String dataDir,
       String self,
       String clusterFile,
-      String settingsFile,
       String clusterSecretFile,
       String alsoAcceptedSecretFile,
       int eventLoops,
@@ -78,7 +77,6 @@ public final class NodeFlags {
           DATA_DIR + "=" + dataDir,
           SELF + "=" + self,
           CLUSTER_FILE + "=" + clusterFile,
-          SETTINGS_FILE + "=" + settingsFile,
           CLUSTER_SECRET_FILE + "=" + clusterSecretFile,
           CLUSTER_SECRET_ALSO_ACCEPTED_FILE + "=" + alsoAcceptedSecretFile,
           EVENT_LOOPS + "=" + eventLoops,

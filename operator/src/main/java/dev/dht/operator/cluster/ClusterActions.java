@@ -31,8 +31,8 @@ import java.util.regex.Pattern;
  */
 final class ClusterActions {
   /**
-   * Annotated on the pods with a hash of their ConfigMap's files (membership, settings) when these
-   * change: the kubelet then refreshes the mounted files at once instead of within a minute or so.
+   * Annotated on the pods with a hash of their ConfigMap's file (the members file) when it changes:
+   * the kubelet then refreshes the mounted file at once instead of within a minute or so.
    */
   static final String FILES_ANNOTATION = "dht.dev/config-files";
 

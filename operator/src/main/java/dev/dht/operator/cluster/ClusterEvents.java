@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** Kubernetes Events for notable transitions of a cluster's conditions. */
 final class ClusterEvents {
@@ -35,9 +36,9 @@ final class ClusterEvents {
     if (Conditions.isTrue(before, DEGRADED) && !Conditions.isTrue(after, DEGRADED)) {
       events.add(new Transition("Normal", "Recovered", "no longer degraded"));
     }
-    String scaling = scalingMessage(after);
-    if (scaling != null && !scaling.equals(scalingMessage(before))) {
-      events.add(new Transition("Normal", "Scaling", scaling));
+    var change = change(after);
+    if (change.isPresent() && !change.equals(change(before))) {
+      events.add(change.get());
     }
     String applied = ClusterStatusCalculator.CONFIG_APPLIED;
     if (!Conditions.isTrue(before, applied) && Conditions.isTrue(after, applied)) {
@@ -57,12 +58,16 @@ final class ClusterEvents {
     return events;
   }
 
-  /** The Progressing message while a change of size is under way; null otherwise. */
-  private static String scalingMessage(List<Condition> conditions) {
+  /**
+   * Progressing's reason and message (only) while a change of size or of the default ack/from is
+   * under way.
+   */
+  private static Optional<Transition> change(List<Condition> conditions) {
     return Conditions.find(conditions, PROGRESSING)
-        .filter(c -> "Scaling".equals(c.getReason()))
-        .map(Condition::getMessage)
-        .orElse(null);
+        .filter(c ->
+            HealthConditions.SCALING.equals(c.getReason())
+                || HealthConditions.CHANGING_REPLICATION.equals(c.getReason()))
+        .map(c -> new Transition("Normal", c.getReason(), c.getMessage()));
   }
 
   private static String reason(List<Condition> conditions, String type) {

@@ -2,7 +2,7 @@ package dev.dht.operator.cluster;
 
 import static java.util.Objects.requireNonNullElse;
 
-import dev.dht.contract.SettingsFile;
+import dev.dht.contract.MembersFile;
 import dev.dht.operator.rolling.DesiredRevision;
 import dev.dht.operator.rolling.PodRevision;
 import dev.dht.operator.scaling.Membership;
@@ -51,7 +51,6 @@ public record ClusterModel(
   public static final String CONFIG_DIR = "/etc/dht";
   public static final String SECRET_DIR = "/etc/dht-secret";
   public static final String MEMBERS_KEY = "members";
-  public static final String SETTINGS_KEY = "settings.properties";
   public static final String SECRET_KEY = "secret";
   public static final String ALSO_ACCEPTED_SECRET_KEY = "also-accepted";
 
@@ -63,8 +62,8 @@ public record ClusterModel(
 
   /**
    * Spec fields that never need a node restart, left out of the inputs: the nodes re-read the
-   * replication defaults and the members; storage shapes only new claims; pull settings matter only
-   * when pulling; the rest is the operator's.
+   * members file, which carries the replication defaults; storage shapes only new claims; pull
+   * settings matter only when pulling; the rest is the operator's.
    */
   static final List<String> NOT_RESTART_INPUTS =
       List.of(
@@ -144,7 +143,7 @@ public record ClusterModel(
         resources,
         List.copyOf(jvm),
         spec.getScheduling(),
-        membership(cluster.getStatus(), replicas),
+        membership(cluster.getStatus(), replicas, new MembersFile.Replication(ack, from)),
         defaults,
         spec.getImagePullPolicy() != null ? spec.getImagePullPolicy().name() : pull.policy(),
         spec.getImagePullSecrets() != null && !spec.getImagePullSecrets().isEmpty()
@@ -168,15 +167,17 @@ public record ClusterModel(
 
   /**
    * The membership the nodes were last given (the status), or, for a new cluster, {@code replicas}
-   * members at epoch 1.
+   * members at epoch 1; with the {@code wanted} ack/from where the status records none (an older
+   * operator gave them to the nodes at once, so they are in force).
    */
-  private static Membership membership(DhtClusterStatus status, int replicas) {
+  private static Membership membership(
+      DhtClusterStatus status, int replicas, MembersFile.Replication wanted) {
     if (status != null && status.getMembership() != null) {
-      return status.getMembership();
+      return status.getMembership().orReplication(wanted);
     }
     boolean running =
         status != null && status.getMembers() != null && !status.getMembers().isEmpty();
-    return Membership.stable(1, running ? status.getMembers().size() : replicas);
+    return Membership.stable(1, running ? status.getMembers().size() : replicas, wanted);
   }
 
   /** The same cluster with another membership (a step of a change decided this reconcile). */
@@ -287,18 +288,22 @@ public record ClusterModel(
     return "http://" + peerHost("$(POD_NAME)") + ":" + PORT;
   }
 
-  /** The versioned members file (epoch, read ring, member states) of the current step. */
+  /** The default ack/from wanted: the spec's, else the pinned ones (those in force: membership). */
+  public MembersFile.Replication replication() {
+    return new MembersFile.Replication(defaultAck, defaultFrom);
+  }
+
+  /**
+   * The versioned members file (epoch, default ack/from, read ring, member states) of the current
+   * step.
+   */
   public String membersFile() {
     return membership.file(urls(Math.max(membership.getMembers(), membership.getTarget())));
   }
 
-  public String settingsFile() {
-    return new SettingsFile(defaultAck, defaultFrom).write();
-  }
-
-  /** Hash of the ConfigMap's node files (membership and settings). */
+  /** Hash of the ConfigMap's node file (the members file). */
   public String filesHash() {
-    return PodRevision.hash(membersFile() + "\u0000" + settingsFile(), 16);
+    return PodRevision.hash(membersFile(), 16);
   }
 
   public String jvmOptionsEnv() {

@@ -16,9 +16,11 @@ import java.util.Optional;
  *   <li>observedGeneration: the generation whose spec was applied; not advanced while paused or
  *       when applying failed.
  *   <li>Ready: every desired replica passes its readiness probe.
- *   <li>Progressing: creating, scaling, or restarting pods created with other settings.
+ *   <li>Progressing: creating, scaling, changing the default ack/from, or restarting pods created
+ *       with other settings.
  *   <li>ConfigApplied: every node runs the current settings: its pod's revision, the published
- *       membership epoch, the default ack/from.
+ *       membership epoch, the default ack/from the members file gives; and these are the wanted
+ *       ones (not while a change of them is still to take its steps).
  *   <li>Paused: the pause annotation is set; owned objects are left as they are.
  *   <li>RestartRequired: the operator's defaults changed and wait for permission to restart.
  *   <li>Degraded: reconciliation failed, the Secret is missing, a scale or restart is refused, or

@@ -8,8 +8,9 @@ import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDep
 import java.util.Map;
 
 /**
- * The member list and default ack/from, mounted as a directory (not subPath, which would freeze the
- * files) so that the kubelet refreshes them and the nodes re-read them without a restart.
+ * The members file (the member list and the default ack/from of each ring), mounted as a directory
+ * (not subPath, which would freeze the files) so that the kubelet refreshes them and the nodes
+ * re-read them without a restart.
  */
 @KubernetesDependent(informer = @Informer(labelSelector = ClusterModel.MANAGED_BY_SELECTOR))
 public class ConfigMapDependent extends ClusterDependent<ConfigMap> {
@@ -31,10 +32,7 @@ public class ConfigMapDependent extends ClusterDependent<ConfigMap> {
   static ConfigMap build(ClusterModel model) {
     return new ConfigMapBuilder()
         .withMetadata(ClusterDependent.metadata(model, model.configMapName()))
-        .withData(
-            Map.of(
-                ClusterModel.MEMBERS_KEY, model.membersFile(),
-                ClusterModel.SETTINGS_KEY, model.settingsFile()))
+        .withData(Map.of(ClusterModel.MEMBERS_KEY, model.membersFile()))
         .build();
   }
 }

@@ -22,10 +22,11 @@ import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
- * Reconciles a {@link DhtCluster}: resolve the model, take the next step of a change of size if one
- * is under way ({@link ScalePlan}, from what the pods' nodes report on their admin endpoint), apply
- * the owned objects (unless paused), then report what was observed in the status. The workflow is
- * invoked explicitly so that the pause annotation can skip it while the status keeps being written.
+ * Reconciles a {@link DhtCluster}: resolve the model, take the next step of a change of size or of
+ * the default ack/from if one is under way ({@link ScalePlan}, from what the pods' nodes report on
+ * their admin endpoint), apply the owned objects (unless paused), then report what was observed in
+ * the status. The workflow is invoked explicitly so that the pause annotation can skip it while the
+ * status keeps being written.
  *
  * <p>Not generation-aware: the pause annotation changes metadata only, which does not bump the
  * generation but must still trigger a reconciliation. Its own status writes do not ({@link
@@ -51,7 +52,7 @@ import java.util.function.UnaryOperator;
 public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   public static final String NAME = "dhtcluster";
 
-  /** How often a change of size or a roll in progress is looked at again. */
+  /** How often a change of size or of the default ack/from, or a roll, is looked at again. */
   private static final Duration BUSY_PERIOD = Duration.ofSeconds(2);
 
   /** How often the nodes are observed otherwise (status.nodes, ConfigApplied). */
@@ -151,7 +152,10 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     }
   }
 
-  /** The next step of a change of size, from what the nodes report; the model moves to it. */
+  /**
+   * The next step of a change of size or of the default ack/from, from what the nodes report; the
+   * model moves to it.
+   */
   private static void planScaleStep(Turn turn) {
     var model = turn.model;
     if (!scalingUnderWay(model) || !turn.seen.any()) {
@@ -161,7 +165,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         ScalePlan.next(
             model.membership(),
             model.replicas(),
-            model.defaultFrom(),
+            model.replication(),
             turn.seen.nodes(),
             model::podName);
     if (turn.scaleStep != null) {
@@ -194,14 +198,16 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       return;
     }
     var model = turn.model;
+    // during a change of ack/from, requests meet both rings: a restart must suit the stricter
+    var replication = model.membership().strictest();
     turn.roll =
         RollPlan.next(
             new RollPlan.Input(
                 turn.seen.pods(),
                 turn.seen.nodes(),
                 model.desiredRevision(),
-                model.defaultAck(),
-                model.defaultFrom(),
+                replication.ack(),
+                replication.from(),
                 model.membership(),
                 ClusterActions.templateObserved(turn.context, model)));
     if (turn.roll instanceof RollPlan.Restart restart) {
@@ -244,11 +250,12 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     return UpdateControl.patchStatus(status).rescheduleAfter(busy ? BUSY_PERIOD : WATCH_PERIOD);
   }
 
-  /** A change of size is under way or wanted (it may still be refused). */
+  /** A change of size or of the default ack/from is under way or wanted (it may be refused). */
   private static boolean scalingUnderWay(ClusterModel model) {
     var membership = model.membership();
     return membership.getStep() != Membership.Step.STABLE
-        || membership.getMembers() != model.replicas();
+        || membership.getMembers() != model.replicas()
+        || !model.replication().equals(membership.replication());
   }
 
   @Override

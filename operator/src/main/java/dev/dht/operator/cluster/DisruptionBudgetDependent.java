@@ -42,8 +42,13 @@ public class DisruptionBudgetDependent extends ClusterDependent<PodDisruptionBud
     return model.disruptionBudgetName();
   }
 
+  /**
+   * From the default ack/from in force and, during a change of them, the target ones: requests meet
+   * both rings then, so the budget is the smaller.
+   */
   static int maxUnavailable(ClusterModel model) {
-    return Math.max(0, model.defaultFrom() - model.defaultAck());
+    var strictest = model.membership().strictest();
+    return Math.max(0, strictest.from() - strictest.ack());
   }
 
   /** Why the budget (as last seen) refuses an eviction, for the roll's status. */

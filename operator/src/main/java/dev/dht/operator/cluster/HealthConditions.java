@@ -10,6 +10,11 @@ import java.util.Locale;
 
 /** Ready, Progressing and Degraded: whether the replicas are ready, what changes, what is wrong. */
 final class HealthConditions {
+  /** Progressing's reasons while a change of size, or of the default ack/from, is under way. */
+  static final String SCALING = "Scaling";
+
+  static final String CHANGING_REPLICATION = "ChangingReplication";
+
   private static final int MAX_MESSAGE = 1024;
 
   private HealthConditions() {}
@@ -40,8 +45,11 @@ final class HealthConditions {
     if (!rollout.exists()) {
       return f.cond(PROGRESSING, true, "Creating", "creating the nodes");
     }
-    if (model.membership().getStep() != Membership.Step.STABLE) {
-      return f.cond(PROGRESSING, true, "Scaling", scalingText(f));
+    var membership = model.membership();
+    if (membership.getStep() != Membership.Step.STABLE) {
+      return membership.changesReplication()
+          ? f.cond(PROGRESSING, true, CHANGING_REPLICATION, replicationText(f))
+          : f.cond(PROGRESSING, true, SCALING, scalingText(f));
     }
     if (f.restartRefused()) {
       return f.cond(PROGRESSING, false, "RestartRefused", f.roll().getMessage());
@@ -66,18 +74,32 @@ final class HealthConditions {
     return f.cond(PROGRESSING, false, "RolloutComplete", "all replicas are up to date");
   }
 
+  /** "3 -> 5 members: joining (epoch 2); waiting for ...". */
   private static String scalingText(ConditionFacts f) {
     var m = f.in().model().membership();
-    String scaling = f.in().scaling();
-    return m.getMembers()
+    return m.getMembers() + " -> " + m.getTarget() + " members: " + stepText(f);
+  }
+
+  /** "changing the default ack/from 2/3 -> 3/5: streaming (epoch 6); waiting for ...". */
+  private static String replicationText(ConditionFacts f) {
+    var m = f.in().model().membership();
+    return "changing the default ack/from "
+        + m.replication()
         + " -> "
-        + m.getTarget()
-        + " members: "
-        + m.getStep().name().toLowerCase(Locale.ROOT).replace('_', ' ')
+        + m.targetReplication()
+        + ": "
+        + stepText(f);
+  }
+
+  /** The step of the change in progress, its epoch, and what the plan waits for. */
+  private static String stepText(ConditionFacts f) {
+    var m = f.in().model().membership();
+    String waiting = f.in().scaling();
+    return m.getStep().name().toLowerCase(Locale.ROOT).replace('_', ' ')
         + " (epoch "
         + m.getEpoch()
         + ")"
-        + (scaling == null ? "" : "; " + scaling);
+        + (waiting == null ? "" : "; " + waiting);
   }
 
   private static String rollText(ConditionFacts f) {

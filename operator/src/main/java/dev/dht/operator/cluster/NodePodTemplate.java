@@ -190,8 +190,8 @@ final class NodePodTemplate {
             ClusterModel.PORT,
             ClusterModel.DATA_DIR,
             model.selfUrlTemplate(),
+            // the members file carries the replication defaults too (its replication lines)
             ClusterModel.CONFIG_DIR + "/" + ClusterModel.MEMBERS_KEY,
-            ClusterModel.CONFIG_DIR + "/" + ClusterModel.SETTINGS_KEY,
             ClusterModel.SECRET_DIR + "/" + ClusterModel.SECRET_KEY,
             // a rotation: the Secret's also-accepted key; the node re-reads both files
             ClusterModel.SECRET_DIR + "/" + ClusterModel.ALSO_ACCEPTED_SECRET_KEY,

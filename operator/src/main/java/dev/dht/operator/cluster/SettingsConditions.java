@@ -15,7 +15,12 @@ import java.util.List;
 final class SettingsConditions {
   private SettingsConditions() {}
 
-  /** Whether every node runs the current settings, and which do not. */
+  /**
+   * Whether every node runs the current settings, and which do not. A node's default ack/from is
+   * compared with those the published members file gives (during a change of them, the ones in
+   * force); while these are not yet the wanted ones, the settings are not applied either, though no
+   * node is behind.
+   */
   static Condition configApplied(ConditionFacts f) {
     var in = f.in();
     var model = in.model();
@@ -33,7 +38,8 @@ final class SettingsConditions {
           in.now());
     }
     var behind = behind(in);
-    if (behind.isEmpty()) {
+    var published = model.membership().published();
+    if (behind.isEmpty() && published.equals(model.replication())) {
       return f.cond(
           CONFIG_APPLIED,
           true,
@@ -43,9 +49,20 @@ final class SettingsConditions {
               + " nodes run the current settings, membership epoch "
               + model.membership().getEpoch()
               + ", ack/from "
-              + model.defaultAck()
-              + "/"
-              + model.defaultFrom());
+              + published);
+    }
+    if (behind.isEmpty()) {
+      return f.cond(
+          CONFIG_APPLIED,
+          false,
+          in.paused() ? "Paused" : HealthConditions.CHANGING_REPLICATION,
+          "all "
+              + model.pods()
+              + " nodes serve the default ack/from "
+              + published
+              + "; "
+              + model.replication()
+              + " takes the steps of a change of membership first (see Progressing)");
     }
     String waiting =
         (model.pods() - behind.size())
@@ -61,6 +78,7 @@ final class SettingsConditions {
   private static List<String> behind(Observation in) {
     var model = in.model();
     var desired = model.desiredRevision();
+    var published = model.membership().published();
     var behind = new ArrayList<String>();
     for (int i = 0; i < model.pods(); i++) {
       String name = model.podName(i);
@@ -74,8 +92,8 @@ final class SettingsConditions {
         behind.add(name + ": not answering");
       } else if (node.epoch() != model.membership().getEpoch()) {
         behind.add(name + ": membership epoch " + node.epoch());
-      } else if (node.report().defaultAck() != model.defaultAck()
-          || node.report().defaultFrom() != model.defaultFrom()) {
+      } else if (node.report().defaultAck() != published.ack()
+          || node.report().defaultFrom() != published.from()) {
         behind.add(
             name + ": ack/from " + node.report().defaultAck() + "/" + node.report().defaultFrom());
       }

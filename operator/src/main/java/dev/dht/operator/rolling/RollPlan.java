@@ -21,8 +21,8 @@ import java.util.Map;
  *       another pod is down too and the restart would stack the two. This is how a cluster stuck on
  *       a broken setting gets the fixed one, during a change of size too (which would otherwise
  *       wait for the broken pod forever);
- *   <li>nothing else during a change of size: it moves data between the very nodes a restart would
- *       stop;
+ *   <li>nothing else during a change of size or of the default ack/from: it moves data between the
+ *       very nodes a restart would stop;
  *   <li>otherwise every pod must be Ready, and every node must have caught up: answered, serves
  *       reads (not bootstrapping), holds no hints, streams or cleans nothing (so the pod restarted
  *       last is back in full);
@@ -38,8 +38,9 @@ public final class RollPlan {
   private RollPlan() {}
 
   /**
-   * What was observed: pods by ordinal, what their nodes report, the defaults in force, and where a
-   * change of size stands (the membership as published, this reconciliation's step included).
+   * What was observed: pods by ordinal, what their nodes report, the defaults in force (during a
+   * change of them, the stricter of the current and the next ones), and where a change of size or
+   * of the defaults stands (the membership as published, this reconciliation's step included).
    */
   public record Input(
       List<PodState> pods,
@@ -62,9 +63,9 @@ public final class RollPlan {
     }
 
     /**
-     * A change of size is under way: a step of it was published. Not merely wanted: a change the
-     * plan refuses ("refused: ...", e.g. fewer replicas than {@code from}) publishes nothing, and
-     * must not hold every roll back until someone notices.
+     * A change of size or of the default ack/from is under way: a step of it was published. Not
+     * merely wanted: a change the plan refuses ("refused: ...", e.g. fewer replicas than {@code
+     * from}) publishes nothing, and must not hold every roll back until someone notices.
      */
     boolean scaling() {
       return membership.getStep() != Membership.Step.STABLE;
@@ -120,7 +121,11 @@ public final class RollPlan {
           names, pod, createdWith(in, pod) + ", and not Ready: restarting it costs no replica");
     }
     if (in.scaling()) {
-      return new Wait(names, "a change of size is under way");
+      return new Wait(
+          names,
+          in.membership().changesReplication()
+              ? "a change of the default ack/from is under way"
+              : "a change of size is under way");
     }
     if (!down.isEmpty()) {
       var first = down.getFirst();

@@ -3,6 +3,9 @@ package dev.dht.operator.scaling;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.contract.MembersFile;
+import dev.dht.contract.MembersFile.Replication;
+import java.util.ArrayList;
+import java.util.List;
 import lombok.AllArgsConstructor;
 import lombok.Builder;
 import lombok.EqualsAndHashCode;
@@ -13,7 +16,9 @@ import lombok.Setter;
 /**
  * The membership the operator publishes to the nodes, and where a change of it stands: kept in the
  * DhtCluster's status, so a change survives an operator restart. Members are the ordinals {@code
- * 0..members-1}; during a change to {@code target} members, the others join or leave.
+ * 0..members-1}; during a change to {@code target} members, the others join or leave. The default
+ * ack/from of requests that name none belong to it too: a change of them moves keys between replica
+ * sets as a change of size does, so it takes the same steps (with {@code members == target}).
  */
 @Getter
 @Setter
@@ -30,7 +35,10 @@ public class Membership {
     STABLE,
     /** Growing: the new pods start (unlisted, they wait) until they are Ready. */
     STARTING,
-    /** The new members joining or the old ones leaving: writes go to both rings. */
+    /**
+     * The new members joining or the old ones leaving, or the next default ack/from announced:
+     * writes go to both rings.
+     */
     JOINING,
     /** The members of the next ring pull the keys they will own. */
     STREAMING,
@@ -55,8 +63,86 @@ public class Membership {
   @Builder.Default
   private Step step = Step.STABLE;
 
-  public static Membership stable(long epoch, int members) {
-    return new Membership(epoch, members, members, Step.STABLE);
+  @JsonPropertyDescription(
+      "Default ack in force (of requests that name none) before the change in progress. 0 in a"
+          + " status of an older operator: then the spec's.")
+  private int ack;
+
+  @JsonPropertyDescription("Default from in force before the change in progress (see ack).")
+  private int from;
+
+  @JsonPropertyDescription(
+      "Default ack after the change in progress; equal to ack when stable (0: see ack).")
+  private int targetAck;
+
+  @JsonPropertyDescription(
+      "Default from after the change in progress; equal to from when stable (0: see ack).")
+  private int targetFrom;
+
+  /** {@code members} members at {@code epoch} with the default ack/from {@code replication}. */
+  public static Membership stable(long epoch, int members, Replication replication) {
+    return new Membership(
+        epoch,
+        members,
+        members,
+        Step.STABLE,
+        replication.ack(),
+        replication.from(),
+        replication.ack(),
+        replication.from());
+  }
+
+  /** The default ack/from in force before the change (null in a status of an older operator). */
+  @JsonIgnore
+  public Replication replication() {
+    return ack == 0 ? null : new Replication(ack, from);
+  }
+
+  /** The default ack/from after the change (null in a status of an older operator). */
+  @JsonIgnore
+  public Replication targetReplication() {
+    return targetAck == 0 ? null : new Replication(targetAck, targetFrom);
+  }
+
+  /**
+   * This membership with {@code wanted} where it records no ack/from: a status written before they
+   * were kept here. Those nodes were given the wanted ones at once, so no change starts.
+   */
+  public Membership orReplication(Replication wanted) {
+    var known = toBuilder();
+    if (replication() == null) {
+      known.ack(wanted.ack()).from(wanted.from());
+    }
+    if (targetReplication() == null) {
+      known.targetAck(wanted.ack()).targetFrom(wanted.from());
+    }
+    return known.build();
+  }
+
+  /** Whether the change in progress (or starting) is one of the default ack/from. */
+  @JsonIgnore
+  public boolean changesReplication() {
+    return ack != targetAck || from != targetFrom;
+  }
+
+  /**
+   * The default ack/from the published file gives the current ring, which the nodes serve once they
+   * observed it: the target's from the final membership on.
+   */
+  @JsonIgnore
+  public Replication published() {
+    return step == Step.FINAL || step == Step.CLEANING_UP ? targetReplication() : replication();
+  }
+
+  /**
+   * Of the replication in force and the target one, the one that tolerates fewer replicas down
+   * ({@code from - ack}): during a change, requests meet both rings, so neither may lose more.
+   */
+  @JsonIgnore
+  public Replication strictest() {
+    var now = replication();
+    var next = targetReplication();
+    return next.from() - next.ack() < now.from() - now.ack() ? next : now;
   }
 
   /**
@@ -81,11 +167,12 @@ public class Membership {
   }
 
   /**
-   * The members file of this step: the epoch, the read ring, and each member URL with its state.
+   * The members file of this step: the epoch, the default ack/from of the current ring (and of the
+   * next one while they change), the read ring, and each member URL with its state.
    */
-  public String file(java.util.List<String> urlsByOrdinal) {
+  public String file(List<String> urlsByOrdinal) {
     boolean changing = step == Step.JOINING || step == Step.STREAMING || step == Step.READING_NEXT;
-    var listed = new java.util.ArrayList<MembersFile.Member>();
+    var listed = new ArrayList<MembersFile.Member>();
     for (int i = 0; i < nodes(); i++) {
       MembersFile.State state;
       if (changing && i >= members) {
@@ -97,11 +184,19 @@ public class Membership {
       }
       listed.add(new MembersFile.Member(urlsByOrdinal.get(i), state));
     }
-    return new MembersFile(epoch, step == Step.READING_NEXT, listed).write();
+    Replication next = changing && changesReplication() ? targetReplication() : null;
+    return new MembersFile(epoch, published(), next, step == Step.READING_NEXT, listed).write();
   }
 
   @Override
   public String toString() {
-    return step + " epoch " + epoch + " " + members + (target != members ? " -> " + target : "");
+    return step
+        + " epoch "
+        + epoch
+        + " "
+        + members
+        + (target != members ? " -> " + target : "")
+        + (replication() == null ? "" : " ack/from " + replication())
+        + (changesReplication() ? " -> " + targetReplication() : "");
   }
 }

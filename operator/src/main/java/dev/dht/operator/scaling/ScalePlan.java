@@ -1,21 +1,29 @@
 package dev.dht.operator.scaling;
 
+import dev.dht.contract.MembersFile.Replication;
 import dev.dht.operator.scaling.Membership.Step;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The steps of a change of a cluster's size, decided from what was observed. Pure: given where the
- * change stands, the replicas wanted and what each node reports, it says what to publish next,
- * which nodes to ask to stream or clean up, and what it waits for. One change at a time: a new size
- * wanted during a change waits until that change is done (except while new pods are still starting,
- * when nothing was published yet and the change can be retargeted or dropped).
+ * The steps of a change of a cluster's size or of its default ack/from, decided from what was
+ * observed. Pure: given where the change stands, the replicas and the default ack/from wanted and
+ * what each node reports, it says what to publish next, which nodes to ask to stream or clean up,
+ * and what it waits for. One change at a time: a new size or ack/from wanted during a change waits
+ * until that change is done (except while new pods are still starting, when nothing was published
+ * yet and the change can be retargeted or dropped).
  *
  * <p>Growing N → M: the new pods start (unlisted, they wait) → joining → streaming → reads from the
  * next ring → final membership → cleanup. Shrinking: leaving → streaming → reads from the next ring
  * → final membership → the StatefulSet shrinks → cleanup. Each membership is observed by every node
  * concerned before the next is published.
+ *
+ * <p>A change of the default ack/from takes the same steps with the same members: the next ring is
+ * the same nodes with the new ack/from, so its wider (or narrower) replica sets are filled by the
+ * streams before reads use them. It comes before a change of size when the members suffice for the
+ * new from (so 5 → 3 replicas with from 5 → 3 narrows, then shrinks), after it otherwise (3 → 5
+ * replicas with from 3 → 5 grows, then widens).
  */
 public final class ScalePlan {
   /**
@@ -24,48 +32,56 @@ public final class ScalePlan {
   public record Decision(
       Membership next, List<Integer> stream, List<Integer> cleanup, String waiting) {}
 
+  /** What the spec asks: the replicas and the default ack/from. */
+  private record Wanted(int replicas, Replication replication) {}
+
   private ScalePlan() {}
 
   /**
-   * @param now where the change stands (stable when there is none)
+   * @param now where the change stands (stable when there is none), with the ack/from in force
    * @param desired the replicas wanted (the spec)
-   * @param minimum the fewest members allowed (the default from)
+   * @param replication the default ack/from wanted (the spec, or the pinned ones)
    * @param nodes what each pod's node reported, by ordinal
    * @param names pod names by ordinal, for the messages
    */
   public static Decision next(
-      Membership now, int desired, int minimum, Map<Integer, NodeView> nodes, Names names) {
+      Membership now,
+      int desired,
+      Replication replication,
+      Map<Integer, NodeView> nodes,
+      Names names) {
+    var wanted = new Wanted(desired, replication);
     return switch (now.getStep()) {
-      case STABLE -> start(now, desired, minimum);
-      case STARTING -> starting(now, desired, nodes, names);
+      case STABLE -> start(now, wanted);
+      case STARTING -> starting(now, wanted, nodes, names);
       case JOINING -> {
         String waiting = observed(now, nodes, names);
         yield waiting != null
-            ? wait(now, waiting + later(now, desired))
+            ? wait(now, waiting + later(now, wanted))
             : new Decision(
                 at(now, now.getEpoch(), Step.STREAMING),
                 range(0, now.getTarget()),
                 List.of(),
                 null);
       }
-      case STREAMING -> streaming(now, desired, nodes, names);
+      case STREAMING -> streaming(now, wanted, nodes, names);
       case READING_NEXT -> {
         String waiting = observed(now, nodes, names);
         yield waiting != null
-            ? wait(now, waiting + later(now, desired))
+            ? wait(now, waiting + later(now, wanted))
             : go(at(now, now.getEpoch() + 1, Step.FINAL));
       }
       case FINAL -> {
         String waiting = observed(now, nodes, names);
         yield waiting != null
-            ? wait(now, waiting + later(now, desired))
+            ? wait(now, waiting + later(now, wanted))
             : new Decision(
                 at(now, now.getEpoch(), Step.CLEANING_UP),
                 List.of(),
                 range(0, now.getTarget()),
                 null);
       }
-      case CLEANING_UP -> cleaning(now, desired, nodes, names);
+      case CLEANING_UP -> cleaning(now, wanted, nodes, names);
     };
   }
 
@@ -74,44 +90,67 @@ public final class ScalePlan {
     String of(int ordinal);
   }
 
-  private static Decision start(Membership now, int desired, int minimum) {
-    if (desired == now.getMembers()) {
-      return go(now);
+  private static Decision start(Membership now, Wanted wanted) {
+    int members = now.getMembers();
+    Replication inForce = now.replication();
+    boolean otherReplication = !wanted.replication().equals(inForce);
+    if (otherReplication && wanted.replication().from() <= members) {
+      return go(
+          now.toBuilder()
+              .epoch(now.getEpoch() + 1)
+              .step(Step.JOINING)
+              .targetAck(wanted.replication().ack())
+              .targetFrom(wanted.replication().from())
+              .build());
     }
-    if (desired < minimum) {
+    if (wanted.replicas() == members) {
+      return otherReplication
+          ? wait(
+              now,
+              "refused: the default from ("
+                  + wanted.replication().from()
+                  + ") exceeds the "
+                  + members
+                  + " members; raise replicas first")
+          : go(now);
+    }
+    if (wanted.replicas() < inForce.from()) {
       return wait(
           now,
           "refused: "
-              + desired
+              + wanted.replicas()
               + " replicas is fewer than the default from ("
-              + minimum
+              + inForce.from()
               + "); lower defaultFrom first");
     }
-    if (desired > now.getMembers()) {
-      return go(new Membership(now.getEpoch(), now.getMembers(), desired, Step.STARTING));
+    var resized = now.toBuilder().target(wanted.replicas());
+    if (wanted.replicas() > members) {
+      return go(resized.step(Step.STARTING).build());
     }
-    return go(new Membership(now.getEpoch() + 1, now.getMembers(), desired, Step.JOINING));
+    return go(resized.epoch(now.getEpoch() + 1).step(Step.JOINING).build());
   }
 
   private static Decision starting(
-      Membership now, int desired, Map<Integer, NodeView> nodes, Names names) {
-    if (desired <= now.getMembers()) {
-      return go(Membership.stable(now.getEpoch(), now.getMembers())); // nothing was published
+      Membership now, Wanted wanted, Map<Integer, NodeView> nodes, Names names) {
+    if (wanted.replicas() <= now.getMembers()) {
+      // nothing was published
+      return go(Membership.stable(now.getEpoch(), now.getMembers(), now.replication()));
     }
-    if (desired != now.getTarget()) {
-      return go(new Membership(now.getEpoch(), now.getMembers(), desired, Step.STARTING));
+    if (wanted.replicas() != now.getTarget()) {
+      return go(now.toBuilder().target(wanted.replicas()).build());
     }
     for (int i = now.getMembers(); i < now.getTarget(); i++) {
       NodeView node = nodes.get(i);
       if (node == null || !node.podReady() || !node.answered()) {
-        return wait(now, "waiting for the new pod " + names.of(i) + " to be Ready");
+        return wait(
+            now, "waiting for the new pod " + names.of(i) + " to be Ready" + later(now, wanted));
       }
     }
-    return go(new Membership(now.getEpoch() + 1, now.getMembers(), now.getTarget(), Step.JOINING));
+    return go(now.toBuilder().epoch(now.getEpoch() + 1).step(Step.JOINING).build());
   }
 
   private static Decision streaming(
-      Membership now, int desired, Map<Integer, NodeView> nodes, Names names) {
+      Membership now, Wanted wanted, Map<Integer, NodeView> nodes, Names names) {
     List<Integer> again = new ArrayList<>();
     String waiting = null;
     for (int i = 0; i < now.getTarget(); i++) {
@@ -129,11 +168,11 @@ public final class ScalePlan {
     if (waiting == null) {
       return go(at(now, now.getEpoch() + 1, Step.READING_NEXT));
     }
-    return new Decision(now, again, List.of(), waiting + later(now, desired));
+    return new Decision(now, again, List.of(), waiting + later(now, wanted));
   }
 
   private static Decision cleaning(
-      Membership now, int desired, Map<Integer, NodeView> nodes, Names names) {
+      Membership now, Wanted wanted, Map<Integer, NodeView> nodes, Names names) {
     List<Integer> again = new ArrayList<>();
     String waiting = null;
     for (int i = 0; i < now.getTarget(); i++) {
@@ -149,9 +188,9 @@ public final class ScalePlan {
       }
     }
     if (waiting == null) {
-      return go(Membership.stable(now.getEpoch(), now.getTarget()));
+      return go(Membership.stable(now.getEpoch(), now.getTarget(), now.targetReplication()));
     }
-    return new Decision(now, List.of(), again, waiting + later(now, desired));
+    return new Decision(now, List.of(), again, waiting + later(now, wanted));
   }
 
   /** Null if every node concerned runs with the current epoch; else what it waits for. */
@@ -168,14 +207,20 @@ public final class ScalePlan {
     return null;
   }
 
-  private static String later(Membership now, int desired) {
-    return desired == now.getTarget()
-        ? ""
-        : "; the change to " + desired + " replicas waits until this one is done";
+  /** What else is wanted, which waits: "" if nothing. */
+  private static String later(Membership now, Wanted wanted) {
+    String later = "";
+    if (wanted.replicas() != now.getTarget()) {
+      later += "; the change to " + wanted.replicas() + " replicas waits until this one is done";
+    }
+    if (!wanted.replication().equals(now.targetReplication())) {
+      later += "; the change to ack/from " + wanted.replication() + " waits until this one is done";
+    }
+    return later;
   }
 
   private static Membership at(Membership now, long epoch, Step step) {
-    return new Membership(epoch, now.getMembers(), now.getTarget(), step);
+    return now.toBuilder().epoch(epoch).step(step).build();
   }
 
   private static Decision go(Membership next) {

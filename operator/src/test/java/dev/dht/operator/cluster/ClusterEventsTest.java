@@ -48,6 +48,19 @@ class ClusterEventsTest {
   }
 
   @Test
+  void eachStepOfAChangeOfSizeOrOfTheDefaultsIsAnEvent() {
+    var stable = state(true, "RolloutComplete", false);
+    var scaling = state(true, "Scaling", false);
+    var changing = state(true, "ChangingReplication", false);
+    assertThat(ClusterEvents.between(stable, scaling))
+        .containsExactly(new Transition("Normal", "Scaling", "Scaling message"));
+    assertThat(ClusterEvents.between(scaling, changing))
+        .containsExactly(
+            new Transition("Normal", "ChangingReplication", "ChangingReplication message"));
+    assertThat(ClusterEvents.between(changing, changing)).isEmpty();
+  }
+
+  @Test
   void anotherCauseOfDegradationIsAnotherEvent() {
     var notReady = state(false, "RolloutComplete", true);
     var secret = new java.util.ArrayList<>(notReady);

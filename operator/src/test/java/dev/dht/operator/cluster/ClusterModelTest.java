@@ -4,7 +4,9 @@ import static dev.dht.operator.cluster.Clusters.cluster;
 import static dev.dht.operator.cluster.Clusters.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.contract.MembersFile.Replication;
 import dev.dht.operator.rolling.PodRevision;
+import dev.dht.operator.scaling.Membership;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -34,11 +36,42 @@ class ClusterModelTest {
     status.setPinnedDefaultFrom(3);
     status.setPinnedDefaultAck(2);
     cluster.setStatus(status);
-    assertThat(model(cluster).settingsFile()).isEqualTo("default-ack=2\ndefault-from=3\n");
+    assertThat(model(cluster).replication()).isEqualTo(new Replication(2, 3));
+    assertThat(model(cluster).membersFile()).startsWith("epoch 1\nreplication 2/3\n");
     cluster.getSpec().getReplication().setDefaultFrom(5);
-    assertThat(model(cluster).settingsFile())
+    assertThat(model(cluster).replication())
         .as("an explicit from wins, with its majority")
-        .isEqualTo("default-ack=3\ndefault-from=5\n");
+        .isEqualTo(new Replication(3, 5));
+  }
+
+  @Test
+  void theMembershipOfAnOlderOperatorsStatusHasTheWantedAckFromInForce() {
+    var cluster = cluster(5);
+    cluster.getSpec().getReplication().setDefaultFrom(3);
+    var status = new DhtClusterStatus();
+    status.setMembership(Membership.builder().epoch(4).members(5).target(5).build());
+    cluster.setStatus(status);
+    var model = model(cluster);
+    assertThat(model.membership()).isEqualTo(Membership.stable(4, 5, new Replication(2, 3)));
+    assertThat(model.membersFile()).startsWith("epoch 4\nreplication 2/3\nhttp://");
+  }
+
+  @Test
+  void aChangeOfTheDefaultAckFromIsPublishedAsTheNextRingsAndThenAsTheCurrentOnes() {
+    var cluster = cluster(3);
+    var widening =
+        Membership.stable(2, 3, new Replication(2, 3)).toBuilder()
+            .epoch(3)
+            .step(Membership.Step.JOINING)
+            .targetAck(3)
+            .build();
+    var model = model(cluster).withMembership(widening);
+    assertThat(model.membersFile())
+        .startsWith("epoch 3\nreplication 2/3\nnext-replication 3/3\nhttp://");
+    String joining = model.filesHash();
+    model = model.withMembership(widening.toBuilder().epoch(4).step(Membership.Step.FINAL).build());
+    assertThat(model.membersFile()).startsWith("epoch 4\nreplication 3/3\nhttp://");
+    assertThat(model.filesHash()).as("the pods are told at once").isNotEqualTo(joining);
   }
 
   @Test
@@ -46,7 +79,7 @@ class ClusterModelTest {
     var cluster = cluster(5);
     cluster.getSpec().getReplication().setDefaultFrom(3);
     assertThat(model(cluster).defaultAck()).isEqualTo(2);
-    assertThat(model(cluster).settingsFile()).isEqualTo("default-ack=2\ndefault-from=3\n");
+    assertThat(model(cluster).membersFile()).startsWith("epoch 1\nreplication 2/3\n");
   }
 
   @Test
@@ -58,7 +91,7 @@ class ClusterModelTest {
             "http://demo-1.demo-peers.prod.svc:8080",
             "http://demo-2.demo-peers.prod.svc:8080");
     assertThat(model.membersFile())
-        .isEqualTo("epoch 1\n" + String.join("\n", model.members()) + "\n");
+        .isEqualTo("epoch 1\nreplication 2/3\n" + String.join("\n", model.members()) + "\n");
     assertThat(model.selfUrlTemplate()).isEqualTo("http://$(POD_NAME).demo-peers.prod.svc:8080");
     assertThat(model.selector())
         .isEqualTo("app.kubernetes.io/name=dht,app.kubernetes.io/instance=demo");

@@ -4,6 +4,7 @@ import static dev.dht.operator.cluster.Clusters.cluster;
 import static dev.dht.operator.cluster.Clusters.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.contract.MembersFile.Replication;
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.rolling.PodRevision;
 import dev.dht.operator.rolling.PodState;
@@ -27,6 +28,7 @@ class ClusterStatusCalculatorTest {
   private static final Instant T1 = Instant.parse("2026-01-01T00:05:00Z");
 
   private static final PodRevision OLDER = PodRevision.ofOlderOperator("0123456789abcdef");
+  private static final Replication R23 = new Replication(2, 3);
 
   private DhtCluster cluster;
 
@@ -183,7 +185,8 @@ class ClusterStatusCalculatorTest {
     var replication = new DhtClusterSpec.Replication();
     replication.setDefaultAck(1);
     cluster.getSpec().setReplication(replication);
-    var model = model(cluster);
+    // the change of ack/from took its steps: the members file gives 1/3
+    var model = model(cluster).withMembership(Membership.stable(2, 3, new Replication(1, 3)));
     var status =
         observe(
             model,
@@ -220,7 +223,7 @@ class ClusterStatusCalculatorTest {
     var running = OperatorDefaults.current("local/dht-node:1");
     cluster.setStatus(new DhtClusterStatus());
     cluster.getStatus().setOperatorDefaults(running);
-    cluster.getStatus().setMembership(Membership.stable(1, 3));
+    cluster.getStatus().setMembership(Membership.stable(1, 3, R23));
     var newer = OperatorDefaults.current("local/dht-node:2");
     var model = ClusterModel.of(cluster, UpgradeGate.accepted(cluster, newer));
     assertThat(model.image()).as("the nodes keep their image").isEqualTo("local/dht-node:1");
@@ -362,7 +365,13 @@ class ClusterStatusCalculatorTest {
     compute(Optional.of(sts(3, 3, true, true)), false, T0);
     cluster.getMetadata().setGeneration(2L);
     cluster.getSpec().setReplicas(5);
-    var starting = model(cluster).withMembership(new Membership(1, 3, 5, Membership.Step.STARTING));
+    var starting =
+        model(cluster)
+            .withMembership(
+                Membership.stable(1, 3, R23).toBuilder()
+                    .target(5)
+                    .step(Membership.Step.STARTING)
+                    .build());
     var status =
         ClusterStatusCalculator.compute(
             new ClusterStatusCalculator.Observation(
@@ -380,6 +389,49 @@ class ClusterStatusCalculatorTest {
             "3 -> 5 members: starting (epoch 1); waiting for the new pod demo-3 to be Ready");
     assertCondition(status, "Degraded", "False", "AsExpected");
     assertThat(status.getMembership()).isEqualTo(starting.membership());
+  }
+
+  @Test
+  void aChangeOfTheDefaultAckFromIsProgressAndNotYetApplied() {
+    compute(Optional.of(sts(3, 3, true, true)), false, T0);
+    cluster.getMetadata().setGeneration(2L);
+    cluster.getSpec().getReplication().setDefaultAck(3);
+    var streaming =
+        model(cluster)
+            .withMembership(
+                Membership.stable(1, 3, R23).toBuilder()
+                    .epoch(2)
+                    .step(Membership.Step.STREAMING)
+                    .targetAck(3)
+                    .build());
+    var status =
+        ClusterStatusCalculator.compute(
+            new ClusterStatusCalculator.Observation(
+                cluster,
+                streaming,
+                Optional.of(sts(3, 3, true, true)),
+                false,
+                null,
+                T1,
+                "waiting for demo-0 to stream the keys it will own",
+                seen(streaming, 3, streaming.desiredRevision().revision(), true, 2, 3),
+                null,
+                streaming.defaults(),
+                false));
+    assertCondition(status, "Progressing", "True", "ChangingReplication");
+    assertThat(condition(status, "Progressing").getMessage())
+        .isEqualTo(
+            "changing the default ack/from 2/3 -> 3/3: streaming (epoch 2); waiting for demo-0 to"
+                + " stream the keys it will own");
+    assertCondition(status, "ConfigApplied", "False", "ChangingReplication");
+    assertThat(condition(status, "ConfigApplied").getMessage())
+        .as("the nodes serve what the members file gives, but not yet what the spec asks")
+        .isEqualTo(
+            "all 3 nodes serve the default ack/from 2/3; 3/3 takes the steps of a change of"
+                + " membership first (see Progressing)");
+    assertCondition(status, "Degraded", "False", "AsExpected");
+    assertThat(status.getDefaultAck()).isEqualTo(2);
+    assertThat(status.getMembership()).isEqualTo(streaming.membership());
   }
 
   @Test

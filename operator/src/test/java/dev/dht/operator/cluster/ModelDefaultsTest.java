@@ -2,6 +2,7 @@ package dev.dht.operator.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.contract.MembersFile.Replication;
 import dev.dht.operator.loadtest.DhtLoadTestSpec;
 import dev.dht.operator.loadtest.DhtLoadTestStatus;
 import dev.dht.operator.scaling.Membership;
@@ -72,8 +73,19 @@ class ModelDefaultsTest {
   @Test
   void aMembershipIsStableUnlessToldOtherwise() {
     assertThat(new Membership().getStep()).isEqualTo(Membership.Step.STABLE);
-    assertThat(Membership.builder().epoch(2).members(3).target(3).build())
-        .isEqualTo(Membership.stable(2, 3))
-        .hasToString("STABLE epoch 2 3");
+    var built =
+        Membership.builder()
+            .epoch(2)
+            .members(3)
+            .target(3)
+            .ack(2)
+            .from(3)
+            .targetAck(2)
+            .targetFrom(3);
+    assertThat(built.build())
+        .isEqualTo(Membership.stable(2, 3, new Replication(2, 3)))
+        .hasToString("STABLE epoch 2 3 ack/from 2/3");
+    assertThat(built.step(Membership.Step.JOINING).targetAck(3).targetFrom(5).build())
+        .hasToString("JOINING epoch 2 3 ack/from 2/3 -> 3/5");
   }
 }

@@ -4,6 +4,8 @@ import static dev.dht.operator.cluster.Clusters.cluster;
 import static dev.dht.operator.cluster.Clusters.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.contract.MembersFile.Replication;
+import dev.dht.operator.scaling.Membership;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.nio.charset.StandardCharsets;
@@ -39,15 +41,16 @@ class SmallDependentsTest {
   }
 
   @Test
-  void configMapHoldsMembersAndDefaults() {
+  void configMapHoldsTheMembersFileWithTheDefaults() {
     var cluster = cluster("demo", "ns", 2);
     var configMap = ConfigMapDependent.build(model(cluster));
     assertThat(configMap.getMetadata().getName()).isEqualTo("demo-config");
     assertThat(configMap.getData())
-        .containsEntry(
-            "members",
-            "epoch 1\nhttp://demo-0.demo-peers.ns.svc:8080\nhttp://demo-1.demo-peers.ns.svc:8080\n")
-        .containsEntry("settings.properties", "default-ack=2\ndefault-from=2\n");
+        .containsOnly(
+            Map.entry(
+                "members",
+                "epoch 1\nreplication 2/2\nhttp://demo-0.demo-peers.ns.svc:8080\n"
+                    + "http://demo-1.demo-peers.ns.svc:8080\n"));
   }
 
   @Test
@@ -101,6 +104,31 @@ class SmallDependentsTest {
         .isEqualTo("AlwaysAllow");
     assertThat(pdb.getSpec().getSelector().getMatchLabels())
         .containsEntry("app.kubernetes.io/instance", "demo");
+  }
+
+  @ParameterizedTest(name = "{0} -> {1} under way: maxUnavailable {2}")
+  @CsvSource({"2/3,3/5,1", "3/5,2/3,1", "2/5,3/5,2", "2/3,3/3,0", "3/3,2/3,0"})
+  void duringAChangeOfTheDefaultsTheBudgetSuitsBothRings(
+      String inForce, String target, int maxUnavailable) {
+    var now = replication(inForce);
+    var next = replication(target);
+    var cluster = cluster(5);
+    cluster.getSpec().getReplication().setDefaultAck(next.ack());
+    cluster.getSpec().getReplication().setDefaultFrom(next.from());
+    var changing =
+        Membership.stable(3, 5, now).toBuilder()
+            .epoch(4)
+            .step(Membership.Step.STREAMING)
+            .targetAck(next.ack())
+            .targetFrom(next.from())
+            .build();
+    var pdb = DisruptionBudgetDependent.build(model(cluster).withMembership(changing));
+    assertThat(pdb.getSpec().getMaxUnavailable().getIntVal()).isEqualTo(maxUnavailable);
+  }
+
+  private static Replication replication(String ackFrom) {
+    String[] parts = ackFrom.split("/");
+    return new Replication(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]));
   }
 
   private static String decode(Secret secret) {

@@ -71,7 +71,6 @@ class StatefulSetDependentTest {
             "--data-dir=/data",
             "--self=http://$(POD_NAME).demo-peers.ns.svc:8080",
             "--cluster-file=/etc/dht/members",
-            "--settings-file=/etc/dht/settings.properties",
             "--cluster-secret-file=/etc/dht-secret/secret",
             "--cluster-secret-also-accepted-file=/etc/dht-secret/also-accepted",
             "--event-loops=3",

@@ -2,6 +2,7 @@ package dev.dht.operator.rolling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.contract.MembersFile.Replication;
 import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.scaling.NodeView;
 import dev.dht.operator.scaling.ScalePlan;
@@ -18,8 +19,10 @@ class RollPlanTest {
   private static final PodRevision OLD = PodRevision.parse("image=0a0a0a0a inputs=1b1b1b1b");
   private static final PodRevision NEW = PodRevision.parse("image=2c2c2c2c inputs=1b1b1b1b");
   private static final DesiredRevision DESIRED = new DesiredRevision(NEW, true);
-  private static final Membership STABLE = Membership.stable(1, 3);
-  private static final Membership JOINING = new Membership(2, 3, 4, Membership.Step.JOINING);
+  private static final Replication R23 = new Replication(2, 3);
+  private static final Membership STABLE = Membership.stable(1, 3, R23);
+  private static final Membership JOINING =
+      STABLE.toBuilder().epoch(2).target(4).step(Membership.Step.JOINING).build();
 
   private static PodState pod(int i, boolean ready, PodRevision revision) {
     return new PodState(i, "demo-" + i, true, ready, false, revision);
@@ -119,9 +122,18 @@ class RollPlanTest {
   }
 
   @Test
+  void waitsDuringAChangeOfTheDefaultAckFrom() {
+    var pods = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD));
+    var widening = STABLE.toBuilder().epoch(2).step(Membership.Step.STREAMING).targetAck(3).build();
+    var decision = RollPlan.next(new RollPlan.Input(pods, caughtUp(3), DESIRED, 2, 3, widening));
+    assertThat(((RollPlan.Wait) decision).why())
+        .isEqualTo("a change of the default ack/from is under way");
+  }
+
+  @Test
   void aRefusedChangeOfSizeDoesNotHoldTheRollBack() {
     // 2 replicas wanted of 3 members at from 3: refused, and nothing is published
-    var refused = ScalePlan.next(STABLE, 2, 3, caughtUp(3), i -> "demo-" + i);
+    var refused = ScalePlan.next(STABLE, 2, R23, caughtUp(3), i -> "demo-" + i);
     assertThat(refused.waiting()).startsWith("refused: ");
     var pods = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD));
     var decision =
