@@ -45,8 +45,10 @@ public class DhtClusterSpec {
   @JsonPropertyDescription(
       "Number of nodes, at least 1. Default: 3. A change grows or shrinks the cluster step by"
           + " step, moving the data (status.membership shows the step). It does not shrink below"
-          + " the default from (replication.defaultFrom, else status.pinnedDefaultFrom): such a"
-          + " change waits until defaultFrom is lowered.")
+          + " the default from in force (status.membership.from): such a change waits until"
+          + " defaultFrom is lowered. One change at a time: a change of replicas and of the"
+          + " default ack/from made together take their steps one after the other (the"
+          + " narrowing before a shrink, the widening after a growth).")
   @Builder.Default
   private Integer replicas = 3;
 
@@ -58,7 +60,10 @@ public class DhtClusterSpec {
   @Default("{}")
   @JsonPropertyDescription(
       "Consistency of the requests that do not say how many replicas to write/read (from) and"
-          + " to wait for (ack). A change reaches the nodes without a restart.")
+          + " to wait for (ack). A change reaches the nodes without a restart, through the same"
+          + " steps as a change of replicas (status.membership shows the step): writes go to the"
+          + " replicas of both the current and the new default from, the new replicas are filled,"
+          + " and only then do reads use them.")
   @Builder.Default
   private Replication replication = new Replication();
 
@@ -167,7 +172,10 @@ public class DhtClusterSpec {
   @Builder.Default
   private OperatorUpgrades operatorUpgrades = OperatorUpgrades.Manual;
 
-  /** Default consistency of requests that do not say ack/from; reaches nodes without restart. */
+  /**
+   * Default consistency of requests that do not say ack/from; reaches the nodes without a restart,
+   * through the steps of a change of membership.
+   */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   @Data
   @Builder(toBuilder = true)
@@ -178,14 +186,17 @@ public class DhtClusterSpec {
     @JsonPropertyDescription(
         "Replicas per key of a request that has no 'from', 1 to replicas. Default:"
             + " status.pinnedDefaultFrom, the default from the cluster started with (its replicas"
-            + " then, unless defaultFrom was set), so that scaling does not change it.")
+            + " then, unless defaultFrom was set), so that scaling does not change it. A change"
+            + " takes the steps of a change of replicas: the wider (or narrower) replica sets are"
+            + " filled before reads use them; status.membership.from is the one in force.")
     private Integer defaultFrom;
 
     @Min(1)
     @JsonPropertyDescription(
         "Acks a request that has no 'ack' waits for, 1 to defaultFrom. Default: floor(from/2)+1,"
             + " a majority; while defaultFrom is unset: status.pinnedDefaultAck, the default ack"
-            + " the cluster started with.")
+            + " the cluster started with. A change takes the same steps as one of defaultFrom;"
+            + " status.membership.ack is the one in force.")
     private Integer defaultAck;
   }
 

@@ -75,7 +75,8 @@ public class DhtClusterStatus {
   private Integer pinnedDefaultAck;
 
   @JsonPropertyDescription(
-      "The membership published to the nodes, and the step of a change of size in progress.")
+      "The membership published to the nodes with the default ack/from in force, and the step"
+          + " of a change of size or of the default ack/from in progress.")
   private Membership membership;
 
   @JsonPropertyDescription(

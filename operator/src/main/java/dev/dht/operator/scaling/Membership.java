@@ -64,8 +64,9 @@ public class Membership {
   private Step step = Step.STABLE;
 
   @JsonPropertyDescription(
-      "Default ack in force (of requests that name none) before the change in progress. 0 in a"
-          + " status of an older operator: then the spec's.")
+      "Default ack in force (of requests that name none) before the change in progress; 0 in a"
+          + " status written by an older operator, which gave the nodes the wanted one at once:"
+          + " that one is then taken as in force.")
   private int ack;
 
   @JsonPropertyDescription("Default from in force before the change in progress (see ack).")

@@ -98,9 +98,9 @@ class DhtClusterOperatorTest {
     assertThat(peers.getSpec().getPublishNotReadyAddresses()).isTrue();
     assertThat(get(ConfigMap.class, "alpha-config").getData().get("members"))
         .isEqualTo(
-            "epoch 1\nhttp://alpha-0.alpha-peers.%1$s.svc:8080\nhttp://alpha-1.alpha-peers.%1$s.svc:8080\n"
-                    .formatted(ns)
-                + "http://alpha-2.alpha-peers.%s.svc:8080\n".formatted(ns));
+            "epoch 1\nreplication 2/3\nhttp://alpha-0.alpha-peers.%1$s.svc:8080\n".formatted(ns)
+                + "http://alpha-1.alpha-peers.%1$s.svc:8080\nhttp://alpha-2.alpha-peers.%1$s.svc:8080\n"
+                    .formatted(ns));
     assertThat(get(Secret.class, "alpha-secret").getData().get("secret")).isNotBlank();
     assertThat(get(PodDisruptionBudget.class, "alpha").getSpec().getMaxUnavailable().getIntVal())
         .isEqualTo(1);
@@ -142,12 +142,10 @@ class DhtClusterOperatorTest {
                     .orElse(false));
     assertThat(scaling.getMembership().getStep()).isEqualTo(Membership.Step.STARTING);
     assertThat(get(ConfigMap.class, "beta-config").getData().get("members"))
-        .startsWith("epoch 1\n")
+        .as("unset defaults keep the values the cluster started with")
+        .startsWith("epoch 1\nreplication 2/3\n")
         .doesNotContain("beta-3");
     assertThat(revisionOf(get(StatefulSet.class, "beta"))).isEqualTo(revisionOf(before));
-    assertThat(get(ConfigMap.class, "beta-config").getData().get("settings.properties"))
-        .as("unset defaults keep the values the cluster started with")
-        .isEqualTo("default-ack=2\ndefault-from=3\n");
 
     edit("beta", c -> c.getSpec().getThreads().setEventLoops(4));
     awaitUntil(() -> !revisionOf(get(StatefulSet.class, "beta")).equals(revisionOf(before)));
@@ -166,22 +164,30 @@ class DhtClusterOperatorTest {
   }
 
   @Test
-  void defaultAckReachesTheConfigMapWithoutTouchingThePods() {
+  void defaultAckStartsAChangeOfTheDefaultsWithoutTouchingThePods() {
     create("gamma", 3, spec -> {});
     var before = await(StatefulSet.class, "gamma");
     awaitStatus("gamma", s -> s.getObservedGeneration() == 1L);
 
     var edited = edit("gamma", c -> c.getSpec().getReplication().setDefaultAck(3));
+    // no node answers here: the change is announced (writes to both rings) and waits for them
     awaitUntil(() ->
         get(ConfigMap.class, "gamma-config")
             .getData()
-            .get("settings.properties")
-            .contains("default-ack=3"));
+            .get("members")
+            .startsWith("epoch 2\nreplication 2/3\nnext-replication 3/3\n"));
     awaitUntil(() ->
         get(PodDisruptionBudget.class, "gamma").getSpec().getMaxUnavailable().getIntVal() == 0);
     var status =
         awaitStatus(
-            "gamma", s -> s.getObservedGeneration().equals(edited.getMetadata().getGeneration()));
+            "gamma",
+            s ->
+                s.getObservedGeneration().equals(edited.getMetadata().getGeneration())
+                    && "ChangingReplication".equals(conditionReason(s, "Progressing")));
+    assertThat(status.getMembership().getStep()).isEqualTo(Membership.Step.JOINING);
+    assertThat(status.getMembership().getTargetAck()).isEqualTo(3);
+    assertThat(Conditions.find(status.getConditions(), "Progressing").orElseThrow().getMessage())
+        .startsWith("changing the default ack/from 2/3 -> 3/3: joining (epoch 2); waiting for");
     assertThat(status.getDefaultAck()).as("no node answers here to say it serves 3").isNull();
     var after = get(StatefulSet.class, "gamma");
     assertThat(after.getSpec().getTemplate()).isEqualTo(before.getSpec().getTemplate());

@@ -1,5 +1,6 @@
 package dev.dht.operator.cluster;
 
+import dev.dht.contract.MembersFile;
 import dev.dht.node.Node;
 import dev.dht.node.NodeOptions;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -16,7 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,9 +29,10 @@ import java.util.regex.Pattern;
 /**
  * Does the kubelet's part for a cluster's pods on an apiserver without one (the StatefulSet
  * controller creates and deletes them): runs a real node (in this JVM, on a local port) for each
- * pod, restarted when its pod is recreated; projects the ConfigMap's files and the Secret into it
- * (pod DNS names rewritten to the local ports); and reports the pod Ready once its node answers,
- * unless the test holds it not Ready. The operator reaches the nodes through {@link #local}.
+ * pod, restarted when its pod is recreated; projects the ConfigMap's members file and the Secret
+ * into it (pod DNS names rewritten to the local ports); and reports the pod Ready once its node
+ * answers, unless the test holds it not Ready. The operator reaches the nodes through {@link
+ * #local}.
  *
  * <p>Like a kubelet, it confirms a pod's deletion only once its container stopped (a finalizer,
  * removed a second after the deletion is seen): a deleted pod is terminating for a while, not gone
@@ -183,34 +187,46 @@ final class StandInKubelet implements AutoCloseable {
     return String.valueOf(uids[i]);
   }
 
-  private String[] flags(int i) {
+  private String[] flags(int i) throws IOException {
     Path dir = root.resolve("node-" + i);
-    return new String[] {
-      "--self",
-      "http://127.0.0.1:" + ports[i],
-      "--port",
-      Integer.toString(ports[i]),
-      "--node-id",
-      Integer.toString(i),
-      "--data-dir",
-      dir.resolve("data").toString(),
-      "--cluster-file",
-      dir.resolve("members").toString(),
-      "--settings-file",
-      dir.resolve("settings.properties").toString(),
-      "--cluster-secret-file",
-      dir.resolve("secret").toString(),
-      "--event-loops",
-      "1",
-      "--storage-threads",
-      "2",
-      "--block-cache-mb",
-      "8",
-      "--repair-interval-s",
-      "0",
-      "--request-timeout-ms",
-      "3000"
-    };
+    var flags =
+        new ArrayList<>(
+            List.of(
+                "--self",
+                "http://127.0.0.1:" + ports[i],
+                "--port",
+                Integer.toString(ports[i]),
+                "--node-id",
+                Integer.toString(i),
+                "--data-dir",
+                dir.resolve("data").toString(),
+                "--cluster-file",
+                dir.resolve("members").toString(),
+                "--cluster-secret-file",
+                dir.resolve("secret").toString(),
+                "--event-loops",
+                "1",
+                "--storage-threads",
+                "2",
+                "--block-cache-mb",
+                "8",
+                "--repair-interval-s",
+                "0",
+                "--request-timeout-ms",
+                "3000"));
+    // A node that reads the members file's replication lines serves what they say; one that does
+    // not (before that change) falls back to its flags: they are the default ack/from in force
+    // when it starts, so it serves them as long as no change of them is under way.
+    var replication = MembersFile.parse(Files.readString(dir.resolve("members"))).replication();
+    if (replication != null) {
+      flags.addAll(
+          List.of(
+              "--default-ack",
+              Integer.toString(replication.ack()),
+              "--default-from",
+              Integer.toString(replication.from())));
+    }
+    return flags.toArray(String[]::new);
   }
 
   /** Writes the ConfigMap's files and the secret where node {@code i} reads them, if changed. */
@@ -221,7 +237,6 @@ final class StandInKubelet implements AutoCloseable {
       members.append(local(line, name, ports)).append('\n');
     }
     write(dir.resolve("members"), members.toString());
-    write(dir.resolve("settings.properties"), config.getData().get("settings.properties"));
     write(
         dir.resolve("secret"),
         new String(
