@@ -20,7 +20,8 @@
 #   7 roll       spec.threads changed while demo-0 is down: the roller waits for it (status says so),
 #                then restarts one Ready, caught-up pod at a time (sampled every second: never two
 #                down); a writer at 2/3: at most 3 failures, every acknowledged write on all 3
-#                replicas; spec.replication.defaultAck changes the ConfigMap and restarts nothing
+#                replicas; spec.replication.defaultAck takes the membership plan's steps (the
+#                members file's replication line) and restarts nothing
 #   8 paused     with the pause annotation, a spec change does not advance observedGeneration
 #   9 secret     the Secret deleted with a writer running, then a pod: no new Secret, Degraded
 #                SecretMissing + Event, no 403 in any node log; restored from a backup, it heals
@@ -574,14 +575,15 @@ step_roll() {
   writer_stop writer
   on_every_replica writer ro
 
-  # (b) default ack: ConfigMap only, no restart; the status shows it once the nodes serve it
+  # (b) default ack: the membership plan's steps, no restart; the status shows it once the nodes
+  # serve it
   local after restarts gen_before
   before="$(pod_uids)"; restarts="$(pod_restarts)"
   revision_before="$(jp "sts/$CLUSTER" '{.spec.template.metadata.annotations.dht\.dev/revision}')"
   gen_before="$(jp "sts/$CLUSTER" '{.metadata.generation}')"
   k patch "dht/$CLUSTER" --type merge -p '{"spec":{"replication":{"defaultAck":1}}}' >/dev/null || die "patch of defaultAck failed"
-  until_ok 90 "ConfigMap $CLUSTER-config says default-ack=1" \
-    sh -c "timeout 20 kubectl -n '$NS' get cm $CLUSTER-config -o jsonpath='{.data.settings\.properties}' | grep -q '^default-ack=1\$'"
+  until_ok 180 "the members file of ConfigMap $CLUSTER-config says replication 1/3 (the final step)" \
+    sh -c "timeout 20 kubectl -n '$NS' get cm $CLUSTER-config -o jsonpath='{.data.members}' | grep -q '^replication 1/3\$'"
   until_ok 180 "the nodes serve ack 1: status.defaultAck = 1 (column Ack), ConfigApplied" \
     sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.defaultAck}/{.status.conditions[?(@.type==\"ConfigApplied\")].status}')\" = 1/True ]"
   after="$(pod_uids)"
@@ -605,7 +607,7 @@ step_paused() {
     sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.conditions[?(@.type==\"Paused\")].observedGeneration}')\" = $gen ]"
   observed="$(jp "dht/$CLUSTER" '{.status.observedGeneration}')"
   [ "$observed" = "$gen0" ] || die "observedGeneration $observed while paused; the applied generation was $gen0"
-  jp "cm/$CLUSTER-config" '{.data.settings\.properties}' | grep -q '^default-ack=1$' || die "the ConfigMap changed while paused"
+  jp "cm/$CLUSTER-config" '{.data.members}' | grep -q '^replication 1/3$' || die "the ConfigMap changed while paused"
   timeout 30 kubectl -n "$NS" wait "dht/$CLUSTER" --for=jsonpath='{.status.observedGeneration}'="$gen" --timeout=3s >/dev/null 2>&1 &&
     die "kubectl wait for observedGeneration $gen returned while paused"
   log "paused: generation $gen, observedGeneration stays $observed, ConfigMap unchanged"
