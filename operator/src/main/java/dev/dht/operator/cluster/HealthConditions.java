@@ -10,9 +10,10 @@ import java.util.Locale;
 
 /** Ready, Progressing and Degraded: whether the replicas are ready, what changes, what is wrong. */
 final class HealthConditions {
-  /** Progressing's reasons while a change of size, or of the default ack/from, is under way. */
+  /** Progressing's reason while a change of size is under way. */
   static final String SCALING = "Scaling";
 
+  /** Progressing's reason while a change of the default ack/from is under way. */
   static final String CHANGING_REPLICATION = "ChangingReplication";
 
   private static final int MAX_MESSAGE = 1024;
