@@ -235,8 +235,8 @@ public final class Bootstrapper {
   private List<Future<AdminStatus>> askEveryPeer() {
     Topology topology = cluster.topology();
     List<Future<AdminStatus>> answers = new ArrayList<>();
-    for (int m = 0; m < topology.size(); m++) {
-      if (!topology.isSelf(m)) {
+    for (int m = 0; m < topology.members().size(); m++) {
+      if (topology.isLivePeer(m)) {
         answers.add(status(topology.member(m)));
       }
     }

@@ -32,14 +32,20 @@ public final class Topology {
   public enum State {
     NORMAL,
     JOINING,
-    LEAVING;
+    LEAVING,
+    /**
+     * Leaving, and gone for good: it keeps its place in the current ring (so that no key moves
+     * before it is streamed), but nothing waits for it: requests count it as failed at once, no
+     * hint is kept for it, and streams and repairs take its keys from the other replicas.
+     */
+    LOST;
 
     boolean ownsNow() {
       return this != JOINING;
     }
 
     boolean ownsNext() {
-      return this != LEAVING;
+      return this == NORMAL || this == JOINING;
     }
   }
 
@@ -102,9 +108,9 @@ public final class Topology {
     this.selfIndex = selfIndex;
     this.current = PlacementRing.over(members, states, true);
     this.next =
-        states.contains(State.JOINING) || states.contains(State.LEAVING)
-            ? PlacementRing.over(members, states, false)
-            : current;
+        states.stream().allMatch(s -> s == State.NORMAL)
+            ? current
+            : PlacementRing.over(members, states, false);
   }
 
   /**
@@ -150,7 +156,7 @@ public final class Topology {
     List<String> members = List.copyOf(unique.keySet());
     List<State> states = List.copyOf(unique.values());
     if (!states.contains(State.NORMAL) && !states.contains(State.LEAVING)) {
-      throw new IllegalArgumentException("the cluster has no members that own keys");
+      throw new IllegalArgumentException("the cluster has no live members that own keys");
     }
     if (!states.contains(State.NORMAL) && !states.contains(State.JOINING)) {
       throw new IllegalArgumentException("every member of the cluster is leaving");
@@ -169,6 +175,15 @@ public final class Topology {
 
   public State state(int member) {
     return states.get(member);
+  }
+
+  /**
+   * Whether a member may hold keys to pull or compare now: another member, neither joining (it
+   * holds none yet) nor lost.
+   */
+  public boolean isLivePeer(int member) {
+    State state = states.get(member);
+    return member != selfIndex && state != State.JOINING && state != State.LOST;
   }
 
   /**

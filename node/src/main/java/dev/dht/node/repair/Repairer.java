@@ -206,7 +206,7 @@ public final class Repairer {
     int from = topology.readReplication().from();
     List<String> peers = new ArrayList<>();
     for (int m = 0; m < topology.members().size(); m++) {
-      if (!topology.isSelf(m) && topology.state(m) != Topology.State.JOINING) {
+      if (topology.isLivePeer(m)) {
         peers.add(topology.member(m)); // the owners of keys now: what is pulled comes from them
       }
     }

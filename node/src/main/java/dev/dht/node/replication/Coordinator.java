@@ -32,6 +32,9 @@ public final class Coordinator {
       "this node's replica refused the op: its clock is fenced, or the version is stamped more than"
           + " the maximum clock offset ahead of it";
 
+  /** Why a lost member's replica counts as failed without being asked. */
+  private static final String LOST = "the replica is a member lost for good, being removed";
+
   /** How long a write that must be stamped past the clock's reservation waits for its extension. */
   private static final long RESERVATION_WAIT_MS = 2;
 
@@ -151,7 +154,7 @@ public final class Coordinator {
       ReplicaOp what = op;
       call(replicas[i], what)
           .onComplete(done -> {
-            if (done.failed() && what.isWrite() && !topology.isSelf(replicas[i])) {
+            if (done.failed() && what.isWrite() && keepsHints(replicas[i])) {
               hints.add(topology.member(replicas[i]), what.key(), what.record());
             }
             if (sent == round) { // else: an answer to a write since stamped again
@@ -164,7 +167,14 @@ public final class Coordinator {
       return call(replica, what, deadlineNanos);
     }
 
+    private boolean keepsHints(int replica) {
+      return !topology.isSelf(replica) && topology.state(replica) != Topology.State.LOST;
+    }
+
     private Future<Record> call(int replica, ReplicaOp what, long dueNanos) {
+      if (topology.state(replica) == Topology.State.LOST) {
+        return Future.failedFuture(LOST);
+      }
       if (topology.isSelf(replica)) {
         return refusedLocally(what)
             ? Future.failedFuture(NOT_ADMITTED)

@@ -108,6 +108,28 @@ class TransitionTest {
   }
 
   @Test
+  void aLostMemberKeepsItsPlaceInTheCurrentRingButIsNoPeerToWaitFor() {
+    Map<String, Topology.State> states = new LinkedHashMap<>();
+    for (String url : new String[] {A, B, C}) {
+      states.put(url, Topology.State.NORMAL);
+    }
+    states.put(D, Topology.State.LOST);
+    Topology t = Topology.of(2, states, false, A);
+    Topology before = Topology.of(java.util.List.of(A, B, C, D), A);
+    Topology after = Topology.of(java.util.List.of(A, B, C), A);
+    assertThat(t.inTransition()).isTrue();
+    for (int i = 0; i < 100; i++) {
+      assertThat(t.currentReplicas(key(i), 3)).containsExactly(before.replicas(key(i), 3));
+      assertThat(t.nextReplicas(key(i), 3)).containsExactly(after.replicas(key(i), 3));
+    }
+    assertThat(t.isLivePeer(1)).isTrue();
+    assertThat(t.isLivePeer(0)).as("itself").isFalse();
+    assertThat(t.isLivePeer(3)).as("lost").isFalse();
+    assertThat(ConfigFiles.topology("epoch 2\nhttp://a:1\nhttp://d:1 lost\n", A, UNSET).state(1))
+        .isEqualTo(Topology.State.LOST);
+  }
+
+  @Test
   void theMembershipFileCarriesEpochReadRingAndStates() {
     Topology t =
         ConfigFiles.topology(
