@@ -36,7 +36,8 @@ test: check-java prereqs chart-test
 	$(MVN) install
 
 ## chaos: faults against local node processes (kill -9, SIGSTOP, wiped data, clock jumps, away past
-## the grace, scale 3 -> 5 -> 3, default ack/from 2/3 -> 2/2 -> 2/3) under 2/3 load, each history
+## the grace, partitioned past the grace, scale 3 -> 5 -> 3, default ack/from 2/3 -> 2/2 -> 2/3)
+## under 2/3 load, each history
 ## checked: lost, stale, resurrected, wrong copies must all be 0 (~5 min; the table also goes to
 ## node/target/chaos.txt)
 chaos: check-java

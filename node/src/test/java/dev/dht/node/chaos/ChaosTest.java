@@ -83,6 +83,17 @@ class ChaosTest {
           c.launch(1);
           sleep(5);
         });
+    nemeses.put(
+        "partitioned 25 s, grace 10 s",
+        c -> {
+          sleep(3);
+          c.isolate(1, true);
+          sleep(2);
+          c.requireCutOff(1);
+          sleep(23);
+          c.isolate(1, false);
+          sleep(5);
+        });
     nemeses.put("scale 3 -> 5 -> 3", ChaosTest::scale);
     nemeses.put(
         "defaults 2/3 -> 2/2 -> 2/3",

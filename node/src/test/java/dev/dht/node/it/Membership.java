@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * Node processes that watch a membership file, driven through a change of membership the way the
@@ -26,10 +27,15 @@ public final class Membership implements AutoCloseable {
   private final List<NodeProcess> nodes = new ArrayList<>();
 
   public Membership(Path root, int size) {
+    this(root, size, i -> "127.0.0.1");
+  }
+
+  /** Members whose URLs name the host {@code host.apply(i)}; each listens on a free port. */
+  public Membership(Path root, int size, IntFunction<String> host) {
     this.root = root;
     this.file = root.resolve("members");
     for (int i = 0; i < size; i++) {
-      urls.add("http://127.0.0.1:" + Ports.free());
+      urls.add("http://" + host.apply(i) + ":" + Ports.free());
       nodes.add(null);
     }
   }
