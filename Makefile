@@ -36,8 +36,9 @@ test: check-java prereqs chart-test
 	$(MVN) install
 
 ## chaos: faults against local node processes (kill -9, SIGSTOP, wiped data, clock jumps, away past
-## the grace, scale 3 -> 5 -> 3) under 2/3 load, each history checked: lost, stale, resurrected,
-## wrong copies must all be 0 (~5 min; the table also goes to node/target/chaos.txt)
+## the grace, partitioned past the grace, scale 3 -> 5 -> 3, default ack/from 2/3 -> 2/2 -> 2/3)
+## under 2/3 load, each history checked: lost, stale, resurrected, wrong copies must all be 0
+## (~6 min; the table also goes to node/target/chaos.txt)
 chaos: check-java
 	@[ -e /usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 ] || { echo "installing faketime (clock jumps)"; \
 	  apt-get update -qq && apt-get install -y -qq faketime >/dev/null; }

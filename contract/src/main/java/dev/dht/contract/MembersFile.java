@@ -23,7 +23,9 @@ public record MembersFile(
   public enum State {
     NORMAL,
     JOINING,
-    LEAVING
+    LEAVING,
+    /** Leaving, and gone for good: nothing waits for it, its keys come from the other replicas. */
+    LOST
   }
 
   public record Member(String url, State state) {}
@@ -53,7 +55,7 @@ public record MembersFile(
     }
   }
 
-  private static final List<String> STATES = List.of("normal", "joining", "leaving");
+  private static final List<String> STATES = List.of("normal", "joining", "leaving", "lost");
 
   public MembersFile {
     members = List.copyOf(members);
@@ -121,7 +123,8 @@ public record MembersFile(
       } else if (words.length == 2 && STATES.contains(words[1])) {
         members.add(new Member(words[0], State.valueOf(words[1].toUpperCase(Locale.ROOT))));
       } else {
-        throw new IllegalArgumentException("expected 'URL [joining|leaving]', got '" + line + "'");
+        throw new IllegalArgumentException(
+            "expected 'URL [joining|leaving|lost]', got '" + line + "'");
       }
     }
     return new MembersFile(epoch, replication, nextReplication, readNext, members);

@@ -15,7 +15,10 @@ public final class NodeFlags {
   public static final String SELF = "--self";
   public static final String CLUSTER = "--cluster";
   public static final String CLUSTER_FILE = "--cluster-file";
+
+  /** Read by nodes before the members file carried the default ack/from; now refused. */
   public static final String SETTINGS_FILE = "--settings-file";
+
   public static final String EVENT_LOOPS = "--event-loops";
   public static final String STORAGE_THREADS = "--storage-threads";
   public static final String MAX_INFLIGHT = "--max-inflight";

@@ -81,10 +81,7 @@ public final class Node implements AutoCloseable {
   private Node(NodeConfig config) {
     shutdownDelayMs = config.shutdownDelayMs();
     Topology topology = initialTopology(config);
-    cluster =
-        new ClusterState(
-            topology, new Replication.Defaults(config.defaultAck(), config.defaultFrom()));
-    int from = Replication.resolve(null, null, cluster.defaults(), topology.size()).from();
+    cluster = new ClusterState(topology);
     DataIdentity.Start start =
         DataIdentity.classify(
             Storage.exists(config.dataDir()),
@@ -93,11 +90,7 @@ public final class Node implements AutoCloseable {
             topology.epoch());
     data =
         DataState.atStart(
-            start,
-            Bootstrapper.incomplete(config.dataDir()),
-            topology,
-            from,
-            System::currentTimeMillis);
+            start, Bootstrapper.incomplete(config.dataDir()), topology, System::currentTimeMillis);
     if (data.phase() == DataState.Phase.DECIDING) {
       markIncomplete(config.dataDir());
     }
@@ -318,14 +311,20 @@ public final class Node implements AutoCloseable {
 
   private static Topology initialTopology(NodeConfig config) {
     if (config.clusterFile() == null) {
-      return Topology.of(config.members(), config.self());
+      return Topology.of(config.members(), config.self(), flagDefaults(config));
     }
     try {
       return ConfigFiles.topology(
-          java.nio.file.Files.readString(config.clusterFile()), config.self());
+          java.nio.file.Files.readString(config.clusterFile()),
+          config.self(),
+          flagDefaults(config));
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
+  }
+
+  private static Replication.Defaults flagDefaults(NodeConfig config) {
+    return new Replication.Defaults(config.defaultAck(), config.defaultFrom());
   }
 
   /** Starts a node and returns once it accepts requests; fails if storage or the port fail. */
@@ -344,27 +343,12 @@ public final class Node implements AutoCloseable {
               vertx,
               config.clusterFile().toString(),
               content -> {
-                Topology next = ConfigFiles.topology(content, config.self());
+                Topology next = ConfigFiles.topology(content, config.self(), flagDefaults(config));
                 if (!next.sameMembership(cluster.topology())) {
                   log.info("cluster membership is now {}", next);
                   cluster.topology(next);
                   bootstrapper.recordIdentity();
                   dropHintsForRemovedMembers();
-                }
-              }));
-    }
-    if (config.settingsFile() != null) {
-      Replication.Defaults flags =
-          new Replication.Defaults(config.defaultAck(), config.defaultFrom());
-      watchers.add(
-          new FileWatcher(
-              vertx,
-              config.settingsFile().toString(),
-              content -> {
-                Replication.Defaults next = ConfigFiles.defaults(content, flags);
-                if (!next.equals(cluster.defaults())) {
-                  log.info("replication defaults are now ack={} from={}", next.ack(), next.from());
-                  cluster.defaults(next);
                 }
               }));
     }

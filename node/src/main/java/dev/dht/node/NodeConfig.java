@@ -11,7 +11,6 @@ public record NodeConfig(
     String self,
     List<String> members,
     Path clusterFile,
-    Path settingsFile,
     int eventLoops,
     int storageThreads,
     int maxInflight,

@@ -53,11 +53,8 @@ public final class NodeOptions {
       description = "file with one member URL a line, re-read when it changes")
   Path clusterFile;
 
-  @Option(
-      names = NodeFlags.SETTINGS_FILE,
-      defaultValue = "${env:DHT_SETTINGS_FILE}",
-      description = "properties default-ack/default-from, re-read when it changes")
-  Path settingsFile;
+  @Option(names = NodeFlags.SETTINGS_FILE, hidden = true)
+  Path removedSettingsFile;
 
   @Option(
       names = NodeFlags.EVENT_LOOPS,
@@ -280,12 +277,30 @@ public final class NodeOptions {
         : null;
   }
 
-  /** The settings file's default ack and from, each the flag's where the file has none. */
-  private Replication.Defaults replicationDefaults() throws IOException {
-    var flags = new Replication.Defaults(defaultAck, defaultFrom);
-    return settingsFile != null && Files.exists(settingsFile)
-        ? ConfigFiles.defaults(Files.readString(settingsFile), flags)
-        : flags;
+  /**
+   * The default ack and from of the flags (a members file's {@code replication} line, if any, takes
+   * their place).
+   */
+  private Replication.Defaults replicationDefaults() {
+    if (removedSettingsFile != null) { // a pod of an older operator's template on a newer image
+      throw new IllegalArgumentException(
+          NodeFlags.SETTINGS_FILE
+              + " is no longer read: the default ack/from are the members file's replication"
+              + " line; upgrade the operator before the node image");
+    }
+    if (defaultAck < 0
+        || defaultFrom < 0
+        || (defaultAck > 0 && defaultFrom > 0 && defaultAck > defaultFrom)) {
+      throw new IllegalArgumentException(
+          NodeFlags.DEFAULT_ACK
+              + " and "
+              + NodeFlags.DEFAULT_FROM
+              + " need 0 <= ack <= from (0: not set), got "
+              + defaultAck
+              + "/"
+              + defaultFrom);
+    }
+    return new Replication.Defaults(defaultAck, defaultFrom);
   }
 
   /** Sizes, counts, timeouts and paces within their bounds; the first that is not is reported. */
@@ -367,7 +382,6 @@ public final class NodeOptions {
         selfUrl,
         members,
         clusterFile,
-        settingsFile,
         eventLoops > 0 ? eventLoops : Runtime.getRuntime().availableProcessors(),
         storageThreads,
         maxInflight,

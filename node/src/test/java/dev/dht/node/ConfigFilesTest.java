@@ -1,13 +1,15 @@
 package dev.dht.node;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Replication.Defaults;
+import dev.dht.node.cluster.Topology;
 import org.junit.jupiter.api.Test;
 
 class ConfigFilesTest {
   private static final Defaults FLAGS = new Defaults(2, 3);
+  private static final Defaults UNSET = Defaults.UNCONFIGURED;
 
   @Test
   void membersAreOneUrlALineWithoutBlanksAndComments() {
@@ -17,34 +19,33 @@ class ConfigFilesTest {
   }
 
   @Test
-  void settingsOverrideTheFlagsKeyByKey() {
-    assertThat(ConfigFiles.defaults("default-ack=1\ndefault-from=2\n", FLAGS))
-        .isEqualTo(new Defaults(1, 2));
-    assertThat(ConfigFiles.defaults("default-ack = 1", FLAGS)).isEqualTo(new Defaults(1, 3));
-    assertThat(ConfigFiles.defaults("default-from: 5\n", FLAGS)).isEqualTo(new Defaults(2, 5));
-    assertThat(ConfigFiles.defaults("# nothing set\nother=1\n", FLAGS)).isEqualTo(FLAGS);
-    assertThat(ConfigFiles.defaults("default-ack=\n", FLAGS)).isEqualTo(FLAGS);
+  void theMembersFileReplicationTakesThePlaceOfTheFlags() {
+    String members = "http://a:1\nhttp://b:1\nhttp://c:1\nhttp://d:1\nhttp://e:1\n";
+    Topology flags = ConfigFiles.topology("epoch 2\n" + members, "http://a:1", FLAGS);
+    assertThat(flags.currentReplication()).isEqualTo(new Replication(2, 3));
+    assertThat(flags.inTransition()).isFalse();
+
+    Topology set = ConfigFiles.topology("replication 1/2\n" + members, "http://a:1", FLAGS);
+    assertThat(set.currentReplication()).isEqualTo(new Replication(1, 2));
+    assertThat(set.nextReplication()).isEqualTo(new Replication(1, 2));
+
+    Topology changing =
+        ConfigFiles.topology(
+            "epoch 3\nreplication 2/3\nnext-replication 3/5\n" + members, "http://a:1", FLAGS);
+    assertThat(changing.currentReplication()).isEqualTo(new Replication(2, 3));
+    assertThat(changing.nextReplication()).isEqualTo(new Replication(3, 5));
+    assertThat(changing.readReplication()).isEqualTo(new Replication(2, 3));
+    assertThat(changing.inTransition()).as("a change of the defaults is a transition").isTrue();
   }
 
   @Test
-  void zeroMeansUnconfigured() {
-    assertThat(ConfigFiles.defaults("default-ack=0\ndefault-from=0", FLAGS))
-        .isEqualTo(Defaults.UNCONFIGURED);
-    assertThat(ConfigFiles.defaults("default-ack=3", new Defaults(0, 0)))
-        .isEqualTo(new Defaults(3, 0));
-  }
-
-  @Test
-  void rejectsNonNumbersNegativesAndAckAboveFrom() {
-    for (String bad :
-        new String[] {
-          "default-ack=two", "default-from=-1", "default-ack=-1", "default-ack=4\ndefault-from=3"
-        }) {
-      assertThatThrownBy(() -> ConfigFiles.defaults(bad, FLAGS))
-          .as(bad)
-          .isInstanceOf(IllegalArgumentException.class);
-    }
-    assertThatThrownBy(() -> ConfigFiles.defaults("default-ack=3", new Defaults(1, 2)))
-        .isInstanceOf(IllegalArgumentException.class);
+  void unsetFlagsMeanEveryMemberAndAMajority() {
+    Topology t = ConfigFiles.topology("http://a:1\nhttp://b:1\nhttp://c:1\n", "http://a:1", UNSET);
+    assertThat(t.currentReplication()).isEqualTo(new Replication(2, 3));
+    assertThat(
+            ConfigFiles.topology("http://a:1\n", "http://a:1", new Defaults(3, 0))
+                .currentReplication())
+        .as("an ack above from is capped by it")
+        .isEqualTo(new Replication(1, 1));
   }
 }

@@ -47,7 +47,6 @@ class NodeOptionsTest {
   @Test
   void everyFlagGoesIntoTheConfig() throws Exception {
     Path members = Files.writeString(dir.resolve("members"), "http://a:1\nhttp://b:2\n");
-    Path settings = Files.writeString(dir.resolve("settings"), "default-ack=2\n");
     Path secret = Files.writeString(dir.resolve("secret"), " s1\n");
     Path alsoAccepted = Files.writeString(dir.resolve("also"), "s2\n");
     NodeConfig config =
@@ -58,7 +57,6 @@ class NodeOptionsTest {
             "--self=http://b:2",
             "--cluster=http://ignored:1",
             "--cluster-file=" + members,
-            "--settings-file=" + settings,
             "--event-loops=3",
             "--storage-threads=5",
             "--max-inflight=6",
@@ -95,12 +93,11 @@ class NodeOptionsTest {
                 "http://b:2",
                 List.of("http://a:1", "http://b:2"),
                 members,
-                settings,
                 3,
                 5,
                 6,
                 7,
-                2,
+                1,
                 3,
                 8,
                 9,
@@ -136,7 +133,6 @@ class NodeOptionsTest {
                 "http://localhost:8080",
                 List.of("http://localhost:8080"),
                 null,
-                null,
                 Runtime.getRuntime().availableProcessors(),
                 4,
                 4096,
@@ -167,14 +163,13 @@ class NodeOptionsTest {
             "--port=7000",
             "--cluster=http://x-3:1,http://y:2",
             "--insecure",
-            "--settings-file=" + dir.resolve("none"),
             "--default-from=2",
             "--cluster-secret-file=" + Files.writeString(dir.resolve("empty"), "\n"),
             "--cluster-secret-also-accepted-file=" + dir.resolve("none"));
     assertThat(config.port()).isEqualTo(7000);
     assertThat(config.self()).isEqualTo("http://x-3:1");
     assertThat(config.nodeId()).as("the StatefulSet ordinal in --self's host").isEqualTo(3);
-    assertThat(config.defaultFrom()).as("a missing settings file: the flag").isEqualTo(2);
+    assertThat(config.defaultFrom()).isEqualTo(2);
     assertThat(config.clusterSecret()).as("an empty secret: none").isNull();
     assertThat(config.alsoAcceptedSecret()).as("a missing file: none").isNull();
     assertThat(NodeOptions.parse("--self=http://y:2").port()).isEqualTo(2);
@@ -255,11 +250,13 @@ class NodeOptionsTest {
             () -> NodeOptions.parse("--cluster-file=" + dir.resolve("none"), "--storage-threads=0"))
         .as("the files are read before the limits are checked")
         .isInstanceOf(NoSuchFileException.class);
-    assertThatThrownBy(() ->
-            NodeOptions.parse(
-                "--settings-file=" + Files.writeString(dir.resolve("s"), "default-ack=-1"),
-                "--storage-threads=0"))
-        .hasMessageStartingWith("settings need");
+    assertThatThrownBy(
+            () -> NodeOptions.parse("--default-ack=3", "--default-from=2", "--storage-threads=0"))
+        .as("the replication defaults before the limits")
+        .hasMessageStartingWith("--default-ack and --default-from need 0 <= ack <= from");
+    assertThatThrownBy(() -> NodeOptions.parse("--settings-file=/etc/dht/settings.properties"))
+        .as("a pod of an older operator's template: refused, not silently other defaults")
+        .hasMessageStartingWith("--settings-file is no longer read");
   }
 
   private static String[] concat(String[] head, String... tail) {

@@ -2,7 +2,6 @@ package dev.dht.node.bootstrap;
 
 import dev.dht.contract.AdminStatus;
 import dev.dht.node.cluster.ClusterState;
-import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Topology;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -171,7 +170,7 @@ public final class Bootstrapper {
     writeMarker()
         .compose(v -> drop.get())
         .onSuccess(v -> {
-          data.dropped(DataState.mayMissData(cluster.topology(), from()));
+          data.dropped(DataState.mayMissData(cluster.topology()));
           recordIdentity();
           if (data.phase() == DataState.Phase.DECIDING) {
             ask();
@@ -236,8 +235,8 @@ public final class Bootstrapper {
   private List<Future<AdminStatus>> askEveryPeer() {
     Topology topology = cluster.topology();
     List<Future<AdminStatus>> answers = new ArrayList<>();
-    for (int m = 0; m < topology.size(); m++) {
-      if (!topology.isSelf(m)) {
+    for (int m = 0; m < topology.members().size(); m++) {
+      if (topology.isLivePeer(m)) {
         answers.add(status(topology.member(m)));
       }
     }
@@ -259,11 +258,6 @@ public final class Bootstrapper {
           return response.body();
         })
         .map(body -> AdminStatus.fromJson(body.toString()));
-  }
-
-  private int from() {
-    Topology topology = cluster.topology();
-    return Replication.resolve(null, null, cluster.defaults(), topology.size()).from();
   }
 
   /** The marker of incomplete data, written before the data is dropped or pulled. */

@@ -62,16 +62,12 @@ public final class DataState {
    * streaming).
    */
   public static DataState atStart(
-      DataIdentity.Start start,
-      boolean incomplete,
-      Topology topology,
-      int from,
-      LongSupplier clock) {
+      DataIdentity.Start start, boolean incomplete, Topology topology, LongSupplier clock) {
     Phase phase =
         switch (start) {
           case RETURNING, FOREIGN -> topology.size() > 1 ? Phase.CHECKING : Phase.SERVING;
           case CONTINUOUS, EMPTY ->
-              (start == DataIdentity.Start.EMPTY || incomplete) && mayMissData(topology, from)
+              (start == DataIdentity.Start.EMPTY || incomplete) && mayMissData(topology)
                   ? Phase.DECIDING
                   : Phase.SERVING;
         };
@@ -84,9 +80,9 @@ public final class DataState {
   }
 
   /** Whether a node without data may miss data its peers hold. */
-  static boolean mayMissData(Topology topology, int from) {
+  static boolean mayMissData(Topology topology) {
     boolean owns = topology.state(topology.selfIndex()) != Topology.State.JOINING;
-    return owns && topology.size() > 1 && from > 1;
+    return owns && topology.size() > 1 && topology.currentReplication().from() > 1;
   }
 
   /** What the node started on. */

@@ -8,6 +8,12 @@ public record Replication(int ack, int from) {
     public static final Defaults UNCONFIGURED = new Defaults(0, 0);
   }
 
+  /**
+   * A request's ack and from in the ring that owns keys now and in the next one (the same outside
+   * of a change of the defaults).
+   */
+  public record Rings(Replication current, Replication next) {}
+
   /** A request parameter that cannot be used; the message is the client-facing reason. */
   public static final class InvalidException extends IllegalArgumentException {
     public InvalidException(String message) {
@@ -41,6 +47,11 @@ public record Replication(int ack, int from) {
               + resolvedFrom);
     }
     return new Replication(resolvedAck, resolvedFrom);
+  }
+
+  @Override
+  public String toString() {
+    return ack + "/" + from;
   }
 
   public static int majority(int from) {

@@ -21,20 +21,31 @@ import java.util.Map;
  * the next ring alone. Nodes one epoch apart then always agree: a write acknowledged by either's
  * quorum is seen by either's quorum reads. Member indexes are positions in the whole member list,
  * whatever the state.
+ *
+ * <p>Each ring also has its replication defaults (the ack and from of requests that name neither).
+ * A change of them is a transition too, with the same members in both rings: the next ring's
+ * replicas of a key are then its next-from best members, filled by the same streams before reads
+ * use them.
  */
 public final class Topology {
   /** A member's part in placement. */
   public enum State {
     NORMAL,
     JOINING,
-    LEAVING;
+    LEAVING,
+    /**
+     * Leaving, and gone for good: it keeps its place in the current ring (so that no key moves
+     * before it is streamed), but nothing waits for it: requests count it as failed at once, no
+     * hint is kept for it, and streams and repairs take its keys from the other replicas.
+     */
+    LOST;
 
     boolean ownsNow() {
       return this != JOINING;
     }
 
     boolean ownsNext() {
-      return this != LEAVING;
+      return this == NORMAL || this == JOINING;
     }
   }
 
@@ -52,6 +63,8 @@ public final class Topology {
   private final int selfIndex;
   private final PlacementRing current;
   private final PlacementRing next;
+  private final Replication.Defaults defaults;
+  private final Replication.Defaults nextDefaults;
   private final boolean readNext;
 
   /** A ring over some members, with the way back from ring positions to member indexes. */
@@ -79,7 +92,15 @@ public final class Topology {
   }
 
   private Topology(
-      long epoch, List<String> members, List<State> states, boolean readNext, int selfIndex) {
+      long epoch,
+      List<String> members,
+      List<State> states,
+      Replication.Defaults defaults,
+      Replication.Defaults nextDefaults,
+      boolean readNext,
+      int selfIndex) {
+    this.defaults = defaults;
+    this.nextDefaults = nextDefaults;
     this.readNext = readNext;
     this.epoch = epoch;
     this.members = members;
@@ -87,37 +108,55 @@ public final class Topology {
     this.selfIndex = selfIndex;
     this.current = PlacementRing.over(members, states, true);
     this.next =
-        states.contains(State.JOINING) || states.contains(State.LEAVING)
-            ? PlacementRing.over(members, states, false)
-            : current;
+        states.stream().allMatch(s -> s == State.NORMAL)
+            ? current
+            : PlacementRing.over(members, states, false);
   }
 
   /**
-   * Builds a topology from member URLs, normalised and de-duplicated, all normal, epoch 0; {@code
-   * self} must be one of them.
+   * Builds a topology from member URLs, normalised and de-duplicated, all normal, epoch 0, default
+   * replication; {@code self} must be one of them.
    */
   public static Topology of(List<String> memberUrls, String self) {
+    return of(memberUrls, self, Replication.Defaults.UNCONFIGURED);
+  }
+
+  /** As above, with these replication defaults. */
+  public static Topology of(List<String> memberUrls, String self, Replication.Defaults defaults) {
     Map<String, State> states = new LinkedHashMap<>();
     for (String url : memberUrls) {
       if (!url.isBlank()) {
         states.put(url, State.NORMAL);
       }
     }
-    return of(0, states, false, self);
+    return of(0, states, defaults, defaults, false, self);
+  }
+
+  /** A topology of an epoch with default replication in both rings. */
+  public static Topology of(
+      long epoch, Map<String, State> memberStates, boolean readNext, String self) {
+    var defaults = Replication.Defaults.UNCONFIGURED;
+    return of(epoch, memberStates, defaults, defaults, readNext, self);
   }
 
   /**
-   * Builds a topology of an epoch from member URLs and their states, reading from the next ring if
-   * {@code readNext}; {@code self} is one of the members.
+   * Builds a topology of an epoch from member URLs and their states, with the replication defaults
+   * of the current and the next ring, reading from the next ring if {@code readNext}; {@code self}
+   * is one of the members.
    */
   public static Topology of(
-      long epoch, Map<String, State> memberStates, boolean readNext, String self) {
+      long epoch,
+      Map<String, State> memberStates,
+      Replication.Defaults defaults,
+      Replication.Defaults nextDefaults,
+      boolean readNext,
+      String self) {
     Map<String, State> unique = new LinkedHashMap<>();
     memberStates.forEach((url, state) -> unique.putIfAbsent(normalize(url.strip()), state));
     List<String> members = List.copyOf(unique.keySet());
     List<State> states = List.copyOf(unique.values());
     if (!states.contains(State.NORMAL) && !states.contains(State.LEAVING)) {
-      throw new IllegalArgumentException("the cluster has no members that own keys");
+      throw new IllegalArgumentException("the cluster has no live members that own keys");
     }
     if (!states.contains(State.NORMAL) && !states.contains(State.JOINING)) {
       throw new IllegalArgumentException("every member of the cluster is leaving");
@@ -127,7 +166,7 @@ public final class Topology {
       throw new IllegalArgumentException(
           "--self " + self + " is not one of the cluster members " + members);
     }
-    return new Topology(epoch, members, states, readNext, selfIndex);
+    return new Topology(epoch, members, states, defaults, nextDefaults, readNext, selfIndex);
   }
 
   public long epoch() {
@@ -138,23 +177,64 @@ public final class Topology {
     return states.get(member);
   }
 
-  /** Whether the members that will own keys differ from those that own them now. */
-  public boolean inTransition() {
-    return next != current;
+  /**
+   * Whether a member may hold keys to pull or compare now: another member, neither joining (it
+   * holds none yet) nor lost.
+   */
+  public boolean isLivePeer(int member) {
+    State state = states.get(member);
+    return member != selfIndex && state != State.JOINING && state != State.LOST;
   }
 
   /**
-   * The replicas of a write: the current ring's {@code from} replicas and, in a transition, the
-   * next ring's.
+   * Whether the replicas that will hold keys differ from those that hold them now: other members,
+   * or other replication defaults.
    */
-  public WriteSet writeReplicas(byte[] key, int from) {
-    int[] now = current.replicas(key, from);
+  public boolean inTransition() {
+    return next != current || !currentReplication().equals(nextReplication());
+  }
+
+  /**
+   * A request's ack and from in each ring, from its query values (null when absent) and the rings'
+   * defaults; the same in both unless the request names neither and the defaults change.
+   *
+   * @throws Replication.InvalidException with the client-facing reason
+   */
+  public Replication.Rings resolve(String ackParam, String fromParam) {
+    return new Replication.Rings(
+        Replication.resolve(ackParam, fromParam, defaults, size()),
+        Replication.resolve(ackParam, fromParam, nextDefaults, size()));
+  }
+
+  /** The ack and from of a request that names neither, in the ring that owns keys now. */
+  public Replication currentReplication() {
+    return Replication.resolve(null, null, defaults, size());
+  }
+
+  /** The ack and from of a request that names neither, in the next ring. */
+  public Replication nextReplication() {
+    return Replication.resolve(null, null, nextDefaults, size());
+  }
+
+  /** The ack and from of a request that names neither, in the ring that reads use. */
+  public Replication readReplication() {
+    return readNext ? nextReplication() : currentReplication();
+  }
+
+  /** Of a request's ack and from in each ring, those of the ring that reads use. */
+  public Replication reads(Replication.Rings r) {
+    return readNext ? r.next() : r.current();
+  }
+
+  /** The replicas of a write: the current ring's replicas and, in a transition, the next ring's. */
+  public WriteSet writeReplicas(byte[] key, Replication.Rings r) {
+    int[] now = current.replicas(key, r.current().from());
     if (!inTransition()) {
       int[] groups = new int[now.length];
       java.util.Arrays.fill(groups, WriteSet.CURRENT);
       return new WriteSet(now, groups);
     }
-    int[] later = next.replicas(key, from);
+    int[] later = next.replicas(key, r.next().from());
     int[] union = java.util.Arrays.copyOf(now, now.length + later.length);
     int[] groups = new int[union.length];
     java.util.Arrays.fill(groups, 0, now.length, WriteSet.CURRENT);
@@ -245,10 +325,12 @@ public final class Topology {
     return readNext;
   }
 
-  /** Same epoch, members, states and read ring. */
+  /** Same epoch, members, states, replication defaults and read ring. */
   public boolean sameMembership(Topology other) {
     return epoch == other.epoch
         && readNext == other.readNext
+        && defaults.equals(other.defaults)
+        && nextDefaults.equals(other.nextDefaults)
         && members.equals(other.members)
         && states.equals(other.states);
   }
@@ -262,8 +344,11 @@ public final class Topology {
         out.append(' ').append(states.get(i).name().toLowerCase(Locale.ROOT));
       }
     }
-    return out.append("]")
-        .append(readNext ? " reading from the next ring" : "")
+    out.append("] ack/from ").append(currentReplication());
+    if (!nextReplication().equals(currentReplication())) {
+      out.append(" -> ").append(nextReplication());
+    }
+    return out.append(readNext ? " reading from the next ring" : "")
         .append(" self=")
         .append(self())
         .toString();

@@ -41,14 +41,9 @@ final class EntityHandler {
       return;
     }
     Topology topology = coordinator.cluster().topology();
-    Replication replication;
+    Replication.Rings replication;
     try {
-      replication =
-          Replication.resolve(
-              query.text("ack"),
-              query.text("from"),
-              coordinator.cluster().defaults(),
-              topology.size());
+      replication = topology.resolve(query.text("ack"), query.text("from"));
     } catch (Replication.InvalidException e) {
       Responses.text(request, 400, e.getMessage());
       return;
@@ -75,7 +70,7 @@ final class EntityHandler {
   }
 
   private Future<Integer> get(
-      HttpServerRequest request, Topology topology, byte[] keyBytes, Replication r) {
+      HttpServerRequest request, Topology topology, byte[] keyBytes, Replication.Rings r) {
     return coordinator
         .read(topology, keyBytes, r)
         .map(newest -> {
@@ -93,7 +88,8 @@ final class EntityHandler {
   }
 
   /** The body's bytes stay reserved from the admission budget until the write is done. */
-  private Future<Integer> put(RequestBody body, Topology topology, byte[] keyBytes, Replication r) {
+  private Future<Integer> put(
+      RequestBody body, Topology topology, byte[] keyBytes, Replication.Rings r) {
     return body.read(limits.maxValueBytes(), admission)
         .compose(value -> {
           Future<Record> written;
@@ -109,7 +105,7 @@ final class EntityHandler {
         .map(201);
   }
 
-  private Future<Integer> delete(Topology topology, byte[] keyBytes, Replication r) {
+  private Future<Integer> delete(Topology topology, byte[] keyBytes, Replication.Rings r) {
     return coordinator.write(topology, keyBytes, Record.tombstone(clock.next()), r).map(202);
   }
 

@@ -2,7 +2,6 @@ package dev.dht.node.repair;
 
 import dev.dht.contract.AdminStatus;
 import dev.dht.node.cluster.ClusterState;
-import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Topology;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
@@ -40,7 +39,7 @@ public final class Cleanup {
     if (topology.inTransition() || !running.compareAndSet(false, true)) {
       return false;
     }
-    int from = Replication.resolve(null, null, cluster.defaults(), topology.size()).from();
+    int from = topology.currentReplication().from();
     worker
         .executeBlocking(() -> run(topology, from), false)
         .onComplete(done -> {

@@ -3,7 +3,6 @@ package dev.dht.node.repair;
 import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.HybridClock;
-import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Topology;
 import dev.dht.node.replication.BatchCodec;
 import dev.dht.node.replication.InternalApi;
@@ -204,10 +203,10 @@ public final class Repairer {
     status.epoch = topology.epoch();
     // a stream resumes only within its epoch: another epoch's keys to pull are other keys
     progressKey = bytes(stream ? "stream-progress@" + topology.epoch() : "repair-progress");
-    int from = Replication.resolve(null, null, cluster.defaults(), topology.size()).from();
+    int from = topology.readReplication().from();
     List<String> peers = new ArrayList<>();
     for (int m = 0; m < topology.members().size(); m++) {
-      if (!topology.isSelf(m) && topology.state(m) != Topology.State.JOINING) {
+      if (topology.isLivePeer(m)) {
         peers.add(topology.member(m)); // the owners of keys now: what is pulled comes from them
       }
     }

@@ -8,14 +8,16 @@ import dev.dht.node.cluster.Topology;
  * replicas (the cluster's default replication {@code from}), evaluated alike on both sides:
  *
  * <ul>
- *   <li>repair: both are among the key's replicas in the current ring;
- *   <li>stream (a membership transition): the puller is a replica in the next ring, the source one
+ *   <li>repair: both are among the key's {@code from} replicas in the ring reads use;
+ *   <li>stream (a transition, where both sides are at the same epoch): the puller is a replica in
+ *       the next ring, with the next ring's default from ({@code pullerFrom}), and the source one
  *       in the current ring: what the puller will own, from those who own it now.
  * </ul>
  *
  * Pure.
  */
-public record SharedKeys(Topology topology, int puller, int source, int from, boolean stream) {
+public record SharedKeys(
+    Topology topology, int puller, int source, int from, int pullerFrom, boolean stream) {
   /** The keys this node pulls from {@code peerUrl}. */
   public static SharedKeys pulledFrom(Topology topology, String peerUrl, int from, boolean stream) {
     return of(topology, topology.selfIndex(), member(topology, peerUrl), from, stream);
@@ -33,7 +35,8 @@ public record SharedKeys(Topology topology, int puller, int source, int from, bo
       throw new IllegalArgumentException(
           "from must be in " + least + ".." + topology.size() + ": " + from);
     }
-    return new SharedKeys(topology, puller, source, from, stream);
+    int pullerFrom = stream ? topology.nextReplication().from() : from;
+    return new SharedKeys(topology, puller, source, from, pullerFrom, stream);
   }
 
   private static int member(Topology topology, String url) {
@@ -46,7 +49,7 @@ public record SharedKeys(Topology topology, int puller, int source, int from, bo
 
   public boolean contains(byte[] key) {
     return includes(
-            stream ? topology.nextReplicas(key, from) : topology.replicas(key, from), puller)
+            stream ? topology.nextReplicas(key, pullerFrom) : topology.replicas(key, from), puller)
         && includes(topology.replicas(key, from), source);
   }
 

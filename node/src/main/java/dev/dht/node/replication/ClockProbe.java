@@ -54,8 +54,10 @@ public final class ClockProbe {
 
   private void tick() {
     Topology topology = cluster.topology();
-    for (String member : topology.members()) {
-      if (!member.equals(topology.self())
+    for (int m = 0; m < topology.members().size(); m++) {
+      String member = topology.member(m);
+      if (!topology.isSelf(m)
+          && topology.state(m) != Topology.State.LOST
           && offsets.ageMs(member) >= PERIOD_MS
           && inFlight.add(member)) {
         probe(member);

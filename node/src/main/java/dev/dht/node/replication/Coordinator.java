@@ -32,6 +32,9 @@ public final class Coordinator {
       "this node's replica refused the op: its clock is fenced, or the version is stamped more than"
           + " the maximum clock offset ahead of it";
 
+  /** Why a lost member's replica counts as failed without being asked. */
+  private static final String LOST = "the replica is a member lost for good, being removed";
+
   /** How long a write that must be stamped past the clock's reservation waits for its extension. */
   private static final long RESERVATION_WAIT_MS = 2;
 
@@ -67,21 +70,21 @@ public final class Coordinator {
   }
 
   /** The newest version among {@code ack} replicas; null when none has the key. */
-  public Future<Record> read(Topology topology, byte[] key, Replication r) {
-    int[] replicas = topology.replicas(key, r.from());
+  public Future<Record> read(Topology topology, byte[] key, Replication.Rings r) {
+    int[] replicas = topology.replicas(key, topology.reads(r).from());
     return fanOut(topology, new Topology.WriteSet(replicas, null), ReplicaOp.read(key), r);
   }
 
   /**
    * Stores {@code record} (stamped once, by the caller) on the key's replicas; in a membership
-   * transition, on both rings' replicas, with {@code ack} answers needed from each.
+   * transition, on both rings' replicas, with each ring's {@code ack} answers needed from it.
    */
-  public Future<Record> write(Topology topology, byte[] key, Record record, Replication r) {
-    return fanOut(topology, topology.writeReplicas(key, r.from()), ReplicaOp.write(key, record), r);
+  public Future<Record> write(Topology topology, byte[] key, Record record, Replication.Rings r) {
+    return fanOut(topology, topology.writeReplicas(key, r), ReplicaOp.write(key, record), r);
   }
 
   private Future<Record> fanOut(
-      Topology topology, Topology.WriteSet targets, ReplicaOp op, Replication r) {
+      Topology topology, Topology.WriteSet targets, ReplicaOp op, Replication.Rings r) {
     Call call = new Call(topology, targets.replicas(), targets.groups(), op, r);
     for (int i = 0; i < call.replicas.length; i++) {
       call.send(i);
@@ -114,7 +117,7 @@ public final class Coordinator {
     final Topology topology;
     final int[] replicas;
     final int[] groups; // the rings each replica is in (null: a read, the current ring)
-    final Replication replication;
+    final Replication.Rings replication;
     final Promise<Record> result = Promise.promise();
     final DelayedActions.Scheduled deadline;
     final long deadlineNanos;
@@ -128,7 +131,12 @@ public final class Coordinator {
     int holders; // reads: replicas known to hold the answer
     int newerVersions; // writes: replicas that kept a newer version instead
 
-    Call(Topology topology, int[] replicas, int[] groups, ReplicaOp op, Replication replication) {
+    Call(
+        Topology topology,
+        int[] replicas,
+        int[] groups,
+        ReplicaOp op,
+        Replication.Rings replication) {
       this.topology = topology;
       this.replicas = replicas;
       this.groups = groups;
@@ -146,7 +154,7 @@ public final class Coordinator {
       ReplicaOp what = op;
       call(replicas[i], what)
           .onComplete(done -> {
-            if (done.failed() && what.isWrite() && !topology.isSelf(replicas[i])) {
+            if (done.failed() && what.isWrite() && keepsHints(replicas[i])) {
               hints.add(topology.member(replicas[i]), what.key(), what.record());
             }
             if (sent == round) { // else: an answer to a write since stamped again
@@ -159,7 +167,14 @@ public final class Coordinator {
       return call(replica, what, deadlineNanos);
     }
 
+    private boolean keepsHints(int replica) {
+      return !topology.isSelf(replica) && topology.state(replica) != Topology.State.LOST;
+    }
+
     private Future<Record> call(int replica, ReplicaOp what, long dueNanos) {
+      if (topology.state(replica) == Topology.State.LOST) {
+        return Future.failedFuture(LOST);
+      }
       if (topology.isSelf(replica)) {
         return refusedLocally(what)
             ? Future.failedFuture(NOT_ADMITTED)
@@ -182,10 +197,30 @@ public final class Coordinator {
           : clock.fencedReason() != null;
     }
 
+    /** The answers the quorum needs, as the client reads it. */
+    private String needed() {
+      Replication now = op.isWrite() ? replication.current() : topology.reads(replication);
+      String needed = "ack=" + now.ack() + " of from=" + now.from();
+      if (topology.inTransition() && op.isWrite()) {
+        Replication next = replication.next();
+        needed +=
+            next.equals(now)
+                ? " in each ring of a membership change"
+                : " (the current ring) and ack="
+                    + next.ack()
+                    + " of from="
+                    + next.from()
+                    + " (the next ring of a change of the defaults)";
+      }
+      return needed;
+    }
+
     private Quorum newQuorum() {
-      return topology.inTransition() && op.isWrite()
-          ? Quorum.joint(replication.ack(), replication.from())
-          : new Quorum(replication.ack(), replication.from());
+      if (topology.inTransition() && op.isWrite()) {
+        return Quorum.joint(replication.current(), replication.next());
+      }
+      Replication r = op.isWrite() ? replication.current() : topology.reads(replication);
+      return new Quorum(r.ack(), r.from());
     }
 
     private int groupsOf(int i) {
@@ -284,7 +319,7 @@ public final class Coordinator {
             .onComplete(done -> {
               holders += done.succeeded() ? 1 : 0;
               if (--repairsPending == 0) {
-                if (holders >= replication.ack()) {
+                if (holders >= topology.reads(replication).ack()) {
                   finish(answer);
                 } else {
                   fail("read repair reached " + holders + " replicas");
@@ -310,7 +345,7 @@ public final class Coordinator {
 
     private void fail(String why) {
       deadline.cancel();
-      result.tryFail(new QuorumFailedException(replication, why));
+      result.tryFail(new QuorumFailedException(needed(), why));
     }
 
     private void expire() {

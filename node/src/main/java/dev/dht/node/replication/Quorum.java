@@ -1,5 +1,6 @@
 package dev.dht.node.replication;
 
+import dev.dht.node.cluster.Replication;
 import dev.dht.node.storage.Record;
 
 /**
@@ -15,7 +16,7 @@ public final class Quorum {
     FAILED
   }
 
-  private final int ack;
+  private final int[] acks;
   private final int[] sizes;
   private final int[] successes;
   private final int[] failures;
@@ -23,23 +24,24 @@ public final class Quorum {
   private Outcome outcome = Outcome.PENDING;
 
   public Quorum(int ack, int from) {
-    this(ack, new int[] {from});
+    this(new int[] {ack}, new int[] {from});
   }
 
-  private Quorum(int ack, int[] sizes) {
-    this.ack = ack;
+  private Quorum(int[] acks, int[] sizes) {
+    this.acks = acks;
     this.sizes = sizes;
     this.successes = new int[sizes.length];
     this.failures = new int[sizes.length];
   }
 
   /**
-   * A joint quorum over two groups of {@code from} replicas each (group bits 1 and 2; a replica may
-   * be in both): reached once {@code ack} replicas of each group succeeded, failed once either
-   * group cannot reach {@code ack}.
+   * A joint quorum over two groups, the current ring's {@code from} replicas and the next ring's
+   * (group bits 1 and 2; a replica may be in both): reached once each group's {@code ack} replicas
+   * succeeded, failed once either group cannot reach its {@code ack}.
    */
-  public static Quorum joint(int ack, int from) {
-    return new Quorum(ack, new int[] {from, from});
+  public static Quorum joint(Replication current, Replication next) {
+    return new Quorum(
+        new int[] {current.ack(), next.ack()}, new int[] {current.from(), next.from()});
   }
 
   /**
@@ -101,11 +103,11 @@ public final class Quorum {
     }
     boolean reached = true;
     for (int g = 0; g < sizes.length; g++) {
-      if (failures[g] > sizes[g] - ack) {
+      if (failures[g] > sizes[g] - acks[g]) {
         outcome = Outcome.FAILED;
         return outcome;
       }
-      reached &= successes[g] >= ack;
+      reached &= successes[g] >= acks[g];
     }
     if (reached) {
       outcome = Outcome.REACHED;

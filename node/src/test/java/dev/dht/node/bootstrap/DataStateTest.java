@@ -2,6 +2,7 @@ package dev.dht.node.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Topology;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,10 +12,12 @@ import org.junit.jupiter.api.Test;
 class DataStateTest {
   private static final List<String> THREE = List.of("http://a:1", "http://b:1", "http://c:1");
   private static final Topology MEMBER = Topology.of(THREE, "http://a:1");
+  private static final Topology ONE_COPY =
+      Topology.of(THREE, "http://a:1", new Replication.Defaults(1, 1));
 
   @Test
   void aNodeOnItsOwnDataServesAndHoldsDataFromBeforeItsStart() {
-    var data = DataState.atStart(DataIdentity.Start.CONTINUOUS, false, MEMBER, 3, () -> 42);
+    var data = DataState.atStart(DataIdentity.Start.CONTINUOUS, false, MEMBER, () -> 42);
     assertThat(data.phase()).isEqualTo(DataState.Phase.SERVING);
     assertThat(data.heldDataSinceMillis()).isZero();
   }
@@ -22,7 +25,7 @@ class DataStateTest {
   @Test
   void anEmptyMemberDecidesBeforeItServesAndHoldsDataFromItsFirstWrite() {
     long[] now = {1000};
-    var data = DataState.atStart(DataIdentity.Start.EMPTY, false, MEMBER, 3, () -> now[0]);
+    var data = DataState.atStart(DataIdentity.Start.EMPTY, false, MEMBER, () -> now[0]);
     assertThat(data.phase()).isEqualTo(DataState.Phase.DECIDING);
     assertThat(data.servesReads()).isFalse();
     assertThat(data.heldDataSinceMillis()).isEqualTo(DataState.NO_DATA);
@@ -38,7 +41,7 @@ class DataStateTest {
 
   @Test
   void aNodeOnItsOwnIncompleteDataDecidesAgain() {
-    var data = DataState.atStart(DataIdentity.Start.CONTINUOUS, true, MEMBER, 3, () -> 0);
+    var data = DataState.atStart(DataIdentity.Start.CONTINUOUS, true, MEMBER, () -> 0);
     assertThat(data.phase()).isEqualTo(DataState.Phase.DECIDING);
     assertThat(data.heldDataSinceMillis()).isEqualTo(DataState.NO_DATA);
   }
@@ -46,7 +49,7 @@ class DataStateTest {
   @Test
   void dataThatMayBeStaleTakesNoReadsNorWritesUntilChecked() {
     for (var start : List.of(DataIdentity.Start.RETURNING, DataIdentity.Start.FOREIGN)) {
-      var data = DataState.atStart(start, false, MEMBER, 3, () -> 0);
+      var data = DataState.atStart(start, false, MEMBER, () -> 0);
       assertThat(data.phase()).as("%s", start).isEqualTo(DataState.Phase.CHECKING);
       assertThat(data.servesReads()).isFalse();
       assertThat(data.acceptsWrites()).isFalse();
@@ -57,7 +60,7 @@ class DataStateTest {
       assertThat(data.heldDataSinceMillis()).isEqualTo(DataState.NO_DATA);
     }
     var alone = Topology.of(List.of("http://a:1"), "http://a:1");
-    assertThat(DataState.atStart(DataIdentity.Start.FOREIGN, false, alone, 1, () -> 0).phase())
+    assertThat(DataState.atStart(DataIdentity.Start.FOREIGN, false, alone, () -> 0).phase())
         .as("no peer could have purged anything")
         .isEqualTo(DataState.Phase.SERVING);
   }
@@ -65,17 +68,17 @@ class DataStateTest {
   @Test
   void anEmptyNodeThatNoPeerCouldHoldDataForServesAtOnce() {
     var alone = Topology.of(List.of("http://a:1"), "http://a:1");
-    assertThat(DataState.atStart(DataIdentity.Start.EMPTY, false, alone, 1, () -> 0).phase())
+    assertThat(DataState.atStart(DataIdentity.Start.EMPTY, false, alone, () -> 0).phase())
         .as("one member")
         .isEqualTo(DataState.Phase.SERVING);
-    assertThat(DataState.atStart(DataIdentity.Start.EMPTY, false, MEMBER, 1, () -> 0).phase())
+    assertThat(DataState.atStart(DataIdentity.Start.EMPTY, false, ONE_COPY, () -> 0).phase())
         .as("one replica of each key")
         .isEqualTo(DataState.Phase.SERVING);
     Map<String, Topology.State> states = new LinkedHashMap<>();
     THREE.forEach(url -> states.put(url, Topology.State.NORMAL));
     states.put("http://d:1", Topology.State.JOINING);
     var joining = Topology.of(2, states, false, "http://d:1");
-    assertThat(DataState.atStart(DataIdentity.Start.EMPTY, false, joining, 3, () -> 0).phase())
+    assertThat(DataState.atStart(DataIdentity.Start.EMPTY, false, joining, () -> 0).phase())
         .as("joining: a change of size streams its data")
         .isEqualTo(DataState.Phase.SERVING);
   }

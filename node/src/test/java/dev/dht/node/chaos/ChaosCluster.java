@@ -12,19 +12,23 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
  * Three node processes at from=3 (room for two more, for a change of size) with test-scaled
  * settings: repair every 2 s, tombstones kept at least 10 s, hints 5 s, so that the purge paths
- * fire within a run. Node 2's clock can be moved while it runs (libfaketime reading a file). The
- * faults a nemesis injects, and the healing after it.
+ * fire within a run. Node 2's clock can be moved while it runs (libfaketime reading a file); the
+ * nodes reach each other through proxies ({@link PeerNetwork}) that can cut one off from its peers.
+ * The faults a nemesis injects, and the healing after it.
  */
 final class ChaosCluster implements AutoCloseable {
   static final int SIZE = 3;
   static final Path LIBFAKETIME = Path.of("/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1");
 
   private final Membership members;
+  private final PeerNetwork network;
+  private final boolean[] isolated = new boolean[SIZE + 2];
   private final Path clock;
   private final String[] flags;
   private final boolean[] down = new boolean[SIZE + 2];
@@ -32,16 +36,24 @@ final class ChaosCluster implements AutoCloseable {
 
   private ChaosCluster(Path root) throws Exception {
     Files.createDirectories(root);
-    members = new Membership(root, SIZE + 2);
+    members = new Membership(root, SIZE + 2, PeerNetwork::host);
+    network = new PeerNetwork(root, IntStream.range(0, SIZE + 2).mapToObj(members::port).toList());
     clock = root.resolve("clock-offset");
     Files.writeString(clock, "+0s");
     flags =
         members.flags(
-            "--default-from", "3",
-            "--repair-interval-s", "2",
-            "--tombstone-grace-s", "10",
-            "--hint-window-s", "5",
-            "--request-timeout-ms", "1000");
+            "--default-from",
+            "3",
+            "--repair-interval-s",
+            "2",
+            "--tombstone-grace-s",
+            "10",
+            "--hint-window-s",
+            "5",
+            "--request-timeout-ms",
+            "1000",
+            PeerNetwork.flags()[0],
+            PeerNetwork.flags()[1]);
   }
 
   static ChaosCluster start(Path root) throws Exception {
@@ -67,7 +79,8 @@ final class ChaosCluster implements AutoCloseable {
 
   /** Starts node {@code i} on its data; node 2 with a clock that follows the offset file. */
   void launch(int i) {
-    Map<String, String> env =
+    Map<String, String> env = new HashMap<>(network.env(i));
+    env.putAll(
         i != 2
             ? Map.of()
             : Map.of(
@@ -80,7 +93,7 @@ final class ChaosCluster implements AutoCloseable {
                 "DONT_FAKE_MONOTONIC",
                 "1",
                 "FAKETIME_FORCE_MONOTONIC_FIX", // else the JVM's timed waits spin
-                "0");
+                "0"));
     members.start(i, env, flags);
     down[i] = false;
   }
@@ -88,6 +101,25 @@ final class ChaosCluster implements AutoCloseable {
   void kill(int i) throws InterruptedException {
     members.node(i).kill();
     down[i] = true;
+  }
+
+  /** Cuts node {@code i} off from its peers (true), not from its clients, or mends it (false). */
+  void isolate(int i, boolean cut) {
+    network.isolate(i, cut);
+    isolated[i] = cut;
+  }
+
+  /**
+   * Checks that the cut holds: node {@code i} still answers its clients, but a write at 2/3 through
+   * it fails (it reaches no peer), while one through another node succeeds.
+   */
+  void requireCutOff(int i) {
+    int through = members.node(i).client().put("cut-probe", "x", 2, 3).status();
+    int around = members.node((i + 1) % SIZE).client().put("cut-probe", "x", 2, 3).status();
+    if (through != 504 || around != 201) {
+      throw new IllegalStateException(
+          "node " + i + " is not cut off: writes through it " + through + ", around it " + around);
+    }
   }
 
   void pause(int i) throws Exception {
@@ -126,6 +158,9 @@ final class ChaosCluster implements AutoCloseable {
   void heal() throws Exception {
     clock("+0s");
     for (int i = 0; i < SIZE; i++) {
+      if (isolated[i]) {
+        isolate(i, false);
+      }
       if (paused[i]) {
         resume(i);
       }
@@ -211,5 +246,6 @@ final class ChaosCluster implements AutoCloseable {
       }
     }
     members.close();
+    network.close();
   }
 }

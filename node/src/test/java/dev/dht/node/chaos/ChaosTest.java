@@ -83,7 +83,26 @@ class ChaosTest {
           c.launch(1);
           sleep(5);
         });
+    nemeses.put(
+        "partitioned 25 s, grace 10 s",
+        c -> {
+          sleep(3);
+          c.isolate(1, true);
+          sleep(2);
+          c.requireCutOff(1);
+          sleep(23);
+          c.isolate(1, false);
+          sleep(5);
+        });
     nemeses.put("scale 3 -> 5 -> 3", ChaosTest::scale);
+    nemeses.put(
+        "defaults 2/3 -> 2/2 -> 2/3",
+        c -> {
+          sleep(2);
+          changeDefaults(c.members(), 2, "2/3", "2/2");
+          changeDefaults(c.members(), 5, "2/2", "2/3");
+          sleep(2);
+        });
 
     String only = System.getProperty("chaos.only", ""); // e.g. -Dchaos.only=scale
     List<Row> rows = new ArrayList<>();
@@ -144,6 +163,24 @@ class ChaosTest {
     m.node(4).close();
     m.cleanup(7, 0, 1, 2);
     sleep(2);
+  }
+
+  /**
+   * Changes the default ack/from of requests that name neither (the workload's), the way the
+   * operator drives it: joint writes, streams, reads from the next ring, the final defaults,
+   * cleanup; epochs {@code epoch} to {@code epoch + 2}.
+   */
+  private static void changeDefaults(Membership m, long epoch, String from, String to)
+      throws Exception {
+    String n = "normal";
+    m.publish(epoch, from, to, false, n, n, n);
+    m.awaitEpoch(epoch, 0, 1, 2);
+    m.stream(epoch, 0, 1, 2);
+    m.publish(epoch + 1, from, to, true, n, n, n);
+    m.awaitEpoch(epoch + 1, 0, 1, 2);
+    m.publish(epoch + 2, to, null, false, n, n, n);
+    m.awaitEpoch(epoch + 2, 0, 1, 2);
+    m.cleanup(epoch + 2, 0, 1, 2);
   }
 
   private static String table(List<Row> rows) {

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 /**
  * Node processes that watch a membership file, driven through a change of membership the way the
@@ -26,10 +27,15 @@ public final class Membership implements AutoCloseable {
   private final List<NodeProcess> nodes = new ArrayList<>();
 
   public Membership(Path root, int size) {
+    this(root, size, i -> "127.0.0.1");
+  }
+
+  /** Members whose URLs name the host {@code host.apply(i)}; each listens on a free port. */
+  public Membership(Path root, int size, IntFunction<String> host) {
     this.root = root;
     this.file = root.resolve("members");
     for (int i = 0; i < size; i++) {
-      urls.add("http://127.0.0.1:" + Ports.free());
+      urls.add("http://" + host.apply(i) + ":" + Ports.free());
       nodes.add(null);
     }
   }
@@ -71,8 +77,24 @@ public final class Membership implements AutoCloseable {
 
   /** Writes the membership file: the epoch, then each member's state (null: not a member). */
   public void publish(long epoch, boolean readNext, String... states) throws Exception {
-    StringBuilder out =
-        new StringBuilder("epoch " + epoch + "\n" + (readNext ? "read-from next\n" : ""));
+    publish(epoch, null, null, readNext, states);
+  }
+
+  /**
+   * As above, with the replication defaults ("2/3") of the current ring and, if not null, of the
+   * next one.
+   */
+  public void publish(
+      long epoch, String replication, String nextReplication, boolean readNext, String... states)
+      throws Exception {
+    StringBuilder out = new StringBuilder("epoch " + epoch + "\n");
+    if (replication != null) {
+      out.append("replication ").append(replication).append('\n');
+    }
+    if (nextReplication != null) {
+      out.append("next-replication ").append(nextReplication).append('\n');
+    }
+    out.append(readNext ? "read-from next\n" : "");
     for (int i = 0; i < states.length; i++) {
       if (states[i] != null) {
         out.append(urls.get(i))
@@ -96,6 +118,16 @@ public final class Membership implements AutoCloseable {
           .atMost(Duration.ofSeconds(30))
           .pollInterval(Duration.ofMillis(200))
           .until(() -> status(i).getLong("epoch") == epoch);
+    }
+  }
+
+  /** Waits until each member serves reads (its data checked and, if need be, pulled). */
+  public void awaitServing(int... members) {
+    for (int i : members) {
+      await("node " + i + " serving")
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(200))
+          .until(() -> status(i).getJsonObject("bootstrap").getString("phase").equals("serving"));
     }
   }
 

@@ -203,7 +203,11 @@ public final class NodeProcess implements AutoCloseable {
       String heap,
       java.util.Map<String, String> env,
       String... flags) {
-    String self = "http://127.0.0.1:" + port;
+    String self = // the member on this port (its URL may name another host), else on 127.0.0.1
+        members.stream()
+            .filter(url -> url.endsWith(":" + port))
+            .findFirst()
+            .orElse("http://127.0.0.1:" + port);
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(

@@ -1,11 +1,8 @@
 package dev.dht.node.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -15,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * API.md §2 defaults, observed through which requests can still succeed while nodes are down: only
  * {@code from} given → ack = floor(from/2)+1; only {@code ack} given → the default from; the
- * defaults set by flags; and the settings file re-read while the node runs.
+ * defaults set by flags; and those of the members file, re-read while the node runs.
  */
 class ReplicationDefaultsTest {
   private static final int KEYS = 30;
@@ -81,27 +78,25 @@ class ReplicationDefaultsTest {
   }
 
   @Test
-  void theSettingsFileIsReReadWhileTheNodeRuns() throws Exception {
-    Path settings = root.resolve("settings.properties");
-    Files.writeString(settings, "default-ack=2\n");
-    cluster = LocalCluster.start(root, 3, "--settings-file", settings.toString());
-    cluster.stop(1);
-    cluster.stop(2);
-    assertThat(cluster.client(0).put("s", "v").status()).isEqualTo(504);
+  void theMembersFilesReplicationTakesThePlaceOfTheFlagsWhileTheNodeRuns() throws Exception {
+    try (Membership members = new Membership(root, 3)) {
+      members.publish(1, "2/3", null, false, "normal", "normal", "normal");
+      String[] flags = members.flags("--default-ack", "1");
+      for (int i = 0; i < 3; i++) {
+        members.start(i, flags);
+      }
+      members.node(1).close();
+      members.node(2).close();
+      DhtClient client = members.node(0).client();
+      assertThat(client.put("s", "v").status()).as("the file's ack=2").isEqualTo(504);
 
-    Files.writeString(settings, "# relaxed while two nodes are away\ndefault-ack=1\n");
-    await("default-ack=1 applied")
-        .atMost(Duration.ofSeconds(15))
-        .pollInterval(Duration.ofMillis(200))
-        .until(() -> cluster.client(0).put("s", "v").status() == 201);
-    assertThat(cluster.client(0).get("s").text()).isEqualTo("v");
-    // a request's own parameters still win over the file
-    assertThat(cluster.client(0).put("s", "v", 2, 3).status()).isEqualTo(504);
-
-    Files.writeString(settings, "default-ack=2\ndefault-from=3\n");
-    await("default-ack=2 applied again")
-        .atMost(Duration.ofSeconds(15))
-        .pollInterval(Duration.ofMillis(200))
-        .until(() -> cluster.client(0).get("s").status() == 504);
+      members.publish(2, "1/3", null, false, "normal", "normal", "normal");
+      members.awaitEpoch(2, 0);
+      assertThat(client.put("s", "v").status()).isEqualTo(201);
+      assertThat(client.get("s").text()).isEqualTo("v");
+      assertThat(client.put("s", "v", 2, 3).status())
+          .as("a request's own parameters win over the file")
+          .isEqualTo(504);
+    }
   }
 }

@@ -2,6 +2,7 @@ package dev.dht.node.replication;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.node.cluster.Replication;
 import dev.dht.node.storage.Record;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -14,6 +15,8 @@ import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
 class QuorumTest {
+  private static final Replication TWO_OF_THREE = new Replication(2, 3);
+
   @Test
   void reachedOnTheAckthSuccessAndReportedOnce() {
     Quorum quorum = new Quorum(2, 3);
@@ -77,7 +80,7 @@ class QuorumTest {
 
   @Test
   void aJointQuorumNeedsAckFromEachRing() {
-    Quorum joint = Quorum.joint(2, 3);
+    Quorum joint = Quorum.joint(TWO_OF_THREE, TWO_OF_THREE);
     assertThat(joint.success(null, 1)).isEqualTo(Quorum.Outcome.PENDING);
     assertThat(joint.success(null, 1))
         .as("two of the current ring only")
@@ -85,11 +88,28 @@ class QuorumTest {
     assertThat(joint.success(null, 3)).as("one in both rings").isEqualTo(Quorum.Outcome.PENDING);
     assertThat(joint.success(null, 2)).isEqualTo(Quorum.Outcome.REACHED);
 
-    Quorum failing = Quorum.joint(2, 3);
+    Quorum failing = Quorum.joint(TWO_OF_THREE, TWO_OF_THREE);
     failing.success(null, 3);
     failing.failure(2);
     assertThat(failing.failure(2))
         .as("the next ring cannot reach 2")
+        .isEqualTo(Quorum.Outcome.FAILED);
+  }
+
+  @Test
+  void aJointQuorumOfAChangeOfTheDefaultsNeedsEachRingsAck() {
+    Quorum widening = Quorum.joint(TWO_OF_THREE, new Replication(3, 5));
+    widening.success(null, 3);
+    assertThat(widening.success(null, 3))
+        .as("two in both rings: the current ring's ack only")
+        .isEqualTo(Quorum.Outcome.PENDING);
+    assertThat(widening.success(null, 2)).isEqualTo(Quorum.Outcome.REACHED);
+
+    Quorum failing = Quorum.joint(TWO_OF_THREE, new Replication(3, 5));
+    failing.failure(2);
+    failing.failure(2);
+    assertThat(failing.failure(3))
+        .as("three of the next ring's five failed: it cannot reach 3")
         .isEqualTo(Quorum.Outcome.FAILED);
   }
 }

@@ -113,6 +113,10 @@ class ReplicationChangeOperatorTest {
       assertThat(done.getMembership().getAck()).isEqualTo(2);
       assertThat(done.getMembership().getTargetFrom()).isEqualTo(3);
     }
+    awaitStatus(s ->
+        Integer.valueOf(3).equals(s.getDefaultFrom())
+            && dev.dht.operator.kube.Conditions.isTrue(
+                s.getConditions(), ClusterStatusCalculator.CONFIG_APPLIED));
 
     assertThat(published)
         .as("the members files published, in order")

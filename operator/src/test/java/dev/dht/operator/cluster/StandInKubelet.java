@@ -1,6 +1,5 @@
 package dev.dht.operator.cluster;
 
-import dev.dht.contract.MembersFile;
 import dev.dht.node.Node;
 import dev.dht.node.NodeOptions;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -214,18 +213,6 @@ final class StandInKubelet implements AutoCloseable {
                 "0",
                 "--request-timeout-ms",
                 "3000"));
-    // A node that reads the members file's replication lines serves what they say; one that does
-    // not (before that change) falls back to its flags: they are the default ack/from in force
-    // when it starts, so it serves them as long as no change of them is under way.
-    var replication = MembersFile.parse(Files.readString(dir.resolve("members"))).replication();
-    if (replication != null) {
-      flags.addAll(
-          List.of(
-              "--default-ack",
-              Integer.toString(replication.ack()),
-              "--default-from",
-              Integer.toString(replication.from())));
-    }
     return flags.toArray(String[]::new);
   }
 
