@@ -12,6 +12,9 @@ import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.ShortNames;
 import io.fabric8.kubernetes.model.annotation.Version;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** A replicated dht key-value cluster: the operator turns it into a StatefulSet and friends. */
 @Group(DhtCluster.GROUP)
@@ -67,6 +70,12 @@ public class DhtCluster extends CustomResource<DhtClusterSpec, DhtClusterStatus>
   /** Setting this annotation to "true" freezes every owned resource until it is removed. */
   public static final String PAUSE_ANNOTATION = "dht.dev/pause-reconciliation";
 
+  /**
+   * Pods (comma-separated names) gone for good among those a shrink removes: the shrink does not
+   * wait for them, and their keys are streamed from the other replicas.
+   */
+  public static final String LOST_ANNOTATION = "dht.dev/lost";
+
   @Override
   @JsonPropertyDescription(
       "Desired state of the cluster: size, node image and settings, storage, scheduling. A"
@@ -82,6 +91,25 @@ public class DhtCluster extends CustomResource<DhtClusterSpec, DhtClusterStatus>
           + " conditions.")
   public DhtClusterStatus getStatus() {
     return super.getStatus();
+  }
+
+  /**
+   * The ordinals of this cluster's pods that {@link #LOST_ANNOTATION} names; others are ignored.
+   */
+  @JsonIgnore
+  public Set<Integer> lostOrdinals() {
+    var annotations = getMetadata().getAnnotations();
+    String value = annotations == null ? null : annotations.get(LOST_ANNOTATION);
+    if (value == null) {
+      return Set.of();
+    }
+    String prefix = getMetadata().getName() + "-";
+    return Arrays.stream(value.split(","))
+        .map(String::strip)
+        .filter(
+            pod -> pod.startsWith(prefix) && pod.substring(prefix.length()).matches("[0-9]{1,4}"))
+        .map(pod -> Integer.parseInt(pod.substring(prefix.length())))
+        .collect(Collectors.toUnmodifiableSet());
   }
 
   @JsonIgnore

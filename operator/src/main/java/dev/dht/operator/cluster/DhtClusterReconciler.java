@@ -164,8 +164,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     turn.scaleStep =
         ScalePlan.next(
             model.membership(),
-            model.replicas(),
-            model.replication(),
+            new ScalePlan.Wanted(
+                model.replicas(), model.replication(), turn.cluster.lostOrdinals()),
             turn.seen.nodes(),
             model::podName);
     if (turn.scaleStep != null) {

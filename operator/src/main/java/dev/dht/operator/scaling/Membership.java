@@ -80,6 +80,12 @@ public class Membership {
       "Default from after the change in progress; equal to from when stable (0: see ack).")
   private int targetFrom;
 
+  @JsonPropertyDescription(
+      "Ordinals among those a shrink removes that are gone for good (annotation dht.dev/lost):"
+          + " published as lost, nothing waits for them, their keys come from the other replicas.")
+  @Builder.Default
+  private List<Integer> lost = List.of();
+
   /** {@code members} members at {@code epoch} with the default ack/from {@code replication}. */
   public static Membership stable(long epoch, int members, Replication replication) {
     return new Membership(
@@ -90,7 +96,8 @@ public class Membership {
         replication.ack(),
         replication.from(),
         replication.ack(),
-        replication.from());
+        replication.from(),
+        List.of());
   }
 
   /** The default ack/from in force before the change (null in a status of an older operator). */
@@ -179,7 +186,7 @@ public class Membership {
       if (changing && i >= members) {
         state = MembersFile.State.JOINING;
       } else if (changing && i >= target) {
-        state = MembersFile.State.LEAVING;
+        state = lost.contains(i) ? MembersFile.State.LOST : MembersFile.State.LEAVING;
       } else {
         state = MembersFile.State.NORMAL;
       }

@@ -5,6 +5,7 @@ import dev.dht.operator.scaling.Membership.Step;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The steps of a change of a cluster's size or of its default ack/from, decided from what was
@@ -19,6 +20,13 @@ import java.util.Map;
  * → final membership → the StatefulSet shrinks → cleanup. Each membership is observed by every node
  * concerned before the next is published.
  *
+ * <p>A change wanted no more (the spec is back to the replicas and ack/from in force) is aborted
+ * before reads switch for good: from joining or streaming, the membership before the change is
+ * published as a final one (the pods of both stay until every node observed it, then a cleanup);
+ * from reads on the next ring, reads first go back to the current one. A shrink does not wait for
+ * members the spec's annotation declares lost: they are published as lost, and the others stream
+ * their keys from the surviving replicas.
+ *
  * <p>A change of the default ack/from takes the same steps with the same members: the next ring is
  * the same nodes with the new ack/from, so its wider (or narrower) replica sets are filled by the
  * streams before reads use them. It comes before a change of size when the members suffice for the
@@ -32,44 +40,72 @@ public final class ScalePlan {
   public record Decision(
       Membership next, List<Integer> stream, List<Integer> cleanup, String waiting) {}
 
-  /** What the spec asks: the replicas and the default ack/from. */
-  private record Wanted(int replicas, Replication replication) {}
+  /**
+   * What the spec asks: the replicas, the default ack/from, and the ordinals declared lost for
+   * good.
+   */
+  public record Wanted(int replicas, Replication replication, Set<Integer> lost) {
+    public Wanted(int replicas, Replication replication) {
+      this(replicas, replication, Set.of());
+    }
+  }
 
   private ScalePlan() {}
 
-  /**
-   * @param now where the change stands (stable when there is none), with the ack/from in force
-   * @param desired the replicas wanted (the spec)
-   * @param replication the default ack/from wanted (the spec, or the pinned ones)
-   * @param nodes what each pod's node reported, by ordinal
-   * @param names pod names by ordinal, for the messages
-   */
+  /** As below, with no member declared lost. */
   public static Decision next(
       Membership now,
       int desired,
       Replication replication,
       Map<Integer, NodeView> nodes,
       Names names) {
-    var wanted = new Wanted(desired, replication);
-    return switch (now.getStep()) {
+    return next(now, new Wanted(desired, replication), nodes, names);
+  }
+
+  /**
+   * @param now where the change stands (stable when there is none), with the ack/from in force
+   * @param wanted the replicas and default ack/from wanted (the spec, or the pinned ones), and the
+   *     ordinals declared lost
+   * @param nodes what each pod's node reported, by ordinal
+   * @param names pod names by ordinal, for the messages
+   */
+  public static Decision next(
+      Membership now, Wanted wanted, Map<Integer, NodeView> nodes, Names names) {
+    Step step = now.getStep();
+    boolean changing = step == Step.JOINING || step == Step.STREAMING || step == Step.READING_NEXT;
+    List<Integer> newlyLost = changing ? newlyLost(now, wanted) : List.of();
+    if (!newlyLost.isEmpty()) { // another file: another epoch, at the same step
+      List<Integer> lost = new ArrayList<>(now.getLost());
+      lost.addAll(newlyLost);
+      return go(now.toBuilder().epoch(now.getEpoch() + 1).lost(List.copyOf(lost)).build());
+    }
+    return switch (step) {
       case STABLE -> start(now, wanted);
       case STARTING -> starting(now, wanted, nodes, names);
       case JOINING -> {
         String waiting = observed(now, nodes, names);
-        yield waiting != null
-            ? wait(now, waiting + later(now, wanted))
+        if (waiting != null) {
+          yield wait(now, waiting + later(now, wanted));
+        }
+        yield wantedNoMore(now, wanted)
+            ? abort(now)
             : new Decision(
                 at(now, now.getEpoch(), Step.STREAMING),
                 range(0, now.getTarget()),
                 List.of(),
                 null);
       }
-      case STREAMING -> streaming(now, wanted, nodes, names);
+      case STREAMING ->
+          wantedNoMore(now, wanted) ? abort(now) : streaming(now, wanted, nodes, names);
       case READING_NEXT -> {
         String waiting = observed(now, nodes, names);
-        yield waiting != null
-            ? wait(now, waiting + later(now, wanted))
-            : go(at(now, now.getEpoch() + 1, Step.FINAL));
+        if (waiting != null) {
+          yield wait(now, waiting + later(now, wanted));
+        }
+        // aborted: reads go back to the current ring (joint writes still) before the change is
+        // undone, so that no node reads the next ring while another writes to the current one only
+        yield go(
+            at(now, now.getEpoch() + 1, wantedNoMore(now, wanted) ? Step.JOINING : Step.FINAL));
       }
       case FINAL -> {
         String waiting = observed(now, nodes, names);
@@ -88,6 +124,37 @@ public final class ScalePlan {
   /** Pod names by ordinal. */
   public interface Names {
     String of(int ordinal);
+  }
+
+  /** Whether the spec is back to what was in force before the change under way. */
+  private static boolean wantedNoMore(Membership now, Wanted wanted) {
+    return wanted.replicas() == now.getMembers() && wanted.replication().equals(now.replication());
+  }
+
+  /**
+   * Undoes a change whose reads have not switched: the membership before it, published as the final
+   * one (the old members as target, the others' pods kept until every node observed it), then the
+   * usual cleanup, which drops what a shrink's streams brought.
+   */
+  private static Decision abort(Membership now) {
+    return go(
+        now.toBuilder()
+            .epoch(now.getEpoch() + 1)
+            .step(Step.FINAL)
+            .members(Math.max(now.getMembers(), now.getTarget()))
+            .target(now.getMembers())
+            .targetAck(now.getAck())
+            .targetFrom(now.getFrom())
+            .lost(List.of())
+            .build());
+  }
+
+  /** Members a shrink removes that the spec declares lost and the membership does not yet. */
+  private static List<Integer> newlyLost(Membership now, Wanted wanted) {
+    return wanted.lost().stream()
+        .filter(i -> i >= now.getTarget() && i < now.getMembers() && !now.getLost().contains(i))
+        .sorted()
+        .toList();
   }
 
   private static Decision start(Membership now, Wanted wanted) {
@@ -127,7 +194,8 @@ public final class ScalePlan {
     if (wanted.replicas() > members) {
       return go(resized.step(Step.STARTING).build());
     }
-    return go(resized.epoch(now.getEpoch() + 1).step(Step.JOINING).build());
+    var shrinking = resized.epoch(now.getEpoch() + 1).step(Step.JOINING).build();
+    return go(shrinking.toBuilder().lost(newlyLost(shrinking, wanted)).build());
   }
 
   private static Decision starting(
@@ -196,6 +264,9 @@ public final class ScalePlan {
   /** Null if every node concerned runs with the current epoch; else what it waits for. */
   private static String observed(Membership now, Map<Integer, NodeView> nodes, Names names) {
     for (int i = 0; i < now.nodes(); i++) {
+      if (now.getLost().contains(i)) {
+        continue; // gone for good: it observes nothing
+      }
       NodeView node = nodes.get(i);
       if (node == null || !node.answered()) {
         return "waiting for " + names.of(i) + " to answer";

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -160,6 +161,93 @@ class ScalePlanTest {
     Decision d = step(joining, 4, lagging);
     assertThat(d.next()).isEqualTo(joining);
     assertThat(d.waiting()).contains("the change to 4 replicas waits");
+  }
+
+  @Test
+  void aGrowthWantedNoMoreIsUndoneBeforeReadsSwitchKeepingItsPodsUntilObserved() {
+    Membership joining = resizing(2, 3, 5, Step.JOINING);
+    Map<Integer, NodeView> lagging = nodes(5, 2, -1, -1);
+    lagging.put(2, new NodeView(2, true, 1, -1, false, -1, false));
+    assertThat(step(joining, 3, lagging).next())
+        .as("the joint epoch observed first")
+        .isEqualTo(joining);
+
+    Decision d = step(joining, 3, nodes(5, 2, -1, -1));
+    assertThat(d.next().getStep()).isEqualTo(Step.FINAL);
+    assertThat(d.next().getEpoch()).isEqualTo(3);
+    assertThat(d.next().file(URLS))
+        .as("the membership before the change")
+        .isEqualTo("epoch 3\nreplication 2/3\nhttp://n0:1\nhttp://n1:1\nhttp://n2:1\n");
+    assertThat(d.next().pods()).as("the new pods run until every node observed it").isEqualTo(5);
+    List<Membership> rest = run(d.next(), 3, R23);
+    assertThat(rest).extracting(Membership::getStep).containsExactly(Step.CLEANING_UP, Step.STABLE);
+    assertThat(rest.getLast()).isEqualTo(Membership.stable(3, 3, R23));
+
+    Decision fromStreaming = step(resizing(2, 3, 5, Step.STREAMING), 3, nodes(5, 2, -1, -1));
+    assertThat(fromStreaming.next().getStep()).isEqualTo(Step.FINAL);
+    assertThat(fromStreaming.stream()).as("no stream asked").isEmpty();
+
+    Decision back = step(resizing(3, 3, 5, Step.READING_NEXT), 3, nodes(5, 3, 2, -1));
+    assertThat(back.next().getStep())
+        .as("from reads on the next ring, reads go back to the current one first")
+        .isEqualTo(Step.JOINING);
+    assertThat(back.next().file(URLS))
+        .startsWith("epoch 4\nreplication 2/3\nhttp")
+        .contains("joining");
+    d = step(back.next(), 3, nodes(5, 4, 2, -1));
+    assertThat(d.next().getStep()).isEqualTo(Step.FINAL);
+    assertThat(d.next().getTarget()).isEqualTo(3);
+  }
+
+  @Test
+  void aShrinkOrAChangeOfAckFromWantedNoMoreIsUndone() {
+    Decision d = step(resizing(2, 5, 3, Step.STREAMING), 5, nodes(5, 2, -1, -1));
+    assertThat(d.next().getStep()).isEqualTo(Step.FINAL);
+    assertThat(d.next().file(URLS)).isEqualTo("epoch 3\nreplication 2/3\n" + FIVE);
+    assertThat(run(d.next(), 5, R23).getLast()).isEqualTo(Membership.stable(3, 5, R23));
+
+    Membership widening =
+        Membership.stable(1, 5, R23).toBuilder()
+            .epoch(2)
+            .step(Step.STREAMING)
+            .targetAck(3)
+            .targetFrom(5)
+            .build();
+    d = step(widening, 5, nodes(5, 2, -1, -1));
+    assertThat(d.next().getStep()).isEqualTo(Step.FINAL);
+    assertThat(d.next().file(URLS)).isEqualTo("epoch 3\nreplication 2/3\n" + FIVE);
+  }
+
+  @Test
+  void aShrinkWaitsForNoMemberDeclaredLostAndPublishesItAsLost() {
+    var lostFour = new ScalePlan.Wanted(3, R23, Set.of(4, 1)); // 1 stays: not a leaving one
+    Decision d = ScalePlan.next(Membership.stable(1, 5, R23), lostFour, nodes(5, 1, -1, -1), NAMES);
+    assertThat(d.next().getLost()).containsExactly(4);
+    assertThat(d.next().file(URLS))
+        .isEqualTo(
+            "epoch 2\nreplication 2/3\nhttp://n0:1\nhttp://n1:1\nhttp://n2:1\nhttp://n3:1"
+                + " leaving\nhttp://n4:1 lost\n");
+
+    Map<Integer, NodeView> withoutFour = nodes(4, 2, -1, -1);
+    d = ScalePlan.next(d.next(), lostFour, withoutFour, NAMES);
+    assertThat(d.next().getStep()).as("node 4 observes nothing").isEqualTo(Step.STREAMING);
+    assertThat(d.stream()).containsExactly(0, 1, 2);
+
+    Decision later =
+        ScalePlan.next(
+            d.next(), new ScalePlan.Wanted(3, R23, Set.of(3, 4)), nodes(4, 2, 2, -1), NAMES);
+    assertThat(later.next().getEpoch()).as("another file, another epoch").isEqualTo(3);
+    assertThat(later.next().getStep()).isEqualTo(Step.STREAMING);
+    assertThat(later.next().getLost()).containsExactly(4, 3);
+    assertThat(later.next().file(URLS)).contains("n3:1 lost\nhttp://n4:1 lost\n");
+
+    Membership now = later.next();
+    for (int i = 0; i < 10 && now.getStep() != Step.STABLE; i++) {
+      var views = nodes(3, now.getEpoch(), now.getEpoch(), now.getEpoch());
+      now = ScalePlan.next(now, new ScalePlan.Wanted(3, R23, Set.of(3, 4)), views, NAMES).next();
+    }
+    assertThat(now).isEqualTo(Membership.stable(now.getEpoch(), 3, R23));
+    assertThat(now.getLost()).isEmpty();
   }
 
   @Test
@@ -357,5 +445,41 @@ class ScalePlanTest {
           parsed.nextReplication() != null ? parsed.nextReplication() : parsed.replication();
       assertThat(nextReplication.from()).isLessThanOrEqualTo((int) next);
     }
+  }
+
+  /**
+   * Whatever change is under way and however far it went, wanting the state before it again ends
+   * stable with that state, and no epoch stands for two files.
+   */
+  @Property
+  void aChangeWantedNoMoreEndsWhereItBeganAtAnyStep(
+      @ForAll @IntRange(min = 2, max = 5) int members,
+      @ForAll @IntRange(min = 2, max = 5) int desired,
+      @ForAll @IntRange(min = 2, max = 5) int wantedFrom,
+      @ForAll @IntRange(min = 0, max = 7) int stepsBeforeRevert) {
+    var inForce = new Replication(2, 2);
+    int fromWanted = Math.min(wantedFrom, desired);
+    var wanted = new Replication(Math.min(2, fromWanted), fromWanted);
+    Membership start = Membership.stable(1, members, inForce);
+    List<Membership> forward = run(start, desired, wanted);
+    Membership reached =
+        stepsBeforeRevert == 0 || forward.isEmpty()
+            ? start
+            : forward.get(Math.min(stepsBeforeRevert, forward.size()) - 1);
+
+    List<Membership> back = run(reached, members, inForce);
+
+    Membership last = back.isEmpty() ? reached : back.getLast();
+    assertThat(last).isEqualTo(Membership.stable(last.getEpoch(), members, inForce));
+    Map<Long, String> files = new HashMap<>();
+    for (Membership step : concat(forward.subList(0, forward.indexOf(reached) + 1), back)) {
+      assertThat(files.putIfAbsent(step.getEpoch(), step.file(URLS))).isIn(null, step.file(URLS));
+    }
+  }
+
+  private static List<Membership> concat(List<Membership> first, List<Membership> then) {
+    var all = new ArrayList<>(first);
+    all.addAll(then);
+    return all;
   }
 }
