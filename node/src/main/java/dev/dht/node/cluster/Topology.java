@@ -65,6 +65,7 @@ public final class Topology {
   private final PlacementRing next;
   private final Replication.Defaults defaults;
   private final Replication.Defaults nextDefaults;
+  private final boolean transition;
   private final boolean readNext;
 
   /** A ring over some members, with the way back from ring positions to member indexes. */
@@ -111,6 +112,8 @@ public final class Topology {
         states.stream().allMatch(s -> s == State.NORMAL)
             ? current
             : PlacementRing.over(members, states, false);
+    this.transition =
+        next != current || !currentReplication().equals(nextReplication()); // once, not per request
   }
 
   /**
@@ -191,7 +194,7 @@ public final class Topology {
    * or other replication defaults.
    */
   public boolean inTransition() {
-    return next != current || !currentReplication().equals(nextReplication());
+    return transition;
   }
 
   /**

@@ -183,7 +183,11 @@ class DhtClusterOperatorTest {
             "gamma",
             s ->
                 s.getObservedGeneration().equals(edited.getMetadata().getGeneration())
-                    && "ChangingReplication".equals(conditionReason(s, "Progressing")));
+                    && "ChangingReplication".equals(conditionReason(s, "Progressing"))
+                    && Conditions.find(s.getConditions(), "Progressing")
+                        .orElseThrow()
+                        .getMessage()
+                        .contains("waiting for")); // the reconcile after the one that announced it
     assertThat(status.getMembership().getStep()).isEqualTo(Membership.Step.JOINING);
     assertThat(status.getMembership().getTargetAck()).isEqualTo(3);
     assertThat(Conditions.find(status.getConditions(), "Progressing").orElseThrow().getMessage())
