@@ -3,6 +3,7 @@ package dev.dht.operator.cluster;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.operator.crd.KubernetesSchemas;
+import dev.dht.operator.replacing.NodeReplacement;
 import dev.dht.operator.scaling.Membership;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -65,6 +66,14 @@ public class DhtClusterStatus {
 
   @JsonPropertyDescription("The rolling restart of pods created with other settings, if any.")
   private RollStatus roll;
+
+  @JsonPropertyDescription(
+      "The replacement of a node on a new, empty volume that the annotation dht.dev/replace=<pod>"
+          + " asks for: where it stands, or why it waits or is refused.")
+  private NodeReplacement replacement;
+
+  @JsonPropertyDescription("The last replacement of a node that completed.")
+  private NodeReplacement lastReplacement;
 
   @JsonPropertyDescription(
       "Default from the cluster started with; used while spec.replication.defaultFrom is unset,"
