@@ -96,8 +96,8 @@ public class DhtClusterStatus {
 
   @SchemaFrom(type = KubernetesSchemas.Condition[].class)
   @JsonPropertyDescription(
-      "Conditions: Ready (every node Ready), Progressing (a rollout, roll or scale under way),"
-          + " Degraded, ConfigApplied (every node runs the current settings), Paused"
+      "Conditions: Ready (every node Ready), Progressing (a rollout, roll, scale or node"
+          + " replacement under way), Degraded, ConfigApplied (every node runs the current settings), Paused"
           + " (dht.dev/pause-reconciliation), RestartRequired (new operator defaults wait for"
           + " dht.dev/allow-restart=once).")
   @Builder.Default
