@@ -22,16 +22,42 @@ final class ReplacementActions {
    */
   static ReplacementPlan.Decision replace(
       Context<DhtCluster> context, DhtCluster cluster, ClusterModel model, Instant now) {
+    var decision = decide(context, cluster, model, now);
+    if (movesOn(cluster, decision)) {
+      // A step (a start deletes a volume; done posts an event) is decided on the apiserver's copy
+      // of the cluster: the cache may not show yet the status the previous reconciliation wrote
+      // (JOSDK does not cache its own status writes), and a start taken again would take a claim
+      // recreated meanwhile.
+      var fresh = context.getClient().resource(cluster).get();
+      if (fresh != null) {
+        decision = decide(context, fresh, model, now);
+      }
+    }
+    return carryOut(context, cluster, model, decision, now);
+  }
+
+  private static ReplacementPlan.Decision decide(
+      Context<DhtCluster> context, DhtCluster cluster, ClusterModel model, Instant now) {
     String requested = requested(cluster);
-    NodeReplacement recorded =
-        cluster.getStatus() == null ? null : cluster.getStatus().getReplacement();
+    NodeReplacement recorded = recorded(cluster);
     String pod = ReplacementPlan.subject(model.name(), requested, recorded);
     var observed = pod == null ? PodAndClaim.NONE : observe(context, model.namespace(), pod);
-    var decision =
-        ReplacementPlan.next(
-            new ReplacementPlan.Input(
-                model.name(), requested, recorded, model.membership(), observed, now));
-    return carryOut(context, cluster, model, decision, now);
+    return ReplacementPlan.next(
+        new ReplacementPlan.Input(
+            model.name(), requested, recorded, model.membership(), observed, now));
+  }
+
+  private static NodeReplacement recorded(DhtCluster cluster) {
+    return cluster.getStatus() == null ? null : cluster.getStatus().getReplacement();
+  }
+
+  /** The decision moves the replacement {@code cluster}'s status records to another phase. */
+  private static boolean movesOn(DhtCluster cluster, ReplacementPlan.Decision decision) {
+    return phase(recorded(cluster)) != phase(decision.current());
+  }
+
+  private static NodeReplacement.Phase phase(NodeReplacement replacement) {
+    return replacement == null ? null : replacement.getPhase();
   }
 
   /** The annotation's value, trimmed; null if there is none. */

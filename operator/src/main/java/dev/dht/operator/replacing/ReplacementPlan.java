@@ -105,7 +105,7 @@ public final class ReplacementPlan {
   }
 
   /** The ordinal of {@code pod} if it is named {@code <cluster>-<ordinal>}, else -1. */
-  public static int ordinal(String cluster, String pod) {
+  private static int ordinal(String cluster, String pod) {
     Matcher m = Pattern.compile(Pattern.quote(cluster + "-") + "(0|[1-9][0-9]{0,8})").matcher(pod);
     return m.matches() ? Integer.parseInt(m.group(1)) : -1;
   }

@@ -179,6 +179,9 @@ class ReplaceOperatorTest {
                     p -> p.getMetadata().getName().equals(VICTIM) && StandInKubelet.ready(p)));
     long start = System.nanoTime();
     annotate(VICTIM);
+    var started =
+        awaitStatus(s -> s.getReplacement() != null && s.getReplacement().running())
+            .getReplacement();
     var bootstrapping =
         awaitStatus(s ->
             s.getReplacement() != null
@@ -227,6 +230,9 @@ class ReplaceOperatorTest {
     sampler.join(5_000);
 
     assertThat(done.getLastReplacement().getPhase()).isEqualTo(NodeReplacement.Phase.Done);
+    assertThat(done.getLastReplacement().getStartedAt())
+        .as("started once (not again from a cache that lags behind the status written)")
+        .isEqualTo(started.getStartedAt());
     assertThat(done.getLastReplacement().getMessage())
         .startsWith("replaced replace-1 on a new volume in ")
         .endsWith(" s; it pulled its keys from its peers before serving");
