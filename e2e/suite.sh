@@ -460,13 +460,14 @@ SH
   replaced() {
     local claim; claim="$(jp "pvc/data-$victim" '{.metadata.uid}')"
     [ -z "$(jp "dht/$CLUSTER" '{.metadata.annotations.dht\.dev/replace}')" ] || return 1
+    # recorded as the last replacement once the operator saw the annotation gone
+    [ "$(jp "dht/$CLUSTER" '{.status.lastReplacement.pod}')" = "$victim" ] || return 1
     [ -n "$claim" ] && [ "$claim" != "$old_claim" ] || return 1
     [ "$(jp "pod/$victim" '{.status.conditions[?(@.type=="Ready")].status}')" = True ]
   }
-  until_ok 600 "dht.dev/replace taken away, $victim Ready on a new claim" replaced
+  until_ok 600 "dht.dev/replace taken away, status.lastReplacement, $victim Ready on a new claim" replaced
   log "$victim replaced and Ready on a new claim in $((SECONDS - t))s"
   log "status.lastReplacement: $(jp "dht/$CLUSTER" '{.status.lastReplacement.message}')"
-  [ "$(jp "dht/$CLUSTER" '{.status.lastReplacement.pod}')" = "$victim" ] || die "status.lastReplacement does not name $victim"
   k get events --field-selector reason=Replacing --sort-by=.lastTimestamp \
     -o jsonpath='{range .items[*]}{.lastTimestamp} {.message}{"\n"}{end}' | sed 's/^/    /'
   local replaced_said
