@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # suite.sh: the end-to-end suite against whatever cluster KUBECONFIG points at (e2e/run.sh picks it
-# and loads the images). Eleven steps in a fresh namespace, each timed and bounded; a failing step
+# and loads the images). Thirteen steps in a fresh namespace, each timed and bounded; a failing step
 # prints the operator's log and `kubectl describe` of the objects involved, later steps are skipped,
 # and the last line is always "N passed, M failed[, K skipped]".
 #
@@ -17,20 +17,24 @@
 #                then one with an unmeetable p99 and abortOnFail: Failed (Aborted) long before 120 s
 #   6 failover   a node pod deleted during a 40 s write loop at ack=2/from=3: writes keep going, the
 #                pod returns, every acknowledged key reads back at ack=2/from=3
-#   7 roll       spec.threads changed while demo-0 is down: the roller waits for it (status says so),
+#   7 replace    dht.dev/replace=demo-1 under a writer and a reader at 2/3 (300 keys written before):
+#                the operator evicts the pod, deletes its claim and removes the annotation once the
+#                pod is Ready on a new claim; it bootstrapped from its peers, no bad read, it holds
+#                all 300 keys, every acknowledged write on all 3 replicas; the time and the events
+#   8 roll       spec.threads changed while demo-0 is down: the roller waits for it (status says so),
 #                then restarts one Ready, caught-up pod at a time (sampled every second: never two
 #                down); a writer at 2/3: at most 3 failures, every acknowledged write on all 3
 #                replicas; spec.replication.defaultAck takes the membership plan's steps (the
 #                members file's replication line) and restarts nothing
-#   8 paused     with the pause annotation, a spec change does not advance observedGeneration
-#   9 secret     the Secret deleted with a writer running, then a pod: no new Secret, Degraded
+#   9 paused     with the pause annotation, a spec change does not advance observedGeneration
+#  10 secret     the Secret deleted with a writer running, then a pod: no new Secret, Degraded
 #                SecretMissing + Event, no 403 in any node log; restored from a backup, it heals
-#  10 upgrade    helm upgrade with a new default node image: no node pod restarts for 120 s,
+#  11 upgrade    helm upgrade with a new default node image: no node pod restarts for 120 s,
 #                RestartRequired says why; dht.dev/allow-restart=once rolls it under the same guard
-#  11 scale      5000 keys at 2/3; with a writer and a reader running at 2/3, kubectl scale to 5 and
+#  12 scale      5000 keys at 2/3; with a writer and a reader running at 2/3, kubectl scale to 5 and
 #                back to 3: no read fails, at most 3 writes fail, every acknowledged key reads back
 #                at 3/3 and has exactly 3 copies over the nodes; each change's steps and durations
-#  12 uninstall  helm uninstall removes the operator; deleting the cluster (no operator needed)
+#  13 uninstall  helm uninstall removes the operator; deleting the cluster (no operator needed)
 #                removes everything but the PersistentVolumeClaims
 #
 # Environment: NODE_IMAGE, OPERATOR_IMAGE (required; `make e2e` reads target/images.env),
@@ -119,6 +123,7 @@ step_install() {
   yes=("get dhtclusters" "patch dhtclusters" "watch dhtloadtests" "patch dhtclusters --subresource=status" "patch dhtloadtests --subresource=status"
        "create statefulsets.apps" "patch services" "update configmaps" "create secrets"
        "create poddisruptionbudgets.policy" "create jobs.batch" "list pods" "create pods --subresource=eviction" "get pods/log"
+       "delete persistentvolumeclaims"
        "create events" "patch events")
   no=("create pods" "watch pods" "delete pods" "update secrets" "patch secrets" "delete secrets" "delete services" "update services"
       "update statefulsets.apps" "delete statefulsets.apps" "delete jobs.batch" "patch dhtloadtests"
@@ -431,7 +436,9 @@ echo DONE \$i"
 }
 
 step_replace() {
-  # a node whose volume is lost: its claim and pod deleted under a writer and a reader at 2/3. The
+  # a node whose volume is lost, replaced through the operator (dht.dev/replace=<pod>) under a
+  # writer and a reader at 2/3: the operator evicts the pod and deletes its claim, re-evicts a pod
+  # recreated on the old claim, and removes the annotation once the pod is Ready on a new claim. The
   # new pod starts empty and bootstraps (pulls from its peers) before it is Ready or answers reads
   local victim="$CLUSTER-1" old_claim t
   k delete pod writer reader --ignore-not-found --wait=true --timeout=30s >/dev/null 2>&1
@@ -448,20 +455,25 @@ SH
   until_ok 60 "reader running" sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get pod reader -o jsonpath='{.status.phase}')\" = Running ]"
   old_claim="$(jp "pvc/data-$victim" '{.metadata.uid}')"
   t=$SECONDS
-  k delete pvc "data-$victim" --wait=false >/dev/null || die "cannot delete the claim of $victim"
-  k delete pod "$victim" --wait=false >/dev/null || die "cannot delete $victim"
-  log "deleted the claim and the pod of $victim"
+  k annotate "dht/$CLUSTER" "dht.dev/replace=$victim" >/dev/null || die "cannot annotate $CLUSTER"
+  log "annotated dht/$CLUSTER dht.dev/replace=$victim"
   replaced() {
     local claim; claim="$(jp "pvc/data-$victim" '{.metadata.uid}')"
-    if [ "$claim" = "$old_claim" ] && [ "$(jp "pod/$victim" '{.status.phase}')" = Pending ]; then
-      # recreated while its old claim was still being deleted: it would wait for that claim forever
-      k delete pod "$victim" --wait=false >/dev/null 2>&1
-    fi
+    [ -z "$(jp "dht/$CLUSTER" '{.metadata.annotations.dht\.dev/replace}')" ] || return 1
+    # recorded as the last replacement once the operator saw the annotation gone
+    [ "$(jp "dht/$CLUSTER" '{.status.lastReplacement.pod}')" = "$victim" ] || return 1
     [ -n "$claim" ] && [ "$claim" != "$old_claim" ] || return 1
     [ "$(jp "pod/$victim" '{.status.conditions[?(@.type=="Ready")].status}')" = True ]
   }
-  until_ok 600 "$victim back on a new claim, Ready" replaced
-  log "$victim replaced and Ready in $((SECONDS - t))s"
+  until_ok 600 "dht.dev/replace taken away, status.lastReplacement, $victim Ready on a new claim" replaced
+  log "$victim replaced and Ready on a new claim in $((SECONDS - t))s"
+  log "status.lastReplacement: $(jp "dht/$CLUSTER" '{.status.lastReplacement.message}')"
+  k get events --field-selector reason=Replacing --sort-by=.lastTimestamp \
+    -o jsonpath='{range .items[*]}{.lastTimestamp} {.message}{"\n"}{end}' | sed 's/^/    /'
+  local replaced_said
+  replaced_said="$(k get events --field-selector reason=Replaced,type=Normal -o jsonpath='{range .items[*]}{.message}{"\n"}{end}')"
+  log "event Replaced: $replaced_said"
+  grep -q "^replaced $victim on a new volume in " <<<"$replaced_said" || die "no Replaced event names $victim"
   k logs "$victim" | grep -E "peer holds data|pulled from every peer" | sed 's/^/    /'
   k logs "$victim" | grep -q "pulled from every peer: serving reads" || die "$victim did not bootstrap"
   sleep 5
@@ -891,7 +903,7 @@ STEPS=(
   "loadtest|DhtLoadTest ~30 s at 300 req/s: Succeeded, results, verdict, report; profiled, with a baseline|step_loadtest|600"
   "parallel|DhtLoadTest with parallelism 2: windows overlap, one merged result, both generators in the report; abortOnFail|step_parallel|480"
   "failover|delete a node pod during a write loop at ack=2/from=3|step_failover|720"
-  "replace|delete a node's claim and pod under a writer and a reader at 2/3: it bootstraps; no bad read|step_replace|900"
+  "replace|dht.dev/replace=demo-1 under a writer and a reader at 2/3: a new volume, it bootstraps; no bad read|step_replace|900"
   "roll|threads with demo-0 down -> the roller waits, then one pod at a time; defaultAck -> no restart|step_roll|1200"
   "paused|a spec change while paused does not advance observedGeneration|step_paused|360"
   "secret|Secret deleted, then a pod: no new secret, Degraded says why, no 403; restored|step_secret|600"

@@ -52,9 +52,9 @@ EXPECTED = {
     ("policy", "poddisruptionbudgets"): APPLIED,
     ("batch", "jobs"): APPLIED,  # created by server-side apply, never changed after
     ("", "pods"): ["get", "list", "patch"],
-    ("", "pods/eviction"): ["create"],  # the roller's restarts
+    ("", "pods/eviction"): ["create"],  # the roller's restarts, a replaced node's pod
     ("", "pods/log"): ["get"],
-    ("", "persistentvolumeclaims"): ["get", "list", "patch", "delete"],
+    ("", "persistentvolumeclaims"): ["get", "list", "patch", "delete"],  # detached, replaced
     ("", "events"): ["create", "get", "patch"],
 }
 EXPECTED = {k: sorted(v) for k, v in EXPECTED.items()}

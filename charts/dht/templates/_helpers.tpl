@@ -93,13 +93,15 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
 - apiGroups: [""]
   resources: ["pods"]
   verbs: ["get", "list", "patch"]
-# the roller restarts pods through evictions, so that the PodDisruptionBudget arbitrates
+# the roller restarts pods through evictions, so that the PodDisruptionBudget arbitrates; a node's
+# replacement (dht.dev/replace) takes its pod down the same way: no pod delete
 - apiGroups: [""]
   resources: ["pods/eviction"]
   verbs: ["create"]
 - apiGroups: [""]
   resources: ["pods/log"]
   verbs: ["get"]
+# the claims of members a scale-down removed (detachedClaims), and of a replaced node
 - apiGroups: [""]
   resources: ["persistentvolumeclaims"]
   verbs: ["get", "list", "patch", "delete"]

@@ -8,9 +8,6 @@ import dev.dht.operator.scaling.ScalePlan;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
-import io.fabric8.kubernetes.api.model.policy.v1.EvictionBuilder;
-import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -134,28 +131,35 @@ final class ClusterActions {
   /**
    * Removes the one-time permission once it is taken: once a status that records the new defaults
    * was written (and read back), so that a reconciliation of a cluster read before that status
-   * still sees the permission.
+   * still sees the permission. If this fails, it is taken again on the next reconciliation; the
+   * defaults are accepted in the status meanwhile.
    */
   static void consumeAllowance(Context<DhtCluster> context, DhtCluster cluster) {
+    removeAnnotation(context, cluster, UpgradeGate.ALLOW_ANNOTATION);
+  }
+
+  /**
+   * Removes a one-shot annotation the operator consumed; a failure is left for the next
+   * reconciliation, which decides again from what it reads.
+   */
+  static void removeAnnotation(Context<DhtCluster> context, DhtCluster cluster, String key) {
     try {
       context
           .getClient()
           .resource(cluster)
           .edit(c -> {
-            c.getMetadata().getAnnotations().remove(UpgradeGate.ALLOW_ANNOTATION);
+            c.getMetadata().getAnnotations().remove(key);
             return c;
           });
     } catch (RuntimeException e) {
-      // taken again on the next reconciliation; the defaults are accepted in the status meanwhile
+      // removed on a later reconciliation
     }
   }
 
   /**
-   * Evicts the pod (the StatefulSet recreates it from the current template) and says so. Through
-   * the Eviction API rather than a delete, so that the disruption budget arbitrates between the
-   * roller and anyone else taking pods down (a {@code kubectl drain}): when it refuses (429), or
-   * the eviction fails otherwise, the pod stays and the roll waits, saying why; it tries again on a
-   * later reconciliation.
+   * Evicts the pod (the StatefulSet recreates it from the current template) and says so ({@link
+   * PodEviction}): when the disruption budget refuses, or the eviction fails otherwise, the pod
+   * stays and the roll waits, saying why; it tries again on a later reconciliation.
    */
   static RollPlan.Decision restart(
       Context<DhtCluster> context,
@@ -163,30 +167,15 @@ final class ClusterActions {
       ClusterModel model,
       RollPlan.Restart restart) {
     String name = restart.pod().name();
-    boolean evicted;
-    try {
-      evicted =
-          context
-              .getClient()
-              .pods()
-              .inNamespace(model.namespace())
-              .withName(name)
-              .evict(
-                  new EvictionBuilder()
-                      .withNewMetadata()
-                      .withName(name)
-                      .withNamespace(model.namespace())
-                      .endMetadata()
-                      .build());
-    } catch (KubernetesClientException e) {
-      if (e.getCode() == 404) {
-        return restart; // gone meanwhile: the StatefulSet recreates it
-      }
-      return restart.failed(e.getStatus() != null ? e.getStatus().getMessage() : e.getMessage());
+    var outcome = PodEviction.evict(context, model.namespace(), name);
+    if (outcome instanceof PodEviction.Refused r) {
+      return restart.refused(r.budget());
     }
-    if (!evicted) {
-      return restart.refused(
-          DisruptionBudgetDependent.why(context.getSecondaryResource(PodDisruptionBudget.class)));
+    if (outcome instanceof PodEviction.Failed f) {
+      return restart.failed(f.why());
+    }
+    if (outcome instanceof PodEviction.Evicted e && e.wasGone()) {
+      return restart; // gone meanwhile: the StatefulSet recreates it
     }
     Events.emit(
         context.getClient(),

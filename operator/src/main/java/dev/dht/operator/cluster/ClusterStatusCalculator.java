@@ -1,5 +1,7 @@
 package dev.dht.operator.cluster;
 
+import dev.dht.operator.replacing.NodeReplacement;
+import dev.dht.operator.replacing.ReplacementPlan;
 import dev.dht.operator.rolling.RollPlan;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -16,15 +18,16 @@ import java.util.Optional;
  *   <li>observedGeneration: the generation whose spec was applied; not advanced while paused or
  *       when applying failed.
  *   <li>Ready: every desired replica passes its readiness probe.
- *   <li>Progressing: creating, scaling, changing the default ack/from, or restarting pods created
- *       with other settings.
+ *   <li>Progressing: creating, scaling, changing the default ack/from, replacing a node on a new
+ *       volume, or restarting pods created with other settings.
  *   <li>ConfigApplied: every node runs the current settings: its pod's revision, the published
  *       membership epoch, the default ack/from the members file gives; and these are the wanted
  *       ones (not while a change of them is still to take its steps).
  *   <li>Paused: the pause annotation is set; owned objects are left as they are.
  *   <li>RestartRequired: the operator's defaults changed and wait for permission to restart.
- *   <li>Degraded: reconciliation failed, the Secret is missing, a scale or restart is refused, or
- *       replicas stopped being ready after the cluster had been ready with nothing to explain it.
+ *   <li>Degraded: reconciliation failed, the Secret is missing, a scale, restart or replacement is
+ *       refused, or replicas stopped being ready after the cluster had been ready with nothing to
+ *       explain it.
  * </ul>
  *
  * <p>Ack, From, members and revision show what the nodes run, not what the spec asks ({@link
@@ -40,7 +43,9 @@ final class ClusterStatusCalculator {
 
   /**
    * What was observed; {@code failure} is null unless reconciliation threw; {@code roll} is null
-   * when none was decided (paused, or scaling); {@code operatorDefaults} are the operator's own.
+   * when none was decided (paused, or scaling); {@code operatorDefaults} are the operator's own;
+   * {@code replacement} is null when none was decided (paused, nothing seen): the status keeps the
+   * replacement it records.
    */
   record Observation(
       DhtCluster cluster,
@@ -53,7 +58,50 @@ final class ClusterStatusCalculator {
       Seen seen,
       RollPlan.Decision roll,
       OperatorDefaults operatorDefaults,
-      boolean secretMissing) {
+      boolean secretMissing,
+      ReplacementPlan.Decision replacement) {
+
+    /** Without a replacement decided. */
+    Observation(
+        DhtCluster cluster,
+        ClusterModel model,
+        Optional<StatefulSet> statefulSet,
+        boolean paused,
+        Exception failure,
+        Instant now,
+        String scaling,
+        Seen seen,
+        RollPlan.Decision roll,
+        OperatorDefaults operatorDefaults,
+        boolean secretMissing) {
+      this(
+          cluster,
+          model,
+          statefulSet,
+          paused,
+          failure,
+          now,
+          scaling,
+          seen,
+          roll,
+          operatorDefaults,
+          secretMissing,
+          null);
+    }
+
+    /** The replacement to report: the one decided now, else the one the status records. */
+    NodeReplacement currentReplacement() {
+      if (replacement != null) {
+        return replacement.current();
+      }
+      return cluster.getStatus() == null ? null : cluster.getStatus().getReplacement();
+    }
+
+    /** The pod whose replacement runs, else null. */
+    String replacing() {
+      var current = currentReplacement();
+      return current != null && current.running() ? current.getPod() : null;
+    }
 
     /** Without pods seen, a change of size or a roll under way. */
     Observation(
@@ -115,6 +163,11 @@ final class ClusterStatusCalculator {
         previous.map(DhtClusterStatus::getPinnedDefaultAck).orElse(model.defaultAck()));
     RunningSettings.fill(in, previous, status);
     status.setRoll(keepApplied ? previous.get().getRoll() : RollProgress.of(in, previous));
+    status.setReplacement(in.currentReplacement());
+    status.setLastReplacement(
+        in.replacement() != null && in.replacement().completed() != null
+            ? in.replacement().completed()
+            : previous.map(DhtClusterStatus::getLastReplacement).orElse(null));
 
     var facts = new ConditionFacts(in, before, rollout, status.getRoll());
     status.setConditions(

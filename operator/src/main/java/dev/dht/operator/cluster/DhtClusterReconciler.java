@@ -1,6 +1,8 @@
 package dev.dht.operator.cluster;
 
 import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.replacing.NodeReplacement;
+import dev.dht.operator.replacing.ReplacementPlan;
 import dev.dht.operator.rolling.RollPlan;
 import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.scaling.NodeAdmin;
@@ -95,6 +97,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     boolean secretMissing;
     ScalePlan.Decision scaleStep;
     RollPlan.Decision roll;
+    ReplacementPlan.Decision replacement;
 
     Turn(
         DhtCluster cluster,
@@ -112,12 +115,18 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     String scaling() {
       return scaleStep == null ? null : scaleStep.waiting();
     }
+
+    /** The pod whose replacement on a new volume runs, else null. */
+    String replacing() {
+      return replacement == null ? null : replacement.replacing();
+    }
   }
 
   /**
    * The chain of one reconciliation: observe; unless paused, the Secret, the upgrade permission,
-   * the next step of a change of size, the owned objects, the pods' files, the nodes' streams and
-   * clean-ups, the next pod to restart, the claims of removed members; then the status.
+   * the replacement of a node on a new volume, the next step of a change of size, the owned
+   * objects, the pods' files, the nodes' streams and clean-ups, the next pod to restart, the claims
+   * of removed members; then the status.
    */
   @Override
   public UpdateControl<DhtCluster> reconcile(DhtCluster cluster, Context<DhtCluster> context) {
@@ -125,6 +134,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     if (!cluster.isPaused()) {
       createSecretIfNew(turn);
       takeUpgradePermission(turn);
+      replaceNode(turn);
       planScaleStep(turn);
       applyOwnedObjects(turn);
       refreshFiles(turn);
@@ -153,12 +163,28 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   }
 
   /**
+   * The replacement of a node on a new volume that {@value ReplacementPlan#ANNOTATION} asks for:
+   * its next step, taken before a change of size could start (it would wait for it).
+   */
+  private static void replaceNode(Turn turn) {
+    if (turn.seen.any()) {
+      turn.replacement =
+          ReplacementActions.replace(turn.context, turn.cluster, turn.model, Instant.now());
+    }
+  }
+
+  /**
    * The next step of a change of size or of the default ack/from, from what the nodes report; the
-   * model moves to it.
+   * model moves to it. None starts while a node is being replaced: the plan's steps count on every
+   * member's data, and the replaced one has none until it pulled its keys (a change already under
+   * way goes on; a replacement does not start during one).
    */
   private static void planScaleStep(Turn turn) {
     var model = turn.model;
     if (!scalingUnderWay(model) || !turn.seen.any()) {
+      return;
+    }
+    if (turn.replacing() != null && model.membership().getStep() == Membership.Step.STABLE) {
       return;
     }
     turn.scaleStep =
@@ -209,7 +235,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 replication.ack(),
                 replication.from(),
                 model.membership(),
-                ClusterActions.templateObserved(turn.context, model)));
+                ClusterActions.templateObserved(turn.context, model),
+                turn.replacing()));
     if (turn.roll instanceof RollPlan.Restart restart) {
       turn.roll = ClusterActions.restart(turn.context, turn.cluster, model, restart);
     }
@@ -238,16 +265,25 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 turn.seen,
                 turn.roll,
                 turn.operatorDefaults,
-                turn.secretMissing));
+                turn.secretMissing,
+                turn.replacement));
     var roll = turn.roll;
     boolean refused = turn.scaling() != null && turn.scaling().startsWith("refused");
     boolean busy =
         scalingUnderWay(turn.model) && !refused
             || roll != null && !(roll instanceof RollPlan.Done || roll instanceof RollPlan.Refuse)
             || status.getStatus().getRoll() != null
+            || replacementBusy(status.getStatus())
             || !Conditions.isTrue(
                 status.getStatus().getConditions(), ClusterStatusCalculator.CONFIG_APPLIED);
     return UpdateControl.patchStatus(status).rescheduleAfter(busy ? BUSY_PERIOD : WATCH_PERIOD);
+  }
+
+  /** A replacement runs, or its annotation is still to be seen removed. */
+  private static boolean replacementBusy(DhtClusterStatus status) {
+    var replacement = status.getReplacement();
+    return replacement != null
+        && (replacement.running() || replacement.getPhase() == NodeReplacement.Phase.Done);
   }
 
   /** A change of size or of the default ack/from is under way or wanted (it may be refused). */
@@ -278,7 +314,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 Seen.NOTHING,
                 null,
                 current,
-                false)));
+                false,
+                null)));
   }
 
   /** Computes the status, records events for its transitions, returns the status-only patch. */

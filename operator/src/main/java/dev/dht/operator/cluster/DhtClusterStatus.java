@@ -3,6 +3,7 @@ package dev.dht.operator.cluster;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.operator.crd.KubernetesSchemas;
+import dev.dht.operator.replacing.NodeReplacement;
 import dev.dht.operator.scaling.Membership;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -67,6 +68,14 @@ public class DhtClusterStatus {
   private RollStatus roll;
 
   @JsonPropertyDescription(
+      "The replacement of a node on a new, empty volume that the annotation dht.dev/replace=<pod>"
+          + " asks for: where it stands, or why it waits or is refused.")
+  private NodeReplacement replacement;
+
+  @JsonPropertyDescription("The last replacement of a node that completed.")
+  private NodeReplacement lastReplacement;
+
+  @JsonPropertyDescription(
       "Default from the cluster started with; used while spec.replication.defaultFrom is unset,"
           + " so that scaling never changes the consistency of default requests.")
   private Integer pinnedDefaultFrom;
@@ -87,8 +96,8 @@ public class DhtClusterStatus {
 
   @SchemaFrom(type = KubernetesSchemas.Condition[].class)
   @JsonPropertyDescription(
-      "Conditions: Ready (every node Ready), Progressing (a rollout, roll or scale under way),"
-          + " Degraded, ConfigApplied (every node runs the current settings), Paused"
+      "Conditions: Ready (every node Ready), Progressing (a rollout, roll, scale or node"
+          + " replacement under way), Degraded, ConfigApplied (every node runs the current settings), Paused"
           + " (dht.dev/pause-reconciliation), RestartRequired (new operator defaults wait for"
           + " dht.dev/allow-restart=once).")
   @Builder.Default

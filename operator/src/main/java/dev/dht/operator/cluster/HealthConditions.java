@@ -4,8 +4,10 @@ import static dev.dht.operator.kube.Conditions.DEGRADED;
 import static dev.dht.operator.kube.Conditions.PROGRESSING;
 import static dev.dht.operator.kube.Conditions.READY;
 
+import dev.dht.operator.replacing.NodeReplacement;
 import dev.dht.operator.scaling.Membership;
 import io.fabric8.kubernetes.api.model.Condition;
+import java.util.HashSet;
 import java.util.Locale;
 
 /** Ready, Progressing and Degraded: whether the replicas are ready, what changes, what is wrong. */
@@ -15,6 +17,9 @@ final class HealthConditions {
 
   /** Progressing's reason while a change of the default ack/from is under way. */
   static final String CHANGING_REPLICATION = "ChangingReplication";
+
+  /** Progressing's reason while a node is replaced on a new volume. */
+  static final String REPLACING = "Replacing";
 
   private static final int MAX_MESSAGE = 1024;
 
@@ -51,6 +56,10 @@ final class HealthConditions {
       return membership.changesReplication()
           ? f.cond(PROGRESSING, true, CHANGING_REPLICATION, replicationText(f))
           : f.cond(PROGRESSING, true, SCALING, scalingText(f));
+    }
+    String replacing = in.replacing();
+    if (replacing != null) {
+      return f.cond(PROGRESSING, true, REPLACING, replacingText(f, replacing));
     }
     if (f.restartRefused()) {
       return f.cond(PROGRESSING, false, "RestartRefused", f.roll().getMessage());
@@ -103,6 +112,19 @@ final class HealthConditions {
         + (waiting == null ? "" : "; " + waiting);
   }
 
+  /** "replacing demo-1: ...", and the change of size it holds back, if one is wanted. */
+  private static String replacingText(ConditionFacts f, String pod) {
+    var model = f.in().model();
+    var membership = model.membership();
+    String held =
+        membership.getMembers() != model.replicas()
+            ? "; the change to " + model.replicas() + " members waits for it"
+            : !model.replication().equals(membership.replication())
+                ? "; the change of the default ack/from waits for it"
+                : "";
+    return "replacing " + pod + ": " + f.in().currentReplacement().getMessage() + held;
+  }
+
   private static String rollText(ConditionFacts f) {
     int outdated = f.roll().getOutdated().size();
     int pods = f.in().model().pods();
@@ -134,6 +156,10 @@ final class HealthConditions {
     if (f.restartRefused()) {
       return f.cond(DEGRADED, true, "RestartRefused", f.roll().getMessage());
     }
+    var replacement = in.currentReplacement();
+    if (replacement != null && replacement.getPhase() == NodeReplacement.Phase.Refused) {
+      return f.cond(DEGRADED, true, "ReplaceRefused", replacement.getMessage());
+    }
     if (unexplainedNotReady(f)) {
       return f.cond(DEGRADED, true, "ReplicasNotReady", f.readyText());
     }
@@ -142,7 +168,7 @@ final class HealthConditions {
 
   /**
    * Replicas are not ready although the cluster was, no change of size explains it, and it is not
-   * (only) the pod the roller restarted.
+   * (only) the pod the roller restarted or the one being replaced.
    */
   private static boolean unexplainedNotReady(ConditionFacts f) {
     var in = f.in();
@@ -155,16 +181,22 @@ final class HealthConditions {
         || membership.getMembers() != in.model().replicas()) {
       return false;
     }
-    String restarting = f.roll() == null ? null : f.roll().getRestarting();
-    if (restarting == null) {
+    var expected = new HashSet<String>();
+    if (f.roll() != null && f.roll().getRestarting() != null) {
+      expected.add(f.roll().getRestarting());
+    }
+    if (in.replacing() != null) {
+      expected.add(in.replacing());
+    }
+    if (expected.isEmpty()) {
       return true;
     }
     if (!in.seen().any()) {
-      return rollout.desired() - rollout.ready() > 1;
+      return rollout.desired() - rollout.ready() > expected.size();
     }
     return in.seen().pods().stream()
         .filter(p -> p.ordinal() < rollout.desired())
-        .anyMatch(p -> !p.up() && !p.name().equals(restarting));
+        .anyMatch(p -> !p.up() && !expected.contains(p.name()));
   }
 
   /** The root cause's class and message, cut to {@link #MAX_MESSAGE} characters. */

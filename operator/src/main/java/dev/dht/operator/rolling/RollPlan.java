@@ -22,7 +22,9 @@ import java.util.Map;
  *       a broken setting gets the fixed one, during a change of size too (which would otherwise
  *       wait for the broken pod forever);
  *   <li>nothing else during a change of size or of the default ack/from: it moves data between the
- *       very nodes a restart would stop;
+ *       very nodes a restart would stop; nor while a node is replaced on a new volume: its keys
+ *       have one replica fewer until it pulled them from its peers (and the pod of a replacement
+ *       that is about to be evicted may still look up);
  *   <li>otherwise every pod must be Ready, and every node must have caught up: answered, serves
  *       reads (not bootstrapping), holds no hints, streams or cleans nothing (so the pod restarted
  *       last is back in full);
@@ -39,8 +41,9 @@ public final class RollPlan {
 
   /**
    * What was observed: pods by ordinal, what their nodes report, the defaults in force (during a
-   * change of them, the stricter of the current and the next ones), and where a change of size or
-   * of the defaults stands (the membership as published, this reconciliation's step included).
+   * change of them, the stricter of the current and the next ones), where a change of size or of
+   * the defaults stands (the membership as published, this reconciliation's step included), and the
+   * pod being replaced on a new volume (null if none).
    */
   public record Input(
       List<PodState> pods,
@@ -49,7 +52,20 @@ public final class RollPlan {
       int defaultAck,
       int defaultFrom,
       Membership membership,
-      boolean templateObserved) {
+      boolean templateObserved,
+      String replacing) {
+
+    /** With no node being replaced. */
+    public Input(
+        List<PodState> pods,
+        Map<Integer, NodeView> nodes,
+        DesiredRevision desired,
+        int defaultAck,
+        int defaultFrom,
+        Membership membership,
+        boolean templateObserved) {
+      this(pods, nodes, desired, defaultAck, defaultFrom, membership, templateObserved, null);
+    }
 
     /** With the StatefulSet's controller known to have taken the current template. */
     public Input(
@@ -59,7 +75,7 @@ public final class RollPlan {
         int defaultAck,
         int defaultFrom,
         Membership membership) {
-      this(pods, nodes, desired, defaultAck, defaultFrom, membership, true);
+      this(pods, nodes, desired, defaultAck, defaultFrom, membership, true, null);
     }
 
     /**
@@ -126,6 +142,9 @@ public final class RollPlan {
           in.membership().changesReplication()
               ? "a change of the default ack/from is under way"
               : "a change of size is under way");
+    }
+    if (in.replacing() != null) {
+      return new Wait(names, "waiting for the replacement of " + in.replacing() + " to finish");
     }
     if (!down.isEmpty()) {
       var first = down.getFirst();

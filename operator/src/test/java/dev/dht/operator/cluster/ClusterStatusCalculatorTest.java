@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.contract.MembersFile.Replication;
 import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.replacing.NodeReplacement;
+import dev.dht.operator.replacing.ReplacementPlan;
 import dev.dht.operator.rolling.PodRevision;
 import dev.dht.operator.rolling.PodState;
 import dev.dht.operator.rolling.RollPlan;
@@ -448,6 +450,130 @@ class ClusterStatusCalculatorTest {
                 T1,
                 "refused: 2 replicas is fewer than the default from (3); lower defaultFrom first"));
     assertCondition(status, "Degraded", "True", "ScaleRefused");
+  }
+
+  /** The status of a reconciliation that decided {@code replacement}, all 3 pods up but demo-1. */
+  private DhtClusterStatus replacing(ReplacementPlan.Decision replacement, Instant now) {
+    var model = model(cluster);
+    var seen = seen(model, 3, model.desiredRevision().revision(), true, 2, 3);
+    var pods = new ArrayList<>(seen.pods());
+    pods.set(1, PodState.missing(1, "demo-1"));
+    var status =
+        ClusterStatusCalculator.compute(
+            new ClusterStatusCalculator.Observation(
+                cluster,
+                model,
+                Optional.of(sts(2, 3, true, true)),
+                false,
+                null,
+                now,
+                null,
+                new Seen(pods, seen.nodes(), Map.of(), Map.of()),
+                new RollPlan.Done(List.of()),
+                model.defaults(),
+                false,
+                replacement));
+    cluster.setStatus(status);
+    return status;
+  }
+
+  private static NodeReplacement replacement(NodeReplacement.Phase phase, String message) {
+    return NodeReplacement.builder()
+        .pod("demo-1")
+        .phase(phase)
+        .message(message)
+        .startedAt(T0.toString())
+        .build();
+  }
+
+  private static ReplacementPlan.Decision decided(NodeReplacement current) {
+    return new ReplacementPlan.Decision(current, null, false, false, false, List.of());
+  }
+
+  @Test
+  void aReplacementIsProgressNotDegradedAndKeptUntilDone() {
+    compute(Optional.of(sts(3, 3, true, true)), false, T0);
+    var recreating =
+        replacement(
+            NodeReplacement.Phase.Recreating, "waiting for the old claim data-demo-1 to go");
+    var status = replacing(decided(recreating), T0);
+    assertCondition(status, "Progressing", "True", "Replacing");
+    assertThat(condition(status, "Progressing").getMessage())
+        .isEqualTo("replacing demo-1: waiting for the old claim data-demo-1 to go");
+    assertCondition(status, "Degraded", "False", "AsExpected");
+    assertThat(status.getReplacement()).isEqualTo(recreating);
+    assertThat(ClusterEvents.between(List.of(), status.getConditions()))
+        .as("one event per step of it")
+        .contains(
+            new ClusterEvents.Transition(
+                "Normal",
+                "Replacing",
+                "replacing demo-1: waiting for the old claim data-demo-1 to go"));
+
+    // a reconciliation that decides nothing (nothing seen, paused) keeps it
+    var kept = replacing(null, T1);
+    assertThat(kept.getReplacement()).isEqualTo(recreating);
+
+    cluster.getSpec().setReplicas(5);
+    assertThat(condition(replacing(decided(recreating), T1), "Progressing").getMessage())
+        .endsWith("; the change to 5 members waits for it");
+    cluster.getSpec().setReplicas(3);
+
+    var done = recreating.toBuilder().phase(NodeReplacement.Phase.Done).message("replaced").build();
+    var finished =
+        replacing(new ReplacementPlan.Decision(null, done, false, false, false, List.of()), T1);
+    assertThat(finished.getReplacement()).isNull();
+    assertThat(finished.getLastReplacement()).isEqualTo(done);
+    assertThat(replacing(decided(null), T1).getLastReplacement()).as("kept").isEqualTo(done);
+  }
+
+  @Test
+  void anotherPodDownDuringAReplacementIsDegraded() {
+    compute(Optional.of(sts(3, 3, true, true)), false, T0);
+    var model = model(cluster);
+    var pods = new ArrayList<PodState>();
+    pods.add(new PodState(0, "demo-0", true, false, false, model.desiredRevision().revision()));
+    pods.add(PodState.missing(1, "demo-1"));
+    pods.add(new PodState(2, "demo-2", true, true, false, model.desiredRevision().revision()));
+    var status =
+        ClusterStatusCalculator.compute(
+            new ClusterStatusCalculator.Observation(
+                cluster,
+                model,
+                Optional.of(sts(1, 3, true, true)),
+                false,
+                null,
+                T1,
+                null,
+                new Seen(pods, Map.of(), Map.of(), Map.of()),
+                new RollPlan.Done(List.of()),
+                model.defaults(),
+                false,
+                decided(
+                    replacement(NodeReplacement.Phase.Stopping, "waiting for demo-1 to stop"))));
+    assertCondition(status, "Degraded", "True", "ReplicasNotReady");
+  }
+
+  @Test
+  void aRefusedReplacementIsDegradedAndSaysWhy() {
+    compute(Optional.of(sts(3, 3, true, true)), false, T0);
+    var refused =
+        NodeReplacement.builder()
+            .pod("demo-7")
+            .phase(NodeReplacement.Phase.Refused)
+            .message("dht.dev/replace=demo-7 is refused: demo-7 is not a member")
+            .build();
+    var status = replacing(decided(refused), T1);
+    assertCondition(status, "Degraded", "True", "ReplaceRefused");
+    assertThat(condition(status, "Degraded").getMessage())
+        .isEqualTo("dht.dev/replace=demo-7 is refused: demo-7 is not a member");
+    assertThat(condition(status, "Progressing").getReason()).isNotEqualTo("Replacing");
+    assertThat(ClusterEvents.between(List.of(), status.getConditions()))
+        .contains(
+            new ClusterEvents.Transition(
+                "Warning",
+                "ReplaceRefused",
+                "degraded: dht.dev/replace=demo-7 is refused: demo-7 is not a member"));
   }
 
   @Test

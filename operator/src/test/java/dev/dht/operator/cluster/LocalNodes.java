@@ -7,7 +7,11 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 
 /**
@@ -61,6 +65,22 @@ final class LocalNodes {
             HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + ports[node] + path)).build(),
             HttpResponse.BodyHandlers.ofString())
         .body();
+  }
+
+  /** Whether node i holds no hints for others (the writes they missed are handed over). */
+  boolean handedOverHints(int node) throws IOException, InterruptedException {
+    return text(node, "/v0/admin/status").contains("\"hints\":{\"pending\":0,");
+  }
+
+  /** Node i's own replica of the keys {@code <prefix>-<n>}: key → value (a number). */
+  Map<String, Long> localValues(int node, String prefix) throws IOException, InterruptedException {
+    String body = text(node, "/v0/entities?start=" + prefix + "-&end=" + prefix + ".");
+    Map<String, Long> values = new HashMap<>();
+    Matcher m = Pattern.compile("(" + Pattern.quote(prefix) + "-\\d+)\\s+(\\d+)").matcher(body);
+    while (m.find()) {
+      values.put(m.group(1), Long.parseLong(m.group(2)));
+    }
+    return values;
   }
 
   private URI entity(int node, String key, int ack) {

@@ -7,7 +7,6 @@ import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.scaling.NodeAdmin;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.IntOrString;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudgetBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -15,7 +14,6 @@ import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
@@ -24,8 +22,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,8 +47,6 @@ class RollingOperatorTest {
   private static final AtomicReference<String> OPERATOR_IMAGE =
       new AtomicReference<>("local/dht-node:it");
 
-  private static final Pattern VALUE = Pattern.compile("(r-\\d+)\\s+(\\d+)");
-
   static {
     TestCrds.forceApply(DhtCluster.class);
   }
@@ -71,12 +65,14 @@ class RollingOperatorTest {
   static KubernetesClient client;
   static String ns;
   static StandInKubelet kubelet;
+  static ClusterPods clusterPods;
 
   @BeforeAll
   static void start() throws IOException {
     client = OPERATOR.getKubernetesClient();
     ns = OPERATOR.getNamespace();
     kubelet = new StandInKubelet(client, ns, NAME, PORTS);
+    clusterPods = new ClusterPods(client, ns, NAME, NODES);
   }
 
   @AfterAll
@@ -105,7 +101,7 @@ class RollingOperatorTest {
             .start(() -> {
               for (long v = 1; writing.get(); v++) {
                 String key = "r-" + ThreadLocalRandom.current().nextInt(KEYS);
-                int node = readyNode((int) v);
+                int node = clusterPods.readyNode((int) v);
                 if (node < 0) {
                   continue;
                 }
@@ -125,7 +121,8 @@ class RollingOperatorTest {
               while (sampling.get()) {
                 try {
                   // one list: pods not Ready or missing (two lists could count a pod twice)
-                  long down = NODES - pods().stream().filter(StandInKubelet::ready).count();
+                  long down =
+                      NODES - clusterPods.pods().stream().filter(StandInKubelet::ready).count();
                   mostDown.accumulateAndGet((int) down, Math::max);
                   Thread.sleep(100);
                 } catch (Exception e) {
@@ -134,12 +131,12 @@ class RollingOperatorTest {
               }
             });
 
-    Map<String, String> uids = uids();
+    Map<String, String> uids = clusterPods.uids();
     kubelet.holdNotReady(0);
     awaitStatus(s -> !Conditions.isTrue(s.getConditions(), Conditions.READY));
     sampling.set(true);
     mostDown.set(0);
-    edit(c -> {
+    clusterPods.edit(c -> {
       c.getSpec().getThreads().setStorageWorkers(3);
       return c;
     });
@@ -151,7 +148,7 @@ class RollingOperatorTest {
     // roll-0 may be restarted at once: it serves nothing, so that costs no replica
     assertThat(waiting.getRoll().getOutdated()).contains("roll-1", "roll-2");
     Thread.sleep(3000);
-    var whileDown = uids();
+    var whileDown = clusterPods.uids();
     assertThat(whileDown.get("roll-1"))
         .as("roll-1 kept while roll-0 is down")
         .isEqualTo(uids.get("roll-1"));
@@ -171,7 +168,7 @@ class RollingOperatorTest {
     sampler.join(5_000);
 
     assertThat(mostDown.get()).as("pods down at once during the roll").isLessThanOrEqualTo(1);
-    var after = uids();
+    var after = clusterPods.uids();
     for (var pod : uids.keySet()) {
       assertThat(after.get(pod)).as("%s was restarted", pod).isNotEqualTo(uids.get(pod));
     }
@@ -192,14 +189,14 @@ class RollingOperatorTest {
         .atMost(TIMEOUT)
         .until(() -> {
           for (int i = 0; i < NODES; i++) {
-            if (!adminStatus(i).contains("\"hints\":{\"pending\":0,")) {
+            if (!LOCAL.handedOverHints(i)) {
               return false;
             }
           }
           return true;
         });
     for (int i = 0; i < NODES; i++) {
-      Map<String, Long> held = localValues(i);
+      Map<String, Long> held = LOCAL.localValues(i, "r");
       for (var write : acked.entrySet()) {
         assertThat(held.getOrDefault(write.getKey(), -1L))
             .as("replica %d of %s", i, write.getKey())
@@ -217,9 +214,11 @@ class RollingOperatorTest {
     assertThat(Conditions.find(gated.getConditions(), "RestartRequired").orElseThrow().getMessage())
         .contains("local/dht-node:it -> local/dht-node:it-next", "dht.dev/allow-restart=once");
     Thread.sleep(3000);
-    assertThat(uids()).as("no pod restarted for new operator defaults").isEqualTo(after);
+    assertThat(clusterPods.uids())
+        .as("no pod restarted for new operator defaults")
+        .isEqualTo(after);
     assertThat(nodeImage()).isEqualTo("local/dht-node:it");
-    edit(c -> {
+    clusterPods.edit(c -> {
       c.getMetadata().getAnnotations().put("dht.dev/allow-restart", "once");
       return c;
     });
@@ -241,7 +240,7 @@ class RollingOperatorTest {
                 .getMetadata()
                 .getAnnotations()
                 .containsKey("dht.dev/allow-restart"));
-    var upgradedPods = uids();
+    var upgradedPods = clusterPods.uids();
     for (var pod : after.keySet()) {
       assertThat(upgradedPods.get(pod))
           .as("%s restarted for the upgrade", pod)
@@ -252,7 +251,7 @@ class RollingOperatorTest {
     restartsWaitForTheDisruptionBudget();
 
     // ack = from: one node down would fail every default write somewhere, so no restart at all
-    edit(c -> {
+    clusterPods.edit(c -> {
       var replication = new DhtClusterSpec.Replication();
       replication.setDefaultAck(3);
       c.getSpec().setReplication(replication);
@@ -265,9 +264,9 @@ class RollingOperatorTest {
                 .map(c -> "RestartRefused".equals(c.getReason()))
                 .orElse(false));
     assertThat(refused.getRoll().getMessage()).contains("fewer than the default ack 3");
-    var whileRefused = uids();
+    var whileRefused = clusterPods.uids();
     Thread.sleep(3000);
-    assertThat(uids()).as("no restart while refused").isEqualTo(whileRefused);
+    assertThat(clusterPods.uids()).as("no restart while refused").isEqualTo(whileRefused);
   }
 
   /**
@@ -327,9 +326,9 @@ class RollingOperatorTest {
               && status.getExpectedPods() == NODES + 1
               && status.getDisruptionsAllowed() == 0;
         });
-    var before = uids();
+    var before = clusterPods.uids();
     long events = rollingRestartEvents();
-    edit(c -> {
+    clusterPods.edit(c -> {
       c.getSpec().getThreads().setStorageWorkers(5);
       return c;
     });
@@ -342,7 +341,9 @@ class RollingOperatorTest {
                     .startsWith("the disruption budget allows no eviction now: "));
     assertThat(refused.getRoll().getMessage()).contains("3 of 4 pods healthy, 3 needed");
     Thread.sleep(3000);
-    assertThat(uids()).as("no pod deleted while the budget allows none").isEqualTo(before);
+    assertThat(clusterPods.uids())
+        .as("no pod deleted while the budget allows none")
+        .isEqualTo(before);
     assertThat(rollingRestartEvents()).as("no RollingRestart event").isEqualTo(events);
 
     // a second budget over the same pods: every eviction fails (500), and the roll says so
@@ -372,14 +373,14 @@ class RollingOperatorTest {
                 && s.getRoll().getMessage().startsWith("evicting roll-2 failed: "));
     assertThat(failed.getRoll().getMessage()).contains("more than one PodDisruptionBudget");
     second.delete();
-    assertThat(uids()).as("no pod deleted while evictions fail").isEqualTo(before);
+    assertThat(clusterPods.uids()).as("no pod deleted while evictions fail").isEqualTo(before);
 
     client.apps().replicaSets().inNamespace(ns).withName("intruder").delete();
     awaitStatus(s ->
         s.getRoll() == null
             && Conditions.isTrue(s.getConditions(), "ConfigApplied")
             && Conditions.isTrue(s.getConditions(), Conditions.READY));
-    var after = uids();
+    var after = clusterPods.uids();
     for (var pod : before.keySet()) {
       assertThat(after.get(pod)).as("%s restarted", pod).isNotEqualTo(before.get(pod));
     }
@@ -392,17 +393,6 @@ class RollingOperatorTest {
         .filter(e -> "RollingRestart".equals(e.getReason()))
         .mapToLong(e -> e.getCount() == null ? 1 : e.getCount())
         .sum();
-  }
-
-  /** Edits the cluster, again on a conflict with the operator's status writes. */
-  private static void edit(java.util.function.UnaryOperator<DhtCluster> change) {
-    Awaitility.await()
-        .atMost(Duration.ofSeconds(10))
-        .ignoreExceptions()
-        .until(() -> {
-          client.resources(DhtCluster.class).inNamespace(ns).withName(NAME).edit(change);
-          return true;
-        });
   }
 
   private static String nodeImage() {
@@ -418,61 +408,6 @@ class RollingOperatorTest {
         .getContainers()
         .getFirst()
         .getImage();
-  }
-
-  /** A node whose pod is Ready, as a Service would pick one; -1 if none. */
-  private static int readyNode(int seed) {
-    List<Pod> pods;
-    try {
-      pods = pods();
-    } catch (RuntimeException e) {
-      return -1;
-    }
-    for (int k = 0; k < NODES; k++) {
-      int i = Math.floorMod(seed + k, NODES);
-      if (pods.stream()
-          .anyMatch(p ->
-              p.getMetadata().getName().equals(NAME + "-" + i)
-                  && StandInKubelet.ready(p)
-                  && p.getMetadata().getDeletionTimestamp() == null)) {
-        return i;
-      }
-    }
-    return -1;
-  }
-
-  /** The cluster's node pods (not another workload's that carries their labels). */
-  private static List<Pod> pods() {
-    return client
-        .pods()
-        .inNamespace(ns)
-        .withLabel("app.kubernetes.io/instance", NAME)
-        .list()
-        .getItems()
-        .stream()
-        .filter(p -> p.getMetadata().getName().matches(NAME + "-\\d+"))
-        .toList();
-  }
-
-  private static Map<String, String> uids() {
-    Map<String, String> uids = new HashMap<>();
-    pods().forEach(p -> uids.put(p.getMetadata().getName(), p.getMetadata().getUid()));
-    return uids;
-  }
-
-  private static String adminStatus(int i) throws Exception {
-    return LOCAL.text(i, "/v0/admin/status");
-  }
-
-  /** Node i's own replica of the test's keys: key → value (a version number). */
-  private static Map<String, Long> localValues(int i) throws Exception {
-    String body = LOCAL.text(i, "/v0/entities?start=r-&end=r.");
-    Map<String, Long> values = new HashMap<>();
-    Matcher m = VALUE.matcher(body);
-    while (m.find()) {
-      values.put(m.group(1), Long.parseLong(m.group(2)));
-    }
-    return values;
   }
 
   private static DhtClusterStatus awaitStatus(Predicate<DhtClusterStatus> condition) {

@@ -3,6 +3,7 @@ package dev.dht.operator.cluster;
 import dev.dht.node.Node;
 import dev.dht.node.NodeOptions;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
@@ -11,10 +12,15 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -29,17 +35,24 @@ import java.util.regex.Pattern;
  * Does the kubelet's part for a cluster's pods on an apiserver without one (the StatefulSet
  * controller creates and deletes them): runs a real node (in this JVM, on a local port) for each
  * pod, restarted when its pod is recreated; projects the ConfigMap's members file and the Secret
- * into it (pod DNS names rewritten to the local ports); and reports the pod Ready once its node
- * answers, unless the test holds it not Ready. The operator reaches the nodes through {@link
- * #local}.
+ * into it (pod DNS names rewritten to the local ports); and reports the pod Ready while its node
+ * answers its readiness probe ({@code /health/ready}), unless the test holds it not Ready. The
+ * operator reaches the nodes through {@link #local}.
  *
  * <p>Like a kubelet, it confirms a pod's deletion only once its container stopped (a finalizer,
  * removed a second after the deletion is seen): a deleted pod is terminating for a while, not gone
  * at once. The disruption controller must see it terminating, or it takes the pod recreated under
  * the same name for the one just evicted and counts it unhealthy for two minutes.
+ *
+ * <p>A pod's volume is its claim {@code data-<pod>}: a node's data directory belongs to the claim
+ * (a new claim is an empty volume), and a pod whose claim is missing or being deleted does not
+ * start (it stays Pending, as a kubelet refuses it). Since the pods are never scheduled, the
+ * apiserver's pvc-protection would let a claim go at once: a finalizer of this stand-in holds a
+ * claim in use until its pod is gone, as pvc-protection holds it for a scheduled pod.
  */
 final class StandInKubelet implements AutoCloseable {
   private static final String FINALIZER = "dht.dev/test-kubelet";
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private final KubernetesClient client;
   private final String ns;
   private final String name;
@@ -47,6 +60,7 @@ final class StandInKubelet implements AutoCloseable {
   private final Path root;
   private final Node[] nodes;
   private final String[] uids;
+  private final String[] claims;
   private final Set<Integer> heldNotReady = ConcurrentHashMap.newKeySet();
   private final Set<Integer> heldConfig = ConcurrentHashMap.newKeySet();
   private final Map<String, Instant> stopping = new ConcurrentHashMap<>();
@@ -62,6 +76,7 @@ final class StandInKubelet implements AutoCloseable {
     this.root = Files.createTempDirectory("dht-kubelet");
     this.nodes = new Node[ports.length];
     this.uids = new String[ports.length];
+    this.claims = new String[ports.length];
     this.loop = Thread.ofPlatform().daemon().name("stand-in-kubelet").start(this::run);
   }
 
@@ -106,10 +121,15 @@ final class StandInKubelet implements AutoCloseable {
     for (int i = 0; i < nodes.length; i++) {
       try {
         confirmDeletion(client.pods().inNamespace(ns).withName(name + "-" + i).get());
+        releaseClaim(client.persistentVolumeClaims().inNamespace(ns).withName(claimName(i)).get());
       } catch (RuntimeException e) {
         // the namespace goes anyway
       }
     }
+  }
+
+  private String claimName(int i) {
+    return "data-" + name + "-" + i;
   }
 
   private void run() {
@@ -124,6 +144,10 @@ final class StandInKubelet implements AutoCloseable {
           if (nodes[i] != null && (deleted || !uid(i).equals(String.valueOf(uid)))) {
             nodes[i].close(); // the pod is deleted, gone or another one: its container stops
             nodes[i] = null;
+          }
+          var claim = client.persistentVolumeClaims().inNamespace(ns).withName(claimName(i)).get();
+          if (nodes[i] == null && !deleted) {
+            releaseClaim(claim); // no container uses it, and no pod that is still stopping
           }
           if (deleted) {
             if (stopping
@@ -145,15 +169,18 @@ final class StandInKubelet implements AutoCloseable {
                       return p;
                     });
           }
-          if (pod != null && config != null && secret != null) {
+          boolean volume = claim != null && claim.getMetadata().getDeletionTimestamp() == null;
+          if (pod != null && config != null && secret != null && (nodes[i] != null || volume)) {
             if (nodes[i] == null || !heldConfig.contains(i)) {
               project(i, config, secret);
             }
             if (nodes[i] == null) {
+              holdClaim(claim);
+              claims[i] = claim.getMetadata().getUid();
               nodes[i] = Node.start(NodeOptions.parse(flags(i)));
               uids[i] = uid;
             }
-            boolean ready = !heldNotReady.contains(i);
+            boolean ready = !heldNotReady.contains(i) && answersReady(i);
             if (ready(pod) != ready) {
               setReady(pod, ready);
             }
@@ -182,12 +209,59 @@ final class StandInKubelet implements AutoCloseable {
     }
   }
 
+  /** Holds the claim a node starts on, as pvc-protection does for a scheduled pod. */
+  private void holdClaim(PersistentVolumeClaim claim) {
+    if (!claim.getMetadata().getFinalizers().contains(FINALIZER)) {
+      client
+          .persistentVolumeClaims()
+          .inNamespace(ns)
+          .withName(claim.getMetadata().getName())
+          .edit(c -> {
+            c.getMetadata().getFinalizers().add(FINALIZER);
+            return c;
+          });
+    }
+  }
+
+  private void releaseClaim(PersistentVolumeClaim claim) {
+    if (claim != null && claim.getMetadata().getFinalizers().contains(FINALIZER)) {
+      client
+          .persistentVolumeClaims()
+          .inNamespace(ns)
+          .withName(claim.getMetadata().getName())
+          .edit(c -> {
+            c.getMetadata().getFinalizers().remove(FINALIZER);
+            return c;
+          });
+    }
+  }
+
+  /** The readiness probe: node i answers 200 on /health/ready. */
+  private boolean answersReady(int i) {
+    try {
+      return HTTP.send(
+                  HttpRequest.newBuilder(
+                          URI.create("http://127.0.0.1:" + ports[i] + "/health/ready"))
+                      .timeout(Duration.ofSeconds(2))
+                      .build(),
+                  HttpResponse.BodyHandlers.discarding())
+              .statusCode()
+          == 200;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   private String uid(int i) {
     return String.valueOf(uids[i]);
   }
 
   private String[] flags(int i) throws IOException {
     Path dir = root.resolve("node-" + i);
+    Path volume = dir.resolve("volume-" + claims[i]);
     var flags =
         new ArrayList<>(
             List.of(
@@ -198,7 +272,7 @@ final class StandInKubelet implements AutoCloseable {
                 "--node-id",
                 Integer.toString(i),
                 "--data-dir",
-                dir.resolve("data").toString(),
+                volume.resolve("data").toString(),
                 "--cluster-file",
                 dir.resolve("members").toString(),
                 "--cluster-secret-file",

@@ -122,6 +122,28 @@ class RollPlanTest {
   }
 
   @Test
+  void restartsNothingElseWhileANodeIsReplaced() {
+    // demo-1's eviction for its replacement is decided in the same reconciliation: it still
+    // looks up, and restarting demo-2 now would take two down
+    var pods = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD));
+    var decision =
+        RollPlan.next(new RollPlan.Input(pods, caughtUp(3), DESIRED, 2, 3, STABLE, true, "demo-1"));
+    assertThat(decision).isInstanceOf(RollPlan.Wait.class);
+    assertThat(((RollPlan.Wait) decision).why())
+        .isEqualTo("waiting for the replacement of demo-1 to finish");
+  }
+
+  @Test
+  void theReplacedPodOnABrokenSettingMayStillBeRestarted() {
+    // recreated from an outdated template that keeps it from being Ready: it serves nothing
+    var pods = List.of(pod(0, true, NEW), pod(1, false, OLD), pod(2, true, NEW));
+    var decision =
+        RollPlan.next(new RollPlan.Input(pods, caughtUp(3), DESIRED, 2, 3, STABLE, true, "demo-1"));
+    assertThat(decision).isInstanceOf(RollPlan.Restart.class);
+    assertThat(((RollPlan.Restart) decision).pod().name()).isEqualTo("demo-1");
+  }
+
+  @Test
   void waitsDuringAChangeOfTheDefaultAckFrom() {
     var pods = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD));
     var widening = STABLE.toBuilder().epoch(2).step(Membership.Step.STREAMING).targetAck(3).build();
