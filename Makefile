@@ -69,7 +69,8 @@ bench-k8s: build
 soak: build
 	scripts/soak.sh
 
-## heal-bench: repair throughput (a wiped node, 1M keys of 100 B) and hint replay rate (~4 min)
+## heal-bench: a wiped node's bootstrap, a repair run with nothing to repair (what an interval costs),
+## hint replay (three local nodes, 1M keys of 100 B; ~4 min)
 heal-bench: build
 	scripts/heal-bench.sh
 

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # make heal-bench: how fast replicas heal. Three local nodes (from=3); fills KEYS keys of VALUE_SIZE
 # bytes at 2/3, then
-#   1. repair: node 3 is killed, its data directory deleted, restarted empty, and asked for one
-#      repair run (unpaced: REPAIR_RATE bytes/s); prints the run's keys/s and MB/s;
-#   2. hints: node 3 is killed, HINT_SECONDS of writes at HINT_RATE req/s go to nodes 1 and 2 (each
+#   1. a wiped node: node 3 is killed, its data directory deleted, and restarted empty: it pulls its
+#      keys from its peers before it is Ready (unpaced: REPAIR_RATE bytes/s); prints keys/s;
+#   2. a repair run with nothing to repair, what every repair interval costs a node (digests of
+#      every key it shares with each peer, on both sides); prints keys/s and the keys a node can
+#      repair within the default interval (1 h) at that pace;
+#   3. hints: node 3 is killed, HINT_SECONDS of writes at HINT_RATE req/s go to nodes 1 and 2 (each
 #      keeps a hint per write node 3 missed), node 3 is restarted; prints how long until no hint is
 #      pending, and the replay rate.
 # Stops by itself (~4 min with the defaults). Settings (environment or make variables):
@@ -38,7 +41,7 @@ start_node() { # start_node INDEX
     --cluster-secret-file "$DATA/secret" --event-loops 1 --storage-threads 2 \
     --repair-interval-s 0 --repair-bytes-per-s "$REPAIR_RATE" >> "$DATA/node-$p.log" 2>&1 &
   pids[$1]=$!
-  for _ in $(seq 1 300); do
+  for _ in $(seq 1 6000); do # a wiped node is Ready once it pulled its keys
     curl -fsS -o /dev/null "http://127.0.0.1:$p/health/ready" 2>/dev/null && return 0
     sleep 0.1
   done
@@ -65,22 +68,34 @@ log "filling $KEYS keys of $VALUE_SIZE B at $FILL_RATE/s"
 loadgen --url "$MEMBERS" --keyspace "$KEYS" --workload fill --rate "$FILL_RATE" > "$OUT/fill.txt"
 grep -E "Requests/sec|Non-2xx|errors" "$OUT/fill.txt" >&2 || true
 
-log "1. repair: node ${ports[2]} loses its data directory"
+log "1. a wiped node: node ${ports[2]} restarts on an empty data directory"
 kill_node 2
 rm -rf "$DATA/node-${ports[2]}"
+began=$(date +%s.%N)
 start_node 2
+held=$(curl -fsS "http://127.0.0.1:${ports[2]}/v0/admin/status" |
+  python3 -c 'import json, sys; print(json.load(sys.stdin)["storage"]["estimatedKeys"])')
+python3 -c "
+import sys
+keys, secs = int(sys.argv[1]), float(sys.argv[3]) - float(sys.argv[2])
+print('bootstrap: Ready after pulling ~%d keys in %.1f s: %.0f keys/s' % (keys, secs, keys / secs))
+" "$held" "$began" "$(date +%s.%N)"
+
+log "2. a repair run on node ${ports[2]} with nothing to repair"
 curl -fsS -X POST -H "X-Dht-Cluster-Secret: $(cat "$DATA/secret")" "http://127.0.0.1:${ports[2]}/v0/admin/repair" >&2
 echo >&2
-until status 2 | grep -q '"runs":1'; do sleep 1; done
+until status 2 | python3 -c 'import json, sys; sys.exit(json.load(sys.stdin)["runs"] < 1)'; do
+  sleep 1
+done
 status 2 | python3 -c '
 import json, sys
-s = json.load(sys.stdin)
+s, keys = json.load(sys.stdin), int(sys.argv[1])
 secs = s["lastDurationMs"] / 1000
-print("repair: %d keys, %.1f MB received in %.1f s: %.0f keys/s, %.1f MB/s (failed runs: %d)" % (
-    s["keysReceived"], s["bytesReceived"] / 1e6, secs, s["keysReceived"] / secs,
-    s["bytesReceived"] / 1e6 / secs, s["failedRuns"]))'
+print("repair with nothing to repair: ~%d keys compared with 2 peers in %.1f s: %.0f keys/s;"
+      " within a 1 h interval at that pace: ~%.0f M keys (received %d keys, failed runs %d)" % (
+    keys, secs, keys / secs, keys / secs * 3600 / 1e6, s["keysReceived"], s["failedRuns"]))' "$held"
 
-log "2. hints: node ${ports[2]} is down during ${HINT_SECONDS}s of writes at $HINT_RATE/s"
+log "3. hints: node ${ports[2]} is down during ${HINT_SECONDS}s of writes at $HINT_RATE/s"
 kill_node 2
 loadgen --url "${urls[0]},${urls[1]}" --keyspace "$KEYS" --workload put --rate "$HINT_RATE" \
   --duration "${HINT_SECONDS}s" > "$OUT/hints.txt"

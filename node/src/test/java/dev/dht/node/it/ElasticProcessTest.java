@@ -3,14 +3,8 @@ package dev.dht.node.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,7 +41,7 @@ class ElasticProcessTest {
         assertThat(cluster.node(k % 3).client().put("e-" + k, "0", 3, 3).status()).isEqualTo(201);
         acked.put("e-" + k, 0L);
       }
-      Load load = new Load(acked);
+      OverwriteLoad load = new OverwriteLoad(cluster, acked, 3, 2, 3);
       load.start();
 
       long began = System.nanoTime();
@@ -83,14 +77,7 @@ class ElasticProcessTest {
       Thread.sleep(1000);
       load.stop();
 
-      System.out.printf(
-          "writes %d (failed %d), reads %d (404 %d, older %d, failed %d)%n",
-          load.writes.get(),
-          load.writeFailures.get(),
-          load.reads.get(),
-          load.notFound.get(),
-          load.older.get(),
-          load.readFailures.get());
+      System.out.println(load);
       assertThat(load.writes.get()).as("acknowledged writes").isPositive();
       assertThat(load.notFound.get()).as("reads of acknowledged keys that found nothing").isZero();
       assertThat(load.older.get()).as("reads older than an acknowledged write").isZero();
@@ -109,80 +96,5 @@ class ElasticProcessTest {
 
   private void publish(long epoch, String... states) throws Exception {
     cluster.publish(epoch, readNext, states);
-  }
-
-  /** A writer (overwrites with increasing versions) and a reader, both at 2/3 via nodes 0-2. */
-  private final class Load {
-    final Map<String, Long> acked;
-    final AtomicBoolean running = new AtomicBoolean(true);
-    final AtomicLong writes = new AtomicLong();
-    final AtomicLong writeFailures = new AtomicLong();
-    final AtomicLong reads = new AtomicLong();
-    final AtomicLong notFound = new AtomicLong();
-    final AtomicLong older = new AtomicLong();
-    final AtomicLong readFailures = new AtomicLong();
-    final List<Thread> threads = new ArrayList<>();
-
-    Load(Map<String, Long> acked) {
-      this.acked = acked;
-    }
-
-    void start() {
-      threads.add(Thread.ofPlatform().start(this::write));
-      threads.add(Thread.ofPlatform().start(this::read));
-    }
-
-    void stop() throws InterruptedException {
-      running.set(false);
-      for (Thread t : threads) {
-        t.join(30_000);
-      }
-    }
-
-    private void write() {
-      AtomicInteger turn = new AtomicInteger();
-      for (long version = 1; running.get(); version++) {
-        String key = "e-" + ThreadLocalRandom.current().nextInt(KEYS);
-        try {
-          int status =
-              cluster
-                  .node(turn.getAndIncrement() % 3)
-                  .client()
-                  .put(key, Long.toString(version), 2, 3)
-                  .status();
-          if (status == 201) {
-            acked.merge(key, version, Math::max);
-            writes.incrementAndGet();
-          } else {
-            if (writeFailures.incrementAndGet() <= 5) {
-              System.out.println("write failed: " + status);
-            }
-          }
-        } catch (RuntimeException e) {
-          writeFailures.incrementAndGet();
-        }
-      }
-    }
-
-    private void read() {
-      int turn = 0;
-      while (running.get()) {
-        String key = "e-" + ThreadLocalRandom.current().nextInt(KEYS);
-        long atLeast = acked.get(key);
-        try {
-          DhtClient.Reply reply = cluster.node(turn++ % 3).client().get(key, 2, 3);
-          reads.incrementAndGet();
-          if (reply.status() == 404) {
-            notFound.incrementAndGet();
-          } else if (reply.status() != 200) {
-            readFailures.incrementAndGet();
-          } else if (Long.parseLong(reply.text()) < atLeast) {
-            older.incrementAndGet();
-          }
-        } catch (RuntimeException e) {
-          readFailures.incrementAndGet();
-        }
-      }
-    }
   }
 }

@@ -3,13 +3,8 @@ package dev.dht.node.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,7 +41,7 @@ class ReplicationChangeProcessTest {
       int before = cluster.copies(0, 1, 2, 3, 4);
       assertThat(before).isEqualTo(2 * KEYS);
 
-      Load load = new Load(cluster, acked);
+      OverwriteLoad load = new OverwriteLoad(cluster, acked, 5, null, null);
       load.start();
       long began = System.nanoTime();
       cluster.publish(2, "2/3", "3/5", false, FIVE);
@@ -62,17 +57,8 @@ class ReplicationChangeProcessTest {
       load.stop();
 
       System.out.printf(
-          "2/3 -> 3/5 took %d ms; copies %d -> %d; writes %d (failed %d), reads %d (404 %d,"
-              + " older %d, failed %d)%n",
-          tookMs,
-          before,
-          cluster.copies(0, 1, 2, 3, 4),
-          load.writes.get(),
-          load.writeFailures.get(),
-          load.reads.get(),
-          load.notFound.get(),
-          load.older.get(),
-          load.readFailures.get());
+          "2/3 -> 3/5 took %d ms; copies %d -> %d; %s%n",
+          tookMs, before, cluster.copies(0, 1, 2, 3, 4), load);
       assertThat(load.writes.get()).as("acknowledged writes").isPositive();
       assertThat(load.notFound.get()).as("reads of acknowledged keys that found nothing").isZero();
       assertThat(load.older.get()).as("reads older than an acknowledged write").isZero();
@@ -84,76 +70,6 @@ class ReplicationChangeProcessTest {
         assertThat(Long.parseLong(reply.text()))
             .as(e.getKey())
             .isGreaterThanOrEqualTo(e.getValue());
-      }
-    }
-  }
-
-  /** A writer (overwrites with increasing versions) and a reader, both with the defaults. */
-  private static final class Load {
-    final Membership cluster;
-    final Map<String, Long> acked;
-    final AtomicBoolean running = new AtomicBoolean(true);
-    final AtomicLong writes = new AtomicLong();
-    final AtomicLong writeFailures = new AtomicLong();
-    final AtomicLong reads = new AtomicLong();
-    final AtomicLong notFound = new AtomicLong();
-    final AtomicLong older = new AtomicLong();
-    final AtomicLong readFailures = new AtomicLong();
-    final List<Thread> threads = new ArrayList<>();
-
-    Load(Membership cluster, Map<String, Long> acked) {
-      this.cluster = cluster;
-      this.acked = acked;
-    }
-
-    void start() {
-      threads.add(Thread.ofPlatform().start(this::write));
-      threads.add(Thread.ofPlatform().start(this::read));
-    }
-
-    void stop() throws InterruptedException {
-      running.set(false);
-      for (Thread t : threads) {
-        t.join(30_000);
-      }
-    }
-
-    private void write() {
-      int turn = 0;
-      for (long version = 1; running.get(); version++) {
-        String key = "w-" + ThreadLocalRandom.current().nextInt(KEYS);
-        try {
-          int status = cluster.node(turn++ % 5).client().put(key, Long.toString(version)).status();
-          if (status == 201) {
-            acked.merge(key, version, Math::max);
-            writes.incrementAndGet();
-          } else {
-            writeFailures.incrementAndGet();
-          }
-        } catch (RuntimeException e) {
-          writeFailures.incrementAndGet();
-        }
-      }
-    }
-
-    private void read() {
-      int turn = 0;
-      while (running.get()) {
-        String key = "w-" + ThreadLocalRandom.current().nextInt(KEYS);
-        long atLeast = acked.get(key);
-        try {
-          DhtClient.Reply reply = cluster.node(turn++ % 5).client().get(key);
-          reads.incrementAndGet();
-          if (reply.status() == 404) {
-            notFound.incrementAndGet();
-          } else if (reply.status() != 200) {
-            readFailures.incrementAndGet();
-          } else if (Long.parseLong(reply.text()) < atLeast) {
-            older.incrementAndGet();
-          }
-        } catch (RuntimeException e) {
-          readFailures.incrementAndGet();
-        }
       }
     }
   }
