@@ -52,8 +52,8 @@ final class ChaosCluster implements AutoCloseable {
             "5",
             "--request-timeout-ms",
             "1000",
-            PeerNetwork.flags()[0],
-            PeerNetwork.flags()[1]);
+            "--listen-address",
+            PeerNetwork.LISTEN_ADDRESS);
   }
 
   static ChaosCluster start(Path root) throws Exception {
@@ -67,10 +67,6 @@ final class ChaosCluster implements AutoCloseable {
 
   Membership members() {
     return members;
-  }
-
-  String[] flags() {
-    return flags;
   }
 
   List<Integer> clientPorts() {

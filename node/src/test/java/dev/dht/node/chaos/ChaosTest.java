@@ -142,8 +142,8 @@ class ChaosTest {
     Membership m = cluster.members();
     String n = "normal";
     sleep(2);
-    m.start(3, cluster.flags());
-    m.start(4, cluster.flags());
+    cluster.launch(3); // through the peer network, as the others
+    cluster.launch(4);
     m.publish(2, false, n, n, n, "joining", "joining");
     m.awaitEpoch(2, 0, 1, 2, 3, 4);
     m.stream(2, 0, 1, 2, 3, 4);

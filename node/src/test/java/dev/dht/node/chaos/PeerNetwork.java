@@ -16,6 +16,9 @@ import java.util.Map;
  * and forwards to the peer on {@code 127.0.0.1}, where clients reach it directly.
  */
 final class PeerNetwork implements AutoCloseable {
+  /** Where the nodes listen: on loopback's first address only, the others are the proxies'. */
+  static final String LISTEN_ADDRESS = "127.0.0.1";
+
   private final Path root;
   private final List<Link> links = new ArrayList<>();
 
@@ -26,11 +29,14 @@ final class PeerNetwork implements AutoCloseable {
     for (int from = 0; from < ports.size(); from++) {
       StringBuilder hosts = new StringBuilder();
       for (int to = 0; to < ports.size(); to++) {
-        hosts.append(from == to ? "127.0.0.1" : sourceAddress(from)).append(' ').append(host(to));
+        hosts
+            .append(from == to ? LISTEN_ADDRESS : sourceAddress(from))
+            .append(' ')
+            .append(host(to));
         hosts.append('\n');
         if (from != to) {
           var listen = new InetSocketAddress(sourceAddress(from), ports.get(to));
-          var target = new InetSocketAddress("127.0.0.1", ports.get(to));
+          var target = new InetSocketAddress(LISTEN_ADDRESS, ports.get(to));
           links.add(new Link(from, to, new TcpProxy(listen, target)));
         }
       }
@@ -40,11 +46,6 @@ final class PeerNetwork implements AutoCloseable {
 
   static String host(int i) {
     return "n" + i;
-  }
-
-  /** Where node {@code i} listens: on loopback's first address only, the others are proxies'. */
-  static String[] flags() {
-    return new String[] {"--listen-address", "127.0.0.1"};
   }
 
   /** The JVM options that make node {@code i} resolve its peers through its hosts file. */
