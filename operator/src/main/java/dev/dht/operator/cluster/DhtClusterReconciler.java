@@ -168,8 +168,19 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
    */
   private static void replaceNode(Turn turn) {
     if (turn.seen.any()) {
+      var nodes = turn.seen.nodes();
+      var model = turn.model;
+      // Ready is not enough: a node is Ready while it asks its peers whether it lacks data, before
+      // it pulls it; its own report says whether it serves reads
+      java.util.function.Predicate<String> serving =
+          pod ->
+              nodes.entrySet().stream()
+                  .anyMatch(e ->
+                      model.podName(e.getKey()).equals(pod)
+                          && e.getValue().answered()
+                          && e.getValue().servesReads());
       turn.replacement =
-          ReplacementActions.replace(turn.context, turn.cluster, turn.model, Instant.now());
+          ReplacementActions.replace(turn.context, turn.cluster, model, serving, Instant.now());
     }
   }
 

@@ -7,6 +7,7 @@ import dev.dht.operator.replacing.ReplacementPlan;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import java.time.Instant;
+import java.util.function.Predicate;
 
 /**
  * The I/O of a node's replacement on a new volume ({@link ReplacementPlan}): reads the annotation,
@@ -21,8 +22,12 @@ final class ReplacementActions {
    * Decides from what is there now and acts on it; the decision, as carried out, for the status.
    */
   static ReplacementPlan.Decision replace(
-      Context<DhtCluster> context, DhtCluster cluster, ClusterModel model, Instant now) {
-    var decision = decide(context, cluster, model, now);
+      Context<DhtCluster> context,
+      DhtCluster cluster,
+      ClusterModel model,
+      Predicate<String> serving,
+      Instant now) {
+    var decision = decide(context, cluster, model, serving, now);
     if (movesOn(cluster, decision)) {
       // A step (a start deletes a volume; done posts an event) is decided on the apiserver's copy
       // of the cluster: the cache may not show yet the status the previous reconciliation wrote
@@ -30,18 +35,26 @@ final class ReplacementActions {
       // recreated meanwhile.
       var fresh = context.getClient().resource(cluster).get();
       if (fresh != null) {
-        decision = decide(context, fresh, model, now);
+        decision = decide(context, fresh, model, serving, now);
       }
     }
     return carryOut(context, cluster, model, decision, now);
   }
 
+  /** {@code serving}: whether a pod's node reports that it serves reads. */
   private static ReplacementPlan.Decision decide(
-      Context<DhtCluster> context, DhtCluster cluster, ClusterModel model, Instant now) {
+      Context<DhtCluster> context,
+      DhtCluster cluster,
+      ClusterModel model,
+      Predicate<String> serving,
+      Instant now) {
     String requested = requested(cluster);
     NodeReplacement recorded = recorded(cluster);
     String pod = ReplacementPlan.subject(model.name(), requested, recorded);
-    var observed = pod == null ? PodAndClaim.NONE : observe(context, model.namespace(), pod);
+    var observed =
+        pod == null
+            ? PodAndClaim.NONE
+            : observe(context, model.namespace(), pod, serving.test(pod));
     return ReplacementPlan.next(
         new ReplacementPlan.Input(
             model.name(), requested, recorded, model.membership(), observed, now));
@@ -67,7 +80,8 @@ final class ReplacementActions {
     return value == null ? null : value.strip();
   }
 
-  private static PodAndClaim observe(Context<DhtCluster> context, String namespace, String pod) {
+  private static PodAndClaim observe(
+      Context<DhtCluster> context, String namespace, String pod, boolean serving) {
     var client = context.getClient();
     var running = client.pods().inNamespace(namespace).withName(pod).get();
     var claim =
@@ -79,7 +93,7 @@ final class ReplacementActions {
     return new PodAndClaim(
         uid(running),
         deleting(running),
-        running != null && Pods.ready(running),
+        running != null && Pods.ready(running) && serving,
         uid(claim),
         deleting(claim));
   }

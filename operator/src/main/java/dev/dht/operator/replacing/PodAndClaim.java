@@ -2,7 +2,8 @@ package dev.dht.operator.replacing;
 
 /**
  * The pod to replace and its data claim as the apiserver shows them: each one's uid (null when it
- * does not exist) and whether it is being deleted; whether the pod is Ready.
+ * does not exist) and whether it is being deleted; whether the pod is Ready and its node serves
+ * reads (a node is Ready while it asks its peers whether it lacks data, before it pulls it).
  */
 public record PodAndClaim(
     String podUid,
