@@ -87,18 +87,20 @@ print('bootstrap: serving after pulling ~%d keys in %.1f s: %.0f keys/s' % (keys
 " "$held" "$began" "$(date +%s.%N)"
 
 log "2. a repair run on node ${ports[2]} with nothing to repair"
+runs() { status 2 | python3 -c 'import json, sys; print(json.load(sys.stdin)["runs"])'; }
+runs_before=$(runs) # its bootstrap pull was a run too
+received_before=$(status 2 | python3 -c 'import json, sys; print(json.load(sys.stdin)["keysReceived"])')
 curl -fsS -X POST -H "X-Dht-Cluster-Secret: $(cat "$DATA/secret")" "http://127.0.0.1:${ports[2]}/v0/admin/repair" >&2
 echo >&2
-until status 2 | python3 -c 'import json, sys; sys.exit(json.load(sys.stdin)["runs"] < 1)'; do
-  sleep 1
-done
+until [ "$(runs)" -gt "$runs_before" ]; do sleep 1; done
 status 2 | python3 -c '
 import json, sys
-s, keys = json.load(sys.stdin), int(sys.argv[1])
+s, keys, received = json.load(sys.stdin), int(sys.argv[1]), int(sys.argv[2])
 secs = s["lastDurationMs"] / 1000
 print("repair with nothing to repair: ~%d keys compared with 2 peers in %.1f s: %.0f keys/s;"
       " within a 1 h interval at that pace: ~%.0f M keys (received %d keys, failed runs %d)" % (
-    keys, secs, keys / secs, keys / secs * 3600 / 1e6, s["keysReceived"], s["failedRuns"]))' "$held"
+    keys, secs, keys / secs, keys / secs * 3600 / 1e6, s["keysReceived"] - received,
+    s["failedRuns"]))' "$held" "$received_before"
 
 log "3. hints: node ${ports[2]} is down during ${HINT_SECONDS}s of writes at $HINT_RATE/s"
 kill_node 2
