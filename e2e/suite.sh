@@ -529,8 +529,10 @@ writer_stop() {
 # on_every_replica LOG PREFIX: once no node holds hints, every key LOG acknowledged is in each
 # node's own replica (/v0/entities of demo-0..2), with its value
 on_every_replica() {
+  local secret
+  secret="$(kubectl -n "$NS" get secret "$CLUSTER-secret" -o jsonpath='{.data.secret}' | base64 -d)"
   until_ok 120 "no node holds hints" sh -c "
-    for i in 0 1 2; do timeout 20 kubectl -n '$NS' exec client -- curl -s --max-time 5 http://$CLUSTER-\$i.$CLUSTER-peers:8080/v0/admin/status |
+    for i in 0 1 2; do timeout 20 kubectl -n '$NS' exec client -- curl -s --max-time 5 -H 'X-Dht-Cluster-Secret: $secret' http://$CLUSTER-\$i.$CLUSTER-peers:8080/v0/admin/status |
       grep -q '\"hints\":{\"pending\":0,' || exit 1; done"
   awk '$2 == 201 {print $3}' "$WORK/$1.log" | sort > "$WORK/$1.acked"
   local i n missing

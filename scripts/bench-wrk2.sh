@@ -100,7 +100,7 @@ for op in ${OPS:-put get}; do
       done
     fi
     measure cluster "$url" "$op" "$rate"
-    [ -z "$PROFILE" ] || flame_graphs "$OUT" "cluster-$op-$rate" "$PORTS" "$PROFILE"
+    [ -z "$PROFILE" ] || flame_graphs "$OUT" "cluster-$op-$rate" "$PORTS" "$PROFILE" "$DATA_DIR/secret"
   done
 done
 

@@ -51,7 +51,8 @@ start_node() { # start_node INDEX
 kill_node() { kill -KILL "${pids[$1]}" 2>/dev/null || true; wait "${pids[$1]}" 2>/dev/null || true; }
 stop_all() { for i in 0 1 2; do [ -n "${pids[$i]:-}" ] && kill -TERM "${pids[$i]}" 2>/dev/null || true; done; wait || true; }
 trap stop_all EXIT
-status() { curl -fsS "http://127.0.0.1:${ports[$1]}/v0/admin/repair"; }
+admin() { curl -fsS -H "X-Dht-Cluster-Secret: $(cat "$DATA/secret")" "$@"; }
+status() { admin "http://127.0.0.1:${ports[$1]}/v0/admin/repair"; }
 pending() { # hints pending on nodes 1 and 2
   for i in 0 1; do curl -fsS "http://127.0.0.1:${ports[$i]}/metrics"; done |
     awk '/^dht_hints_pending\{/ {s += $2} END {printf "%d\n", s}'
@@ -74,11 +75,11 @@ rm -rf "$DATA/node-${ports[2]}"
 began=$(date +%s.%N)
 start_node 2
 # Ready comes while it still asks its peers whether it lacks data: its status says when it serves
-until curl -fsS "http://127.0.0.1:${ports[2]}/v0/admin/status" |
+until admin "http://127.0.0.1:${ports[2]}/v0/admin/status" |
   python3 -c 'import json, sys; sys.exit(json.load(sys.stdin)["bootstrap"]["phase"] != "serving")'; do
   sleep 0.2
 done
-held=$(curl -fsS "http://127.0.0.1:${ports[2]}/v0/admin/status" |
+held=$(admin "http://127.0.0.1:${ports[2]}/v0/admin/status" |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["storage"]["estimatedKeys"])')
 python3 -c "
 import sys
@@ -90,7 +91,7 @@ log "2. a repair run on node ${ports[2]} with nothing to repair"
 runs() { status 2 | python3 -c 'import json, sys; print(json.load(sys.stdin)["runs"])'; }
 runs_before=$(runs) # its bootstrap pull was a run too
 received_before=$(status 2 | python3 -c 'import json, sys; print(json.load(sys.stdin)["keysReceived"])')
-curl -fsS -X POST -H "X-Dht-Cluster-Secret: $(cat "$DATA/secret")" "http://127.0.0.1:${ports[2]}/v0/admin/repair" >&2
+admin -X POST "http://127.0.0.1:${ports[2]}/v0/admin/repair" >&2
 echo >&2
 until [ "$(runs)" -gt "$runs_before" ]; do sleep 1; done
 status 2 | python3 -c '

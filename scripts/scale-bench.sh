@@ -56,7 +56,7 @@ publish() {
   mv "$DATA/members.next" "$DATA/members"
 }
 field() { # field INDEX PYTHON_EXPR_ON_s
-  curl -fsS "${urls[$1]}/v0/admin/status" | python3 -c "import json,sys; s=json.load(sys.stdin); print($2)"
+  curl -fsS -H "X-Dht-Cluster-Secret: $(cat "$DATA/secret")" "${urls[$1]}/v0/admin/status" | python3 -c "import json,sys; s=json.load(sys.stdin); print($2)"
 }
 await_all() { # await_all EXPR VALUE INDEX...
   local expr=$1 value=$2

@@ -10,7 +10,12 @@ import java.util.List;
  */
 public final class NodeFlags {
   public static final String PORT = "--port";
+  public static final String PEER_PORT = "--peer-port";
+  public static final String ADMIN_PORT = "--admin-port";
   public static final String LISTEN_ADDRESS = "--listen-address";
+  public static final String TLS_CERT_FILE = "--tls-cert-file";
+  public static final String TLS_KEY_FILE = "--tls-key-file";
+  public static final String TLS_CA_FILE = "--tls-ca-file";
   public static final String DATA_DIR = "--data-dir";
   public static final String SELF = "--self";
   public static final String CLUSTER = "--cluster";

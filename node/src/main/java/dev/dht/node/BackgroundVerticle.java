@@ -2,20 +2,21 @@ package dev.dht.node;
 
 import dev.dht.node.bootstrap.Bootstrapper;
 import dev.dht.node.cluster.ClockOffsets;
-import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.hints.HintStore;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.repair.Repairer;
 import dev.dht.node.replication.ClockProbe;
 import dev.dht.node.replication.HintReplayer;
+import dev.dht.node.replication.InternalApi;
 import dev.dht.node.replication.PeerClient;
 import dev.dht.node.replication.PeerLimits;
+import dev.dht.node.replication.PeerTransport;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
-import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientAgent;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import java.util.List;
 
@@ -29,7 +30,7 @@ final class BackgroundVerticle extends VerticleBase {
   private static final int CONNECTIONS_PER_PEER = 4;
 
   private final NodeConfig config;
-  private final ClusterSecrets secrets;
+  private final PeerTransport transport;
   private final HintStore hints;
   private final List<Repairer> repairers;
   private final Bootstrapper bootstrapper;
@@ -39,13 +40,13 @@ final class BackgroundVerticle extends VerticleBase {
   private final ClockOffsets offsets;
   private PeerClient peers;
   private HintReplayer replayer;
-  private HttpClient repairs;
-  private HttpClient probes;
+  private HttpClientAgent repairs;
+  private HttpClientAgent probes;
   private ClockProbe clockProbe;
 
   BackgroundVerticle(
       NodeConfig config,
-      ClusterSecrets secrets,
+      PeerTransport transport,
       HintStore hints,
       List<Repairer> repairers,
       Bootstrapper bootstrapper,
@@ -58,7 +59,7 @@ final class BackgroundVerticle extends VerticleBase {
     this.repairers = repairers;
     this.bootstrapper = bootstrapper;
     this.config = config;
-    this.secrets = secrets;
+    this.transport = transport;
     this.hints = hints;
     this.worker = worker;
     this.metrics = metrics;
@@ -70,7 +71,6 @@ final class BackgroundVerticle extends VerticleBase {
         new PeerClient(
             vertx,
             context,
-            secrets,
             offsets,
             config.requestTimeoutMs(),
             CONNECTIONS_PER_PEER,
@@ -80,7 +80,8 @@ final class BackgroundVerticle extends VerticleBase {
                 config.maxKeyBytes(),
                 config.maxValueBytes(),
                 1),
-            metrics);
+            metrics,
+            transport);
     replayer =
         new HintReplayer(
             vertx,
@@ -92,12 +93,16 @@ final class BackgroundVerticle extends VerticleBase {
     replayer.start();
     repairs =
         vertx.createHttpClient(
-            new HttpClientOptions().setKeepAlive(true).setConnectTimeout(5000),
+            transport.clientOptions().setKeepAlive(true).setConnectTimeout(5000),
             new PoolOptions().setHttp1MaxSize(2));
+    transport.keepCurrent(context, repairs);
     repairers.forEach(r -> r.start(context, repairs));
-    bootstrapper.start(repairs);
-    probes = vertx.createHttpClient(new PoolOptions().setHttp1MaxSize(1));
-    clockProbe = new ClockProbe(vertx, probes, cluster, secrets, offsets);
+    bootstrapper.start(
+        repairs, peer -> transport.request(peer, HttpMethod.GET, InternalApi.STATUS_PATH));
+    probes =
+        vertx.createHttpClient(transport.clientOptions(), new PoolOptions().setHttp1MaxSize(1));
+    transport.keepCurrent(context, probes);
+    clockProbe = new ClockProbe(vertx, probes, cluster, transport, offsets);
     clockProbe.start();
     return Future.succeededFuture();
   }

@@ -26,8 +26,11 @@ import dev.dht.node.repair.RepairMetrics;
 import dev.dht.node.repair.Repairer;
 import dev.dht.node.repair.TombstoneHorizon;
 import dev.dht.node.replication.PeerLimits;
+import dev.dht.node.replication.PeerTransport;
 import dev.dht.node.storage.Storage;
 import dev.dht.node.storage.StorageMetrics;
+import dev.dht.node.tls.TlsEngine;
+import dev.dht.node.tls.TlsReloader;
 import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -72,8 +75,11 @@ public final class Node implements AutoCloseable {
   private final DataState data;
   private final Bootstrapper bootstrapper;
   private final ClusterSecrets secrets;
+  private final TlsReloader tls;
+  private final PeerTransport transport;
   private final TombstoneHorizon tombstones = new TombstoneHorizon();
   private long secretsTimer = -1;
+  private long tlsTimer = -1;
   private String deploymentId;
   private String backgroundId;
   private boolean closed;
@@ -121,6 +127,8 @@ public final class Node implements AutoCloseable {
     metrics.bindAdmission("internal", peers::inflight, peers::bodyBytes);
     metrics.bind(new StorageMetrics(storage));
     secrets = new ClusterSecrets(config.clusterSecret(), config.alsoAcceptedSecret());
+    tls = config.tls() == null ? null : new TlsReloader(config.tls());
+    transport = new PeerTransport(config.peerPortSeparate() ? config.peerPort() : 0, tls, secrets);
     hints = hintStore(config);
     metrics.bind(new HintMetrics(hints));
     repairer = repairer(config, clock, false);
@@ -142,13 +150,23 @@ public final class Node implements AutoCloseable {
     dropHintsForRemovedMembers();
     watch(config);
     log.info(
-        "node {} (id {}) serving on port {} ({} transport) with data in {}; cluster {}",
+        "node {} (id {}) serving {} on ports {} ({} transport) with data in {}; cluster {}",
         topology.self(),
         config.nodeId(),
-        config.port(),
+        tls == null ? "plain HTTP" : "TLS (" + TlsEngine.name() + ")",
+        ports(config),
         vertx.isNativeTransportEnabled() ? "epoll" : "NIO",
         config.dataDir(),
         topology);
+  }
+
+  private static String ports(NodeConfig config) {
+    return "client "
+        + config.port()
+        + ", peer "
+        + config.peerPort()
+        + ", admin "
+        + config.adminPort();
   }
 
   private static void markIncomplete(Path dataDir) {
@@ -212,7 +230,7 @@ public final class Node implements AutoCloseable {
         cluster,
         storage,
         backgroundWorker,
-        secrets,
+        transport,
         clock,
         settings,
         tombstones,
@@ -243,8 +261,10 @@ public final class Node implements AutoCloseable {
   private HttpVerticle.Shared shared(
       NodeConfig config, HybridClock clock, Admission clients, Admission peers) {
     return new HttpVerticle.Shared(
-        config.port(),
+        HttpVerticle.listeners(config.port(), config.peerPort(), config.adminPort()),
         config.listenAddress(),
+        tls,
+        transport,
         cluster,
         storage,
         data,
@@ -291,7 +311,7 @@ public final class Node implements AutoCloseable {
               .deployVerticle(
                   new BackgroundVerticle(
                       config,
-                      secrets,
+                      transport,
                       hints,
                       List.of(repairer, streamer),
                       bootstrapper,
@@ -353,6 +373,9 @@ public final class Node implements AutoCloseable {
               }));
     }
     watchers.forEach(w -> w.start(WATCH_PERIOD_MS));
+    if (tls != null) {
+      tlsTimer = tls.watch(vertx, WATCH_PERIOD_MS);
+    }
     if (config.clusterSecretFile() != null) {
       secretsTimer =
           secrets.watch(
@@ -382,6 +405,9 @@ public final class Node implements AutoCloseable {
     watchers.forEach(FileWatcher::stop);
     if (secretsTimer >= 0) {
       vertx.cancelTimer(secretsTimer);
+    }
+    if (tlsTimer >= 0) {
+      vertx.cancelTimer(tlsTimer);
     }
     try {
       if (backgroundId != null) {

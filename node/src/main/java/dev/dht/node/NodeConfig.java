@@ -1,9 +1,13 @@
 package dev.dht.node;
 
+import dev.dht.node.tls.TlsFiles;
 import java.nio.file.Path;
 import java.util.List;
 
-/** Everything a node needs to start, resolved from flags, environment and files. */
+/**
+ * Everything a node needs to start, resolved from flags, environment and files. {@code port} serves
+ * clients; peers and admin requests have their own ports or share it; {@code tls} null: plain HTTP.
+ */
 public record NodeConfig(
     int port,
     String listenAddress,
@@ -35,7 +39,16 @@ public record NodeConfig(
     long shutdownDelayMs,
     int nodeId,
     Hints hints,
-    Repair repair) {
+    Repair repair,
+    int peerPort,
+    int adminPort,
+    TlsFiles tls) {
+
+  /** Whether peers talk to a port of their own (and, with TLS, prove who they are on it). */
+  public boolean peerPortSeparate() {
+    return peerPort != port;
+  }
+
   /** Anti-entropy repair and tombstone purging. */
   public record Repair(long intervalMs, long bytesPerSecond, long tombstoneGraceMs) {}
 

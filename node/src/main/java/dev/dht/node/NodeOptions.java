@@ -2,6 +2,7 @@ package dev.dht.node;
 
 import dev.dht.contract.NodeFlags;
 import dev.dht.node.cluster.Replication;
+import dev.dht.node.tls.TlsFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +22,41 @@ public final class NodeOptions {
       defaultValue = "${env:DHT_PORT}",
       description = "listening port (default: the port of --self, else 8080)")
   Integer port;
+
+  @Option(
+      names = NodeFlags.PEER_PORT,
+      defaultValue = "${env:DHT_PEER_PORT:-0}",
+      description =
+          "port for node-to-node traffic, the same on every member (0: the client port; TLS needs"
+              + " a port of its own)")
+  int peerPort;
+
+  @Option(
+      names = NodeFlags.ADMIN_PORT,
+      defaultValue = "${env:DHT_ADMIN_PORT:-0}",
+      description = "port for health, metrics and admin requests (0: the client port)")
+  int adminPort;
+
+  @Option(
+      names = NodeFlags.TLS_CERT_FILE,
+      defaultValue = "${env:DHT_TLS_CERT_FILE}",
+      description =
+          "PEM certificate (chain) every port serves over TLS and peers present to each other;"
+              + " re-read while the node runs (none: plain HTTP)")
+  Path tlsCertFile;
+
+  @Option(
+      names = NodeFlags.TLS_KEY_FILE,
+      defaultValue = "${env:DHT_TLS_KEY_FILE}",
+      description = "PEM (PKCS#8) private key of --tls-cert-file")
+  Path tlsKeyFile;
+
+  @Option(
+      names = NodeFlags.TLS_CA_FILE,
+      defaultValue = "${env:DHT_TLS_CA_FILE}",
+      description =
+          "PEM CA certificates a peer's certificate must chain to (several during a CA rotation)")
+  Path tlsCaFile;
 
   @Option(
       names = NodeFlags.LISTEN_ADDRESS,
@@ -253,10 +289,12 @@ public final class NodeOptions {
     String alsoAccepted = alsoAcceptedSecret();
     var defaults = replicationDefaults();
     requireValidLimits();
+    TlsFiles tls = tls();
+    var ports = ports(listenPort, tls);
     boolean hasSecret = secret != null && !secret.isEmpty();
-    requireSecretIfSeveralMembers(members.size(), hasSecret);
+    requireSecretIfSeveralMembers(members.size(), hasSecret || tls != null);
     return nodeConfig(
-        listenPort, selfUrl, members, defaults, hasSecret ? secret : null, alsoAccepted);
+        ports, tls, selfUrl, members, defaults, hasSecret ? secret : null, alsoAccepted);
   }
 
   /** From the cluster file, else {@code --cluster}, else this node alone. */
@@ -268,6 +306,56 @@ public final class NodeOptions {
       return cluster;
     }
     return List.of(self != null ? self : "http://localhost:" + (port != null ? port : 8080));
+  }
+
+  /** The certificate, key and CA files, all three or none. */
+  private TlsFiles tls() {
+    boolean any = tlsCertFile != null || tlsKeyFile != null || tlsCaFile != null;
+    if (!any) {
+      return null;
+    }
+    if (tlsCertFile == null || tlsKeyFile == null || tlsCaFile == null) {
+      throw new IllegalArgumentException(
+          NodeFlags.TLS_CERT_FILE
+              + ", "
+              + NodeFlags.TLS_KEY_FILE
+              + " and "
+              + NodeFlags.TLS_CA_FILE
+              + " go together: the node serves with the certificate and key, and its peers'"
+              + " certificates must chain to the CA");
+    }
+    return new TlsFiles(tlsCertFile, tlsKeyFile, tlsCaFile);
+  }
+
+  private record Ports(int client, int peer, int admin) {}
+
+  /**
+   * The client, peer and admin ports, 0 meaning the client port. Peers share the client port only
+   * in plain HTTP: with TLS they authenticate with certificates on a port clients never use.
+   */
+  private Ports ports(int client, TlsFiles tls) {
+    requireValidPort(NodeFlags.PORT, client);
+    int peer = peerPort == 0 ? client : peerPort;
+    int admin = adminPort == 0 ? client : adminPort;
+    requireValidPort(NodeFlags.PEER_PORT, peer);
+    requireValidPort(NodeFlags.ADMIN_PORT, admin);
+    if (tls != null && peer == client) {
+      throw new IllegalArgumentException(
+          "TLS needs a separate "
+              + NodeFlags.PEER_PORT
+              + ": peers prove who they are with certificates there, clients do not");
+    }
+    if (peer != client && (peer == admin)) {
+      throw new IllegalArgumentException(
+          NodeFlags.PEER_PORT + " and " + NodeFlags.ADMIN_PORT + " must differ, both are " + peer);
+    }
+    return new Ports(client, peer, admin);
+  }
+
+  private static void requireValidPort(String flag, int port) {
+    if (port < 1 || port > 65535) {
+      throw new IllegalArgumentException(flag + " must be a port, 1..65535, got " + port);
+    }
   }
 
   /** The second secret of a rotation; null while its file is missing. */
@@ -353,13 +441,14 @@ public final class NodeOptions {
     }
   }
 
-  private void requireSecretIfSeveralMembers(int members, boolean hasSecret) {
-    if (members > 1 && !hasSecret && !insecure) {
+  private void requireSecretIfSeveralMembers(int members, boolean authenticatesPeers) {
+    if (members > 1 && !authenticatesPeers && !insecure) {
       throw new IllegalArgumentException(
           "a cluster of "
               + members
-              + " members needs a cluster secret (--cluster-secret-file), or else anyone who"
-              + " reaches a node can write to its replicas; --insecure allows it for experiments");
+              + " members needs peer certificates (--tls-cert-file) or a cluster secret"
+              + " (--cluster-secret-file), or else anyone who reaches a node can write to its"
+              + " replicas; --insecure allows it for experiments");
     }
   }
 
@@ -368,7 +457,8 @@ public final class NodeOptions {
    * their defaults (one loop per core, a share of the heap).
    */
   private NodeConfig nodeConfig(
-      int listenPort,
+      Ports ports,
+      TlsFiles tls,
       String selfUrl,
       List<String> members,
       Replication.Defaults defaults,
@@ -376,7 +466,7 @@ public final class NodeOptions {
       String alsoAccepted) {
     long heap = Runtime.getRuntime().maxMemory();
     return new NodeConfig(
-        listenPort,
+        ports.client(),
         listenAddress,
         dataDir,
         selfUrl,
@@ -407,7 +497,10 @@ public final class NodeOptions {
         dev.dht.node.cluster.NodeIds.resolve(nodeId, selfUrl, members),
         new NodeConfig.Hints(hintWindowSeconds * 1000, maxHintBytes, hintReplayBytesPerSecond),
         new NodeConfig.Repair(
-            repairIntervalSeconds * 1000, repairBytesPerSecond, tombstoneGraceSeconds * 1000));
+            repairIntervalSeconds * 1000, repairBytesPerSecond, tombstoneGraceSeconds * 1000),
+        ports.peer(),
+        ports.admin(),
+        tls);
   }
 
   private static long orDefault(long configured, long byDefault) {

@@ -3,6 +3,7 @@ package dev.dht.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dht.node.tls.TlsFiles;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -32,7 +33,7 @@ class NodeOptionsTest {
             .execute(concat(twoMembers, "--data-dir", dir.toString()));
     assertThat(exit).isEqualTo(2);
     assertThat(err.toString())
-        .startsWith("dht-node: a cluster of 2 members needs a cluster secret");
+        .startsWith("dht-node: a cluster of 2 members needs peer certificates");
     assertThat(dir).isEmptyDirectory(); // refused before anything was opened
 
     assertThat(NodeOptions.parse(concat(twoMembers, "--insecure")).clusterSecret()).isNull();
@@ -83,7 +84,12 @@ class NodeOptionsTest {
             "--repair-bytes-per-s=23",
             "--tombstone-grace-s=24",
             "--node-id=25",
-            "--block-cache-mb=2");
+            "--block-cache-mb=2",
+            "--peer-port=9001",
+            "--admin-port=9002",
+            "--tls-cert-file=c.pem",
+            "--tls-key-file=k.pem",
+            "--tls-ca-file=ca.pem");
     assertThat(config)
         .isEqualTo(
             new NodeConfig(
@@ -117,7 +123,10 @@ class NodeOptionsTest {
                 18,
                 25,
                 new NodeConfig.Hints(19_000, 20, 21),
-                new NodeConfig.Repair(22_000, 23, 24_000)));
+                new NodeConfig.Repair(22_000, 23, 24_000),
+                9001,
+                9002,
+                new TlsFiles(Path.of("c.pem"), Path.of("k.pem"), Path.of("ca.pem"))));
   }
 
   @Test
@@ -157,7 +166,10 @@ class NodeOptionsTest {
                 0,
                 0,
                 new NodeConfig.Hints(10_800_000, 1L << 30, 8 << 20),
-                new NodeConfig.Repair(3_600_000, 16 << 20, 86_400_000)));
+                new NodeConfig.Repair(3_600_000, 16 << 20, 86_400_000),
+                8080,
+                8080,
+                null));
     NodeConfig config =
         NodeOptions.parse(
             "--port=7000",
@@ -226,9 +238,33 @@ class NodeOptionsTest {
     assertThatThrownBy(() -> NodeOptions.parse("--cluster=http://a:1,http://b:2,http://c:3"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
-            "a cluster of 3 members needs a cluster secret (--cluster-secret-file), or else anyone"
-                + " who reaches a node can write to its replicas; --insecure allows it for"
-                + " experiments");
+            "a cluster of 3 members needs peer certificates (--tls-cert-file) or a cluster secret"
+                + " (--cluster-secret-file), or else anyone who reaches a node can write to its"
+                + " replicas; --insecure allows it for experiments");
+  }
+
+  @Test
+  void tlsComesWithItsThreeFilesAndAPeerPortOfItsOwn() throws Exception {
+    String[] tls = {"--tls-cert-file=c", "--tls-key-file=k", "--tls-ca-file=ca"};
+    assertThatThrownBy(() -> NodeOptions.parse("--tls-cert-file=c", "--tls-key-file=k"))
+        .hasMessageContaining("go together");
+    assertThatThrownBy(() -> NodeOptions.parse(tls))
+        .as("peers would share the client port")
+        .hasMessageContaining("TLS needs a separate --peer-port");
+    assertThatThrownBy(() -> NodeOptions.parse("--peer-port=9001", "--admin-port=9001"))
+        .hasMessageContaining("must differ");
+    assertThatThrownBy(() -> NodeOptions.parse("--peer-port=70000"))
+        .hasMessageContaining("--peer-port must be a port");
+    String[] twoMembersWithTls = {
+      "--cluster=http://a:1,http://b:2", "--peer-port=9001", tls[0], tls[1], tls[2]
+    };
+    assertThat(NodeOptions.parse(twoMembersWithTls).clusterSecret())
+        .as("peer certificates stand in for the cluster secret")
+        .isNull();
+    NodeConfig shared = NodeOptions.parse("--port=7000", "--admin-port=7001");
+    assertThat(shared.peerPort()).as("0: the client port").isEqualTo(7000);
+    assertThat(shared.peerPortSeparate()).isFalse();
+    assertThat(shared.adminPort()).isEqualTo(7001);
   }
 
   @Test

@@ -6,13 +6,13 @@ import dev.dht.node.cluster.Topology;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,6 +58,7 @@ public final class Bootstrapper {
   private final long repairedSinceMillis;
   private final long startedMillis = System.currentTimeMillis();
   private HttpClient http;
+  private Function<String, RequestOptions> statusOf;
   private int failedPulls;
   private long timer = -1;
   private boolean stopped;
@@ -101,8 +102,13 @@ public final class Bootstrapper {
   }
 
   /** Starts, if the node must check or decide; call on the event loop the repairer runs on. */
-  public void start(HttpClient http) {
+  /**
+   * Starts deciding, on the calling event loop: {@code http} reaches peers, and {@code statusOf}
+   * makes the request for a peer's status.
+   */
+  public void start(HttpClient http, Function<String, RequestOptions> statusOf) {
     this.http = http;
+    this.statusOf = statusOf;
     if (data.phase() == DataState.Phase.CHECKING) {
       log.info(
           "started on {} data: no reads or writes until the peers tell how far they purged",
@@ -244,11 +250,7 @@ public final class Bootstrapper {
   }
 
   private Future<AdminStatus> status(String peer) {
-    var options =
-        new RequestOptions()
-            .setMethod(HttpMethod.GET)
-            .setAbsoluteURI(peer + "/v0/admin/status")
-            .setTimeout(ASK_TIMEOUT_MS);
+    var options = statusOf.apply(peer).setTimeout(ASK_TIMEOUT_MS);
     return http.request(options)
         .compose(request -> request.send())
         .compose(response -> {

@@ -7,6 +7,7 @@ import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.Topology;
 import dev.dht.node.profiling.ProfileRequest;
 import dev.dht.node.repair.Maintenance;
+import dev.dht.node.replication.InternalApi;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -16,7 +17,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * {@code /v0/admin/...}: what a node is doing, and the upkeep an operator starts.
+ * {@code /v0/admin/...}: what a node is doing, and the upkeep an operator starts. Every request
+ * needs the cluster secret header ({@code 401} without): status and profiles say much about the
+ * data and cost the node work.
  *
  * <ul>
  *   <li>{@code GET status}: membership epoch and member states, repair, streaming and cleanup
@@ -24,8 +27,7 @@ import java.util.Map;
  *       whether the clock is fenced and its offset to the peers (JSON);
  *   <li>{@code GET repair}: the repair status alone;
  *   <li>{@code POST repair | stream | cleanup}: starts one now ({@code 202}; {@code 409} if one
- *       runs, or cleanup during a transition). POSTs need the cluster secret header, as internal
- *       requests do;
+ *       runs, or cleanup during a transition);
  *   <li>{@code POST profile?events=cpu,alloc,lock&seconds=30}: profiles the JVM with async-profiler
  *       ({@code 202}; {@code 409} if a profile runs); {@code GET profile}: its state; {@code GET
  *       profile/<event>.html}: the last profile's flame graph of an event.
@@ -55,6 +57,11 @@ final class AdminHandler {
   }
 
   void handle(HttpServerRequest request) {
+    if (!secret.admits(request)) {
+      Responses.text(
+          request, 401, "admin requests need the cluster secret in " + InternalApi.SECRET_HEADER);
+      return;
+    }
     String what = request.path().substring(PREFIX.length());
     if (request.method() == HttpMethod.GET) {
       switch (what) {
@@ -74,10 +81,6 @@ final class AdminHandler {
     if (request.method() != HttpMethod.POST) {
       request.response().putHeader(HttpHeaders.ALLOW, "GET, POST");
       Responses.text(request, 405, "method " + request.method() + " is not allowed here");
-      return;
-    }
-    if (!secret.admits(request)) {
-      Responses.text(request, 403, "admin actions need the cluster secret header");
       return;
     }
     if (what.equals("profile")) {
@@ -135,6 +138,15 @@ final class AdminHandler {
           }
         })
         .onFailure(e -> Responses.text(request, 500, e.getMessage()));
+  }
+
+  /** {@code GET /internal/v0/status}: the same status, for peers (certificate or secret). */
+  void peerStatus(HttpServerRequest request) {
+    if (!secret.admitsPeer(request)) {
+      Responses.text(request, 401, "peer requests need a peer certificate or the cluster secret");
+      return;
+    }
+    json(request, status().toJson());
   }
 
   private AdminStatus status() {

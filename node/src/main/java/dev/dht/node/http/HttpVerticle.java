@@ -14,7 +14,10 @@ import dev.dht.node.replication.InternalApi;
 import dev.dht.node.replication.LocalReplica;
 import dev.dht.node.replication.PeerClient;
 import dev.dht.node.replication.PeerLimits;
+import dev.dht.node.replication.PeerTransport;
 import dev.dht.node.storage.Storage;
+import dev.dht.node.tls.TlsEngine;
+import dev.dht.node.tls.TlsReloader;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
@@ -23,21 +26,27 @@ import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.net.ServerSSLOptions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * One event loop's HTTP server: routes each request by path to its handler. Every event loop runs
- * its own instance on the shared port, with its own peer client, so a request never leaves its
- * loop. HTTP/1.1 only: an {@code Upgrade: h2c} offer (the JDK client makes one on every plain
- * request) is ignored, so every client stays on HTTP/1.1. Every answer is counted in the metrics,
- * whatever path or status.
+ * One event loop's HTTP servers, one per {@link Listener} (client, peer and admin ports, or fewer
+ * when they share one): each routes a request by path to its handler, and refuses paths of another
+ * port's role. Every event loop runs its own instance on the shared ports, with its own peer
+ * client, so a request never leaves its loop. HTTP/1.1 only: an {@code Upgrade: h2c} offer (the JDK
+ * client makes one on every plain request) is ignored, so every client stays on HTTP/1.1. Every
+ * answer is counted in the metrics, whatever path or status.
  */
 public final class HttpVerticle extends VerticleBase {
   /** What every instance shares: one node's storage, cluster view, clock, limits and metrics. */
   public record Shared(
-      int port,
+      List<Listener> listeners,
       String listenAddress,
+      TlsReloader tls,
+      PeerTransport transport,
       ClusterState cluster,
       Storage storage,
       DataState data,
@@ -57,12 +66,17 @@ public final class HttpVerticle extends VerticleBase {
       PeerLimits peerLimits,
       BooleanSupplier stopping) {}
 
+  /** The listeners of the client, peer and admin ports (fewer when ports are shared). */
+  public static List<Listener> listeners(int clientPort, int peerPort, int adminPort) {
+    return Listener.of(clientPort, peerPort, adminPort);
+  }
+
   /** How late a body deadline may fire: the resolution of its shared timer. */
   private static final long BODY_TIMER_RESOLUTION_MS = 50;
 
   private final Shared shared;
   private PeerClient peers;
-  private HttpServer server;
+  private final List<HttpServer> servers = new ArrayList<>();
   private DelayedActions bodyDeadlines;
   private EntityHandler entities;
   private RangeHandler ranges;
@@ -81,12 +95,12 @@ public final class HttpVerticle extends VerticleBase {
         new PeerClient(
             vertx,
             context,
-            shared.secret(),
             shared.clockOffsets(),
             shared.requestTimeoutMs(),
             shared.connectionsPerPeer(),
             shared.peerLimits(),
-            shared.metrics());
+            shared.metrics(),
+            shared.transport());
     LocalReplica local =
         new LocalReplica(shared.storage(), shared.data(), shared.storagePool(), context);
     Coordinator coordinator =
@@ -123,31 +137,68 @@ public final class HttpVerticle extends VerticleBase {
     admin =
         new AdminHandler(
             shared.cluster(), shared.maintenance(), shared.clockOffsets(), shared.secret());
-    server =
-        vertx.createHttpServer(
-            new HttpServerOptions()
-                .setHost(shared.listenAddress())
-                .setPort(shared.port())
-                .setTcpNoDelay(true)
-                .setHttp2ClearTextEnabled(false) // HTTP/1.1 only: see the class comment
-                .setPerMessageWebSocketCompressionSupported(false) // no WebSocket handlers
-                .setPerFrameWebSocketCompressionSupported(false) // in the HTTP pipeline
-                .setMaxInitialLineLength(16 * 1024)
-                .setIdleTimeout(limits.idleTimeoutSeconds())
-                .setIdleTimeoutUnit(TimeUnit.SECONDS));
-    return server.requestHandler(this::route).listen();
+    List<Future<HttpServer>> listening = new ArrayList<>();
+    for (Listener listener : shared.listeners()) {
+      HttpServer server = vertx.createHttpServer(serverOptions(listener, limits));
+      servers.add(server);
+      if (shared.tls() != null) {
+        shared
+            .tls()
+            .onChange(
+                context,
+                material -> server.updateSSLOptions(material.server(listener.peersOnly())));
+      }
+      listening.add(server.requestHandler(request -> route(request, listener)).listen());
+    }
+    return Future.all(listening);
+  }
+
+  /** Plain HTTP/1.1, or TLS with the node's certificate (the peer port: a client's too). */
+  private HttpServerOptions serverOptions(Listener listener, Limits limits) {
+    HttpServerOptions options =
+        new HttpServerOptions()
+            .setHost(shared.listenAddress())
+            .setPort(listener.port())
+            .setTcpNoDelay(true)
+            .setHttp2ClearTextEnabled(false) // HTTP/1.1 only: see the class comment
+            .setPerMessageWebSocketCompressionSupported(false) // no WebSocket handlers
+            .setPerFrameWebSocketCompressionSupported(false) // in the HTTP pipeline
+            .setMaxInitialLineLength(16 * 1024)
+            .setIdleTimeout(limits.idleTimeoutSeconds())
+            .setIdleTimeoutUnit(TimeUnit.SECONDS);
+    if (shared.tls() != null) {
+      ServerSSLOptions ssl = shared.tls().current().server(listener.peersOnly());
+      options
+          .setSsl(true)
+          .setSslEngineOptions(TlsEngine.options())
+          .setKeyCertOptions(ssl.getKeyCertOptions())
+          .setClientAuth(ssl.getClientAuth());
+      if (ssl.getTrustOptions() != null) {
+        options.setTrustOptions(ssl.getTrustOptions());
+      }
+    }
+    return options;
   }
 
   /** Stops accepting and lets requests in flight finish (bounded), then closes the peer pool. */
   @Override
   public Future<?> stop() {
-    return server.shutdown(5, TimeUnit.SECONDS).eventually(() -> peers.close());
+    return Future.join(servers.stream().map(s -> s.shutdown(5, TimeUnit.SECONDS)).toList())
+        .eventually(() -> peers.close());
   }
 
-  private void route(HttpServerRequest request) {
+  private void route(HttpServerRequest request, Listener listener) {
     String path = request.path();
     count(request, operation(path, request.method()));
     RequestBody body = RequestBody.guard(request, bodyDeadlines);
+    Listener.Role role = role(path);
+    if (!listener.serves(role)) {
+      Responses.text(
+          request,
+          404,
+          path + " is not served on this port: it takes " + listener.roles() + " requests");
+      return;
+    }
     try {
       switch (path) {
         case "/v0/entity", "/v0/entry" -> entities.handle(request, body);
@@ -156,6 +207,7 @@ public final class HttpVerticle extends VerticleBase {
         case "/health/live" -> service.live(request);
         case "/health/ready" -> service.ready(request);
         case "/metrics" -> service.metrics(request);
+        case InternalApi.STATUS_PATH -> admin.peerStatus(request);
         default -> {
           if (path.startsWith(InternalApi.PREFIX)) {
             internal.handle(request, body);
@@ -171,6 +223,17 @@ public final class HttpVerticle extends VerticleBase {
     } catch (RuntimeException e) {
       Failures.answer(request, e);
     }
+  }
+
+  /** Which port a path belongs to; unknown paths are the client's (they get a 400 there). */
+  private static Listener.Role role(String path) {
+    return switch (path) {
+      case "/health/live", "/health/ready", "/metrics" -> Listener.Role.ADMIN;
+      default ->
+          path.startsWith(InternalApi.PREFIX)
+              ? Listener.Role.PEER
+              : path.startsWith(AdminHandler.PREFIX) ? Listener.Role.ADMIN : Listener.Role.CLIENT;
+    };
   }
 
   /** Records the answer when it ends; one the client never got (it left) counts as 499. */

@@ -79,7 +79,7 @@ final class InternalHandler {
   }
 
   void handle(HttpServerRequest request, RequestBody body) {
-    if (!secret.admits(request)) {
+    if (!secret.admitsPeer(request)) {
       refused(request);
       Responses.text(request, 403, "internal API: missing or wrong cluster secret");
       return;

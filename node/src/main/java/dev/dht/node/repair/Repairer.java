@@ -1,11 +1,10 @@
 package dev.dht.node.repair;
 
-import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.HybridClock;
 import dev.dht.node.cluster.Topology;
 import dev.dht.node.replication.BatchCodec;
-import dev.dht.node.replication.InternalApi;
+import dev.dht.node.replication.PeerTransport;
 import dev.dht.node.replication.ReplicaOp;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Storage;
@@ -20,7 +19,6 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.parsetools.RecordParser;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -85,7 +83,7 @@ public final class Repairer {
   private final ClusterState cluster;
   private final Storage storage;
   private final WorkerExecutor worker;
-  private final ClusterSecrets secret;
+  private final PeerTransport transport;
   private final HybridClock clock;
   private final Settings settings;
   private final boolean stream;
@@ -108,7 +106,7 @@ public final class Repairer {
       ClusterState cluster,
       Storage storage,
       WorkerExecutor worker,
-      ClusterSecrets secret,
+      PeerTransport transport,
       HybridClock clock,
       Settings settings,
       TombstoneHorizon horizon,
@@ -122,7 +120,7 @@ public final class Repairer {
     this.cluster = cluster;
     this.storage = storage;
     this.worker = worker;
-    this.secret = secret;
+    this.transport = transport;
     this.settings = settings;
   }
 
@@ -288,7 +286,6 @@ public final class Repairer {
 
   private Future<HttpClientResponse> call(
       String peer, String path, int from, byte[] start, Buffer body) {
-    URI uri = URI.create(peer);
     String query =
         "?peer="
             + java.net.URLEncoder.encode(cluster.topology().self(), StandardCharsets.UTF_8)
@@ -297,15 +294,9 @@ public final class Repairer {
             + (stream ? "&stream=" + status.epoch : "")
             + (start == null || start.length == 0 ? "" : "&start=" + RepairApi.hex(start));
     RequestOptions request =
-        new RequestOptions()
-            .setMethod(HttpMethod.POST)
-            .setHost(uri.getHost())
-            .setPort(uri.getPort())
-            .setURI(path + query)
+        transport
+            .request(peer, HttpMethod.POST, path + query)
             .setIdleTimeout(RepairApi.DIGESTS_PATH.equals(path) ? DIGESTS_IDLE_MS : FRAMES_IDLE_MS);
-    if (secret.current() != null) {
-      request.putHeader(InternalApi.SECRET_HEADER, secret.current());
-    }
     return http.request(request)
         .compose(req -> req.send(body))
         .compose(response ->

@@ -1,14 +1,12 @@
 package dev.dht.node.replication;
 
 import dev.dht.node.cluster.ClockOffsets;
-import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.Topology;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
-import java.net.URI;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -25,7 +23,7 @@ public final class ClockProbe {
   private final Vertx vertx;
   private final HttpClient client;
   private final ClusterState cluster;
-  private final ClusterSecrets secret;
+  private final PeerTransport transport;
   private final ClockOffsets offsets;
   private final Set<String> inFlight = new HashSet<>();
   private long timer = -1;
@@ -34,12 +32,12 @@ public final class ClockProbe {
       Vertx vertx,
       HttpClient client,
       ClusterState cluster,
-      ClusterSecrets secret,
+      PeerTransport transport,
       ClockOffsets offsets) {
     this.vertx = vertx;
     this.client = client;
     this.cluster = cluster;
-    this.secret = secret;
+    this.transport = transport;
     this.offsets = offsets;
   }
 
@@ -66,19 +64,11 @@ public final class ClockProbe {
   }
 
   private void probe(String member) {
-    URI uri = URI.create(member);
     RequestOptions options =
-        new RequestOptions()
-            .setMethod(HttpMethod.GET)
-            .setHost(uri.getHost())
-            .setPort(uri.getPort())
-            .setURI(InternalApi.CLOCK_PATH)
+        transport
+            .request(member, HttpMethod.GET, InternalApi.CLOCK_PATH)
             .setConnectTimeout(PERIOD_MS)
             .setIdleTimeout(PERIOD_MS);
-    String presented = secret.current();
-    if (presented != null) {
-      options.putHeader(InternalApi.SECRET_HEADER, presented);
-    }
     long sentNanos = System.nanoTime();
     client
         .request(options)

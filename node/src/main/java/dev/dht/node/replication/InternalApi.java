@@ -27,6 +27,9 @@ public final class InternalApi {
   /** Answers 204 with {@link #WALL_CLOCK_HEADER} alone: a clock sample for an idle peer. */
   public static final String CLOCK_PATH = PREFIX + "v0/clock";
 
+  /** The node's admin status, for a peer deciding whether it bootstraps (on the peer port). */
+  public static final String STATUS_PATH = PREFIX + "v0/status";
+
   /** A batch body carries at most this many maximal ops' worth of bytes. */
   private static final int MAX_BATCH_OPS_AT_LIMIT = 16;
 

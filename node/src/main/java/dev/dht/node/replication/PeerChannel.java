@@ -1,7 +1,6 @@
 package dev.dht.node.replication;
 
 import dev.dht.node.cluster.ClockOffsets;
-import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.storage.Record;
 import io.vertx.core.Context;
@@ -13,7 +12,6 @@ import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
-import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -46,8 +44,7 @@ final class PeerChannel {
   private final String member;
   private final PeerLimits limits;
   private final NodeMetrics metrics;
-  private final RequestOptions request;
-  private final ClusterSecrets secret;
+  private final PeerTransport transport;
   private final ClockOffsets offsets;
   private List<Pending> pending = new ArrayList<>();
   private int queuedOps; // pending or in flight
@@ -59,7 +56,7 @@ final class PeerChannel {
       HttpClientAgent client,
       Context loop,
       String member,
-      ClusterSecrets secret,
+      PeerTransport transport,
       ClockOffsets offsets,
       PeerLimits limits,
       NodeMetrics metrics) {
@@ -69,14 +66,7 @@ final class PeerChannel {
     this.member = member;
     this.limits = limits;
     this.metrics = metrics;
-    URI uri = URI.create(member);
-    this.request =
-        new RequestOptions()
-            .setMethod(HttpMethod.POST)
-            .setHost(uri.getHost())
-            .setPort(uri.getPort())
-            .setURI(InternalApi.BATCH_PATH);
-    this.secret = secret;
+    this.transport = transport;
   }
 
   Future<Record> submit(ReplicaOp op, long deadlineNanos) {
@@ -159,14 +149,11 @@ final class PeerChannel {
     long maxAnswerBytes = maxAnswer;
     Buffer body = BatchCodec.encodeOps(ops);
     RequestOptions options =
-        new RequestOptions(request)
+        transport
+            .request(member, HttpMethod.POST, InternalApi.BATCH_PATH)
             .setConnectTimeout(remainingMs) // also bounds the wait for a pooled connection
             .setIdleTimeout(remainingMs)
             .putHeader(InternalApi.DEADLINE_HEADER, Long.toString(remainingMs));
-    String presented = secret.current(); // re-read: a rotation changes it while the node runs
-    if (presented != null) {
-      options.putHeader(InternalApi.SECRET_HEADER, presented);
-    }
     long sentNanos = System.nanoTime();
     client
         .request(options)

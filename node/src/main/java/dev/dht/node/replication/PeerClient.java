@@ -1,14 +1,12 @@
 package dev.dht.node.replication;
 
 import dev.dht.node.cluster.ClockOffsets;
-import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.storage.Record;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClientAgent;
-import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.PoolOptions;
 import java.util.HashMap;
 import java.util.Map;
@@ -24,33 +22,35 @@ public final class PeerClient {
 
   private final HttpClientAgent client;
   private final Context loop;
-  private final ClusterSecrets secret;
   private final ClockOffsets offsets;
   private final PeerLimits limits;
   private final NodeMetrics metrics;
+  private final PeerTransport transport;
   private final Map<String, PeerChannel> channels = new HashMap<>(); // this loop only
 
   public PeerClient(
       Vertx vertx,
       Context loop,
-      ClusterSecrets secret,
       ClockOffsets offsets,
       long connectTimeoutMs,
       int poolSize,
       PeerLimits limits,
-      NodeMetrics metrics) {
+      NodeMetrics metrics,
+      PeerTransport transport) {
     this.loop = loop;
-    this.secret = secret;
     this.offsets = offsets;
     this.limits = limits;
     this.metrics = metrics;
+    this.transport = transport;
     this.client =
         vertx.createHttpClient(
-            new HttpClientOptions()
+            transport
+                .clientOptions()
                 .setKeepAlive(true)
                 .setTcpNoDelay(true)
                 .setConnectTimeout((int) Math.min(connectTimeoutMs, Integer.MAX_VALUE)),
             new PoolOptions().setHttp1MaxSize(poolSize).setMaxWaitQueueSize(MAX_WAITING_BATCHES));
+    transport.keepCurrent(loop, client);
   }
 
   /**
@@ -60,7 +60,7 @@ public final class PeerClient {
   public Future<Record> apply(String member, ReplicaOp op, long deadlineNanos) {
     return channels
         .computeIfAbsent(
-            member, m -> new PeerChannel(client, loop, m, secret, offsets, limits, metrics))
+            member, m -> new PeerChannel(client, loop, m, transport, offsets, limits, metrics))
         .submit(op, deadlineNanos);
   }
 

@@ -11,6 +11,7 @@ import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A small client of one node's public API over {@link HttpClient} (HTTP/1.1, keep-alive). Calls
@@ -34,11 +35,19 @@ public final class DhtClient implements AutoCloseable {
   }
 
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
+  private static final String SECRET_HEADER = "X-Dht-Cluster-Secret";
 
   private final HttpClient http;
   private final String base;
+  private final Supplier<String> adminSecret;
 
   public DhtClient(int port) {
+    this(port, () -> null);
+  }
+
+  /** A client that sends {@code adminSecret} (when not null) on {@code /v0/admin/} requests. */
+  public DhtClient(int port, Supplier<String> adminSecret) {
+    this.adminSecret = adminSecret;
     this.base = "http://127.0.0.1:" + port;
     this.http =
         HttpClient.newBuilder()
@@ -88,6 +97,10 @@ public final class DhtClient implements AutoCloseable {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(base + target)).timeout(TIMEOUT).method(method, body);
     headers.forEach(request::header);
+    String secret = target.startsWith("/v0/admin/") ? adminSecret.get() : null;
+    if (secret != null && !headers.containsKey(SECRET_HEADER)) {
+      request.header(SECRET_HEADER, secret);
+    }
     try {
       var response = http.send(request.build(), BodyHandlers.ofByteArray());
       return new Reply(response.statusCode(), response.body(), response.headers());

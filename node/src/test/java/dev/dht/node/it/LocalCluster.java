@@ -3,6 +3,7 @@ package dev.dht.node.it;
 import static org.awaitility.Awaitility.await;
 
 import dev.dht.node.Node;
+import dev.dht.node.NodeConfig;
 import dev.dht.node.NodeOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -232,12 +233,14 @@ public final class LocalCluster implements AutoCloseable {
             "8"));
     args.addAll(flags); // later flags win, so a test can override the ones above
     args.addAll(extraFlags);
+    NodeConfig config;
     try {
-      nodes[node] = Node.start(NodeOptions.parse(args.toArray(String[]::new)));
+      config = NodeOptions.parse(args.toArray(String[]::new));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    DhtClient client = new DhtClient(ports[node]);
+    nodes[node] = Node.start(config);
+    DhtClient client = new DhtClient(ports[node], AdminSecret.of(config.clusterSecretFile()));
     clients[node] = client;
     await("node " + node + " ready")
         .atMost(Duration.ofSeconds(10))

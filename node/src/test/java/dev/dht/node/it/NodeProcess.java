@@ -40,7 +40,7 @@ public final class NodeProcess implements AutoCloseable {
     this.process = process;
     this.log = log;
     this.port = port;
-    this.client = new DhtClient(port);
+    this.client = new DhtClient(port, AdminSecret.fromFlags(launch.flags()));
     this.launch = launch;
   }
 

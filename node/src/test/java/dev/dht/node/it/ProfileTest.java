@@ -27,9 +27,14 @@ class ProfileTest {
   void profilesOnRequestAndServesAFlameGraphPerEvent() throws Exception {
     try (var cluster = LocalCluster.start(root, 1, LocalCluster.secretFlags(root, SECRET))) {
       var client = cluster.client(0);
-      assertThat(post(client, "events=cpu,alloc&seconds=2", Map.of()).status())
-          .as("without the secret")
-          .isEqualTo(403);
+      try (var anonymous = new DhtClient(cluster.port(0))) {
+        assertThat(post(anonymous, "events=cpu,alloc&seconds=2", Map.of()).status())
+            .as("without the secret")
+            .isEqualTo(401);
+        assertThat(anonymous.send("GET", "/v0/admin/profile", BodyPublishers.noBody()).status())
+            .as("admin GETs need it too")
+            .isEqualTo(401);
+      }
       assertThat(post(client, "events=cpu,wall&seconds=2", Map.of(HEADER, SECRET)).text())
           .contains("exclude each other");
       assertThat(post(client, "events=heap", Map.of(HEADER, SECRET)).status()).isEqualTo(400);

@@ -74,7 +74,7 @@ class SecretRotationTest {
       writeThroughEveryNode();
     }
     for (int i = 0; i < 3; i++) {
-      assertThat(adminRepair(i, OLD)).as("node %d refuses the old secret", i).isEqualTo(403);
+      assertThat(adminRepair(i, OLD)).as("node %d refuses the old secret", i).isEqualTo(401);
       assertThat(adminRepair(i, NEW)).as("node %d takes the new one", i).isIn(202, 409);
     }
 

@@ -99,7 +99,7 @@ final class ClusterActions {
         images.put(i, image);
       }
     }
-    return new Seen(pods, nodes.views(ask, ready), images, files);
+    return new Seen(pods, nodes.views(ask, ready, secret(context, model)), images, files);
   }
 
   /** Annotates the pods whose annotation does not name the current files (once per change). */

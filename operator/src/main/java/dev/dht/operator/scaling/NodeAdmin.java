@@ -39,7 +39,8 @@ public final class NodeAdmin {
    * What the nodes report, asked all at once (one admin call each, in parallel): by ordinal, the
    * URL to ask (null: no pod, so unreachable) and whether its pod is Ready.
    */
-  public Map<Integer, NodeView> views(Map<Integer, String> urls, Map<Integer, Boolean> podReady) {
+  public Map<Integer, NodeView> views(
+      Map<Integer, String> urls, Map<Integer, Boolean> podReady, String secret) {
     Map<Integer, CompletableFuture<NodeView>> asked = new TreeMap<>();
     urls.forEach((ordinal, url) -> {
       boolean ready = podReady.getOrDefault(ordinal, false);
@@ -47,7 +48,7 @@ public final class NodeAdmin {
           ordinal,
           url == null
               ? CompletableFuture.completedFuture(NodeView.unreachable(ordinal, ready))
-              : CompletableFuture.supplyAsync(() -> view(ordinal, url, ready), POOL));
+              : CompletableFuture.supplyAsync(() -> view(ordinal, url, ready, secret), POOL));
     });
     Map<Integer, NodeView> views = new TreeMap<>();
     asked.forEach((ordinal, view) -> views.put(ordinal, view.join()));
@@ -55,14 +56,16 @@ public final class NodeAdmin {
   }
 
   /** What the node at {@code url} reports; unreachable if it does not answer in time. */
-  public NodeView view(int ordinal, String url, boolean podReady) {
+  public NodeView view(int ordinal, String url, boolean podReady, String secret) {
     try {
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(URI.create(address.apply(url) + "/v0/admin/status"))
+              .timeout(TIMEOUT);
+      if (secret != null) {
+        request.header(SECRET_HEADER, secret);
+      }
       HttpResponse<String> response =
-          http.send(
-              HttpRequest.newBuilder(URI.create(address.apply(url) + "/v0/admin/status"))
-                  .timeout(TIMEOUT)
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
+          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
         return NodeView.unreachable(ordinal, podReady);
       }

@@ -67,9 +67,19 @@ final class LocalNodes {
         .body();
   }
 
-  /** Whether node i holds no hints for others (the writes they missed are handed over). */
-  boolean handedOverHints(int node) throws IOException, InterruptedException {
-    return text(node, "/v0/admin/status").contains("\"hints\":{\"pending\":0,");
+  /**
+   * Whether node i holds no hints for others (the writes they missed are handed over); its admin
+   * status needs the cluster {@code secret}.
+   */
+  boolean handedOverHints(int node, String secret) throws IOException, InterruptedException {
+    return HTTP.send(
+            HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + ports[node] + "/v0/admin/status"))
+                .header("X-Dht-Cluster-Secret", secret)
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body()
+        .contains("\"hints\":{\"pending\":0,");
   }
 
   /** Node i's own replica of the keys {@code <prefix>-<n>}: key → value (a number). */

@@ -276,7 +276,7 @@ class ReplaceOperatorTest {
         .atMost(TIMEOUT)
         .until(() -> {
           for (int i = 0; i < NODES; i++) {
-            if (!LOCAL.handedOverHints(i)) {
+            if (!LOCAL.handedOverHints(i, kubelet.secret(i))) {
               return false;
             }
           }

@@ -189,7 +189,7 @@ class RollingOperatorTest {
         .atMost(TIMEOUT)
         .until(() -> {
           for (int i = 0; i < NODES; i++) {
-            if (!LOCAL.handedOverHints(i)) {
+            if (!LOCAL.handedOverHints(i, kubelet.secret(i))) {
               return false;
             }
           }

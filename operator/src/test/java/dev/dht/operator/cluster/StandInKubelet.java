@@ -290,6 +290,11 @@ final class StandInKubelet implements AutoCloseable {
     return flags.toArray(String[]::new);
   }
 
+  /** The cluster secret node {@code i} was last given. */
+  String secret(int i) throws IOException {
+    return Files.readString(root.resolve("node-" + i).resolve("secret")).strip();
+  }
+
   /** Writes the ConfigMap's files and the secret where node {@code i} reads them, if changed. */
   private void project(int i, ConfigMap config, Secret secret) throws IOException {
     Path dir = Files.createDirectories(root.resolve("node-" + i));
