@@ -3,6 +3,7 @@ package dev.dht.node.bootstrap;
 import dev.dht.contract.AdminStatus;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.Topology;
+import dev.dht.node.net.BoundedBody;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
@@ -42,6 +43,13 @@ public final class Bootstrapper {
   private static final long ASK_TIMEOUT_MS = 2_000;
   private static final long FIRST_RETRY_MS = 500;
   private static final long MAX_RETRY_MS = 10_000;
+
+  /**
+   * The largest admin status read from a peer: a status takes about a hundred bytes a member (its
+   * URL and state, its pending hints) and a few KiB besides, so this is tens of thousands of
+   * members; a peer answering more is not read into the heap.
+   */
+  private static final int MAX_STATUS_BYTES = 4 << 20;
 
   /**
    * A file in the data directory while the node's data may be incomplete: a node stopped during its
@@ -257,7 +265,7 @@ public final class Bootstrapper {
           if (response.statusCode() != 200) {
             return Future.failedFuture(peer + " answered " + response.statusCode());
           }
-          return response.body();
+          return BoundedBody.read(response, MAX_STATUS_BYTES);
         })
         .map(body -> AdminStatus.fromJson(body.toString()));
   }

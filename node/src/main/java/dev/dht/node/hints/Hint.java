@@ -45,22 +45,62 @@ public record Hint(String target, long createdMillis, long sequence, byte[] key,
 
   /** The target of a hint key (without decoding the rest). */
   public static String targetOf(byte[] encodedKey) {
-    int length = ByteBuffer.wrap(encodedKey).getShort() & 0xffff;
-    return new String(encodedKey, 2, length, StandardCharsets.UTF_8);
+    return new String(encodedKey, 2, targetLength(encodedKey), StandardCharsets.UTF_8);
   }
 
+  /**
+   * Decodes a hint this node wrote. It comes back from disk, so a damaged entry is refused with an
+   * {@link IllegalArgumentException} that says what is wrong, instead of whatever a buffer throws
+   * (or an allocation of a garbage length).
+   */
   public static Hint decode(byte[] encodedKey, byte[] encodedValue) {
-    ByteBuffer k = ByteBuffer.wrap(encodedKey);
-    int targetLength = k.getShort() & 0xffff;
-    String target = new String(encodedKey, 2, targetLength, StandardCharsets.UTF_8);
-    k.position(2 + targetLength);
+    int targetLength = targetLength(encodedKey);
+    if (encodedKey.length != 2 + targetLength + 16) {
+      throw new IllegalArgumentException(
+          "a hint key of "
+              + encodedKey.length
+              + " bytes for a target of "
+              + targetLength
+              + ": expected "
+              + (2 + targetLength + 16));
+    }
+    ByteBuffer k = ByteBuffer.wrap(encodedKey, 2 + targetLength, 16);
     long created = k.getLong();
     long sequence = k.getLong();
+    if (encodedValue.length < 4) {
+      throw new IllegalArgumentException("a hint value of " + encodedValue.length + " bytes");
+    }
     ByteBuffer v = ByteBuffer.wrap(encodedValue);
-    byte[] key = new byte[v.getInt()];
+    int keyLength = v.getInt();
+    if (keyLength < 0 || keyLength > v.remaining()) {
+      throw new IllegalArgumentException(
+          "a hint value with a key of "
+              + keyLength
+              + " bytes, with "
+              + v.remaining()
+              + " bytes left");
+    }
+    byte[] key = new byte[keyLength];
     v.get(key);
     byte[] record = new byte[v.remaining()];
     v.get(record);
-    return new Hint(target, created, sequence, key, Record.decode(record));
+    return new Hint(
+        new String(encodedKey, 2, targetLength, StandardCharsets.UTF_8),
+        created,
+        sequence,
+        key,
+        Record.decode(record));
+  }
+
+  private static int targetLength(byte[] encodedKey) {
+    if (encodedKey.length < 2) {
+      throw new IllegalArgumentException("a hint key of " + encodedKey.length + " bytes");
+    }
+    int length = ByteBuffer.wrap(encodedKey).getShort() & 0xffff;
+    if (length > encodedKey.length - 2) {
+      throw new IllegalArgumentException(
+          "a hint key of " + encodedKey.length + " bytes for a target of " + length);
+    }
+    return length;
   }
 }

@@ -16,6 +16,9 @@ public final class Digests {
   /** Buckets per pair of replicas: about 60 keys each at a million keys. */
   public static final int BUCKETS = 1 << BUCKET_BITS;
 
+  /** The size of {@link #encode()}: a digest of 8 bytes a bucket. */
+  public static final int ENCODED_BYTES = BUCKETS * Long.BYTES;
+
   private static final long BUCKET_SALT = 0x5bd1e9955bd1e995L;
   private final long[] sums;
 
@@ -49,7 +52,7 @@ public final class Digests {
   }
 
   public Buffer encode() {
-    Buffer out = Buffer.buffer(BUCKETS * Long.BYTES);
+    Buffer out = Buffer.buffer(ENCODED_BYTES);
     for (long sum : sums) {
       out.appendLong(sum);
     }
@@ -57,9 +60,9 @@ public final class Digests {
   }
 
   public static Digests decode(Buffer in) {
-    if (in.length() != BUCKETS * Long.BYTES) {
+    if (in.length() != ENCODED_BYTES) {
       throw new IllegalArgumentException(
-          "digests of " + in.length() + " bytes, expected " + BUCKETS * Long.BYTES);
+          "digests of " + in.length() + " bytes, expected " + ENCODED_BYTES);
     }
     long[] sums = new long[BUCKETS];
     for (int b = 0; b < BUCKETS; b++) {

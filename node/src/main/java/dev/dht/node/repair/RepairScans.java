@@ -1,6 +1,5 @@
 package dev.dht.node.repair;
 
-import dev.dht.node.replication.BatchCodec;
 import dev.dht.node.replication.ReplicaOp;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
@@ -17,7 +16,7 @@ import java.util.function.BooleanSupplier;
  * Tombstones past their grace period take no part: they are being purged everywhere.
  */
 public final class RepairScans {
-  private static final int SCAN_BATCH = 4096;
+  static final int SCAN_BATCH = 4096;
   private static final int SCAN_BATCH_BYTES = 4 << 20;
   private static final byte[] FIRST_KEY = new byte[0];
 
@@ -91,7 +90,7 @@ public final class RepairScans {
 
   /**
    * The records of some buckets of the keys shared with a peer, in key order from a start key, cut
-   * into frames: {@code length:i32} then write ops in {@link BatchCodec} encoding. Owns its cursor.
+   * into {@link RepairFrames}. Owns its cursor.
    */
   public static final class EntryScan implements AutoCloseable {
     private final RangeCursor cursor;
@@ -128,8 +127,7 @@ public final class RepairScans {
       if (ops.isEmpty()) {
         return null;
       }
-      Buffer body = BatchCodec.encodeOps(ops);
-      return Buffer.buffer(4 + body.length()).appendInt(body.length()).appendBuffer(body);
+      return RepairFrames.encode(ops);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.dht.node.repair;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.HybridClock;
 import dev.dht.node.cluster.Topology;
+import dev.dht.node.net.BoundedBody;
 import dev.dht.node.replication.BatchCodec;
 import dev.dht.node.replication.PeerTransport;
 import dev.dht.node.replication.ReplicaOp;
@@ -63,6 +64,9 @@ public final class Repairer {
   private static final long DIGESTS_IDLE_MS = 600_000;
 
   private static final long FRAMES_IDLE_MS = 60_000;
+
+  /** A peer's reason for an error answer is read only up to this size. */
+  private static final int MAX_REASON_BYTES = 4096;
 
   /** The first run after a start waits this long (or the interval), for peers to come up. */
   private static final long FIRST_RUN_DELAY_MS = 5_000;
@@ -263,7 +267,7 @@ public final class Repairer {
         call(peer, RepairApi.DIGESTS_PATH, from, null, Buffer.buffer())
             .compose(response -> {
               peersRepairedSince.add(repairedSince(response));
-              return response.body();
+              return BoundedBody.read(response, Digests.ENCODED_BYTES);
             })
             .map(Digests::decode);
     return Future.all(local, remote)
@@ -302,8 +306,7 @@ public final class Repairer {
         .compose(response ->
             response.statusCode() == 200
                 ? Future.succeededFuture(response)
-                : response
-                    .body()
+                : BoundedBody.read(response, MAX_REASON_BYTES)
                     .transform(text ->
                         Future.failedFuture(
                             peer
@@ -319,10 +322,12 @@ public final class Repairer {
     boolean[] atLength = {true};
     frames.handler(chunk -> {
       if (atLength[0]) {
-        int length = chunk.getInt(0);
-        if (length <= 0 || length > RepairApi.MAX_FRAME_BYTES) {
+        int length;
+        try {
+          length = RepairFrames.checkLength(chunk.getInt(0));
+        } catch (BatchCodec.MalformedException e) {
           response.request().reset();
-          done.tryFail("a repair frame of " + length + " bytes from " + peer);
+          done.tryFail(e.getMessage() + " from " + peer);
           return;
         }
         atLength[0] = false;
@@ -362,8 +367,9 @@ public final class Repairer {
           if (fenced != null) {
             throw new IllegalStateException(fenced);
           }
+          // decoded in full before anything is kept: a malformed frame fails the run, unapplied
           List<ReplicaOp> ops =
-              BatchCodec.decodeOps(
+              RepairFrames.decode(
                   frame, settings.maxKeyBytes(), settings.maxValueBytes() + Record.HEADER_BYTES);
           List<byte[]> keys = new ArrayList<>(ops.size());
           List<Record> records = new ArrayList<>(ops.size());

@@ -13,9 +13,21 @@ import java.util.List;
  * response := result*  result := 0 (absent) | 1 recordLength:i32 record | 2 (failed)
  * </pre>
  *
- * Results come in the order of the ops.
+ * Results come in the order of the ops. The bytes come from peers, so decoding trusts nothing:
+ * every length is bounded (keys: non-empty, at most the key limit, no newline, as {@code KeyRules}
+ * has every client key; records: a header at least, at most the record limit), the ops of a body
+ * are counted, and anything else is a {@link MalformedException}, the one exception a decoder
+ * throws. A body is decoded in full before any of it is used, so a malformed one is refused whole.
  */
 public final class BatchCodec {
+  /**
+   * The most ops a replica takes in one batch. A sender ({@code PeerChannel}) packs at most 256;
+   * four times that leaves room for a later sender to pack more without every replica refusing it
+   * during a rolling upgrade. The body's byte limit alone would not do: 16 MiB of 6-byte reads are
+   * 2.8 million ops, each a future and a storage lookup.
+   */
+  public static final int MAX_OPS_PER_BATCH = 1024;
+
   private static final byte READ = 0;
   private static final byte WRITE = 1;
   private static final byte ABSENT = 0;
@@ -28,9 +40,12 @@ public final class BatchCodec {
     public static final Result FAILURE = new Result(null, true);
   }
 
-  /** A malformed batch body; answered with 400. */
+  /** What a body of ops may hold: how many ops, and how long their keys and records may be. */
+  public record OpBounds(int maxOps, int maxKeyBytes, int maxRecordBytes) {}
+
+  /** A malformed body (the reason says what and at which byte); a batch of them is answered 400. */
   public static final class MalformedException extends IllegalArgumentException {
-    MalformedException(String message) {
+    public MalformedException(String message) {
       super(message);
     }
   }
@@ -52,24 +67,34 @@ public final class BatchCodec {
     return body;
   }
 
-  /** Decodes ops, checking every length against the limits before allocating. */
+  /** Decodes the ops of a batch: at most {@link #MAX_OPS_PER_BATCH}, within the length limits. */
   public static List<ReplicaOp> decodeOps(Buffer body, int maxKeyBytes, int maxRecordBytes) {
+    return decodeOps(body, new OpBounds(MAX_OPS_PER_BATCH, maxKeyBytes, maxRecordBytes));
+  }
+
+  /** Decodes ops within {@code bounds}, checking every length before allocating. */
+  public static List<ReplicaOp> decodeOps(Buffer body, OpBounds bounds) {
     List<ReplicaOp> ops = new ArrayList<>();
-    int at = 0;
-    while (at < body.length()) {
-      byte kind = body.getByte(at);
+    WireReader in = new WireReader(body);
+    while (in.hasMore()) {
+      if (ops.size() == bounds.maxOps()) {
+        throw new MalformedException(
+            "more than "
+                + bounds.maxOps()
+                + " ops: the op at byte "
+                + in.position()
+                + " is one too many");
+      }
+      int at = in.position();
+      byte kind = in.nextByte();
       if (kind != READ && kind != WRITE) {
         throw new MalformedException("unknown op kind " + kind + " at byte " + at);
       }
-      byte[] key = lengthPrefixed(body, at + 1, maxKeyBytes, "key");
-      at += 1 + 4 + key.length;
-      if (kind == READ) {
-        ops.add(ReplicaOp.read(key));
-      } else {
-        byte[] record = lengthPrefixed(body, at, maxRecordBytes, "record");
-        at += 4 + record.length;
-        ops.add(ReplicaOp.write(key, decodeRecord(record)));
-      }
+      byte[] key = key(in, bounds.maxKeyBytes());
+      ops.add(
+          kind == READ
+              ? ReplicaOp.read(key)
+              : ReplicaOp.write(key, record(in, bounds.maxRecordBytes())));
     }
     return ops;
   }
@@ -89,25 +114,24 @@ public final class BatchCodec {
     return body;
   }
 
+  /**
+   * Decodes the results of {@code expected} ops: exactly that many. A record's length is bounded by
+   * the body only, which the caller bounds (it checks the answer's size before reading it).
+   */
   public static List<Result> decodeResults(Buffer body, int expected) {
     List<Result> results = new ArrayList<>(expected);
-    int at = 0;
-    while (at < body.length()) {
-      byte kind = body.getByte(at);
+    WireReader in = new WireReader(body);
+    while (in.hasMore()) {
+      if (results.size() == expected) {
+        throw new MalformedException(
+            "more results than the " + expected + " ops, from byte " + in.position());
+      }
+      int at = in.position();
+      byte kind = in.nextByte();
       switch (kind) {
-        case ABSENT -> {
-          results.add(Result.ABSENT);
-          at += 1;
-        }
-        case FAILED -> {
-          results.add(Result.FAILURE);
-          at += 1;
-        }
-        case PRESENT -> {
-          byte[] record = lengthPrefixed(body, at + 1, Integer.MAX_VALUE - 8, "record");
-          results.add(new Result(decodeRecord(record), false));
-          at += 1 + 4 + record.length;
-        }
+        case ABSENT -> results.add(Result.ABSENT);
+        case FAILED -> results.add(Result.FAILURE);
+        case PRESENT -> results.add(new Result(record(in, Integer.MAX_VALUE), false));
         default -> throw new MalformedException("unknown result kind " + kind + " at byte " + at);
       }
     }
@@ -117,22 +141,19 @@ public final class BatchCodec {
     return results;
   }
 
-  private static byte[] lengthPrefixed(Buffer body, int at, int max, String what) {
-    if (at + 4 > body.length()) {
-      throw new MalformedException("truncated " + what + " length at byte " + at);
+  /** A key as a client could have written it (the rules of {@code KeyRules}). */
+  private static byte[] key(WireReader in, int maxKeyBytes) {
+    int at = in.position();
+    byte[] key = in.lengthPrefixed("key", 1, maxKeyBytes);
+    for (byte b : key) {
+      if (b == '\n') {
+        throw new MalformedException("key with a newline at byte " + at);
+      }
     }
-    int length = body.getInt(at);
-    if (length < 0 || length > max || at + 4 + length > body.length()) {
-      throw new MalformedException("bad " + what + " length " + length + " at byte " + at);
-    }
-    return body.getBytes(at + 4, at + 4 + length);
+    return key;
   }
 
-  private static Record decodeRecord(byte[] encoded) {
-    try {
-      return Record.decode(encoded);
-    } catch (IllegalArgumentException e) {
-      throw new MalformedException(e.getMessage());
-    }
+  private static Record record(WireReader in, int maxRecordBytes) {
+    return Record.decode(in.lengthPrefixed("record", Record.HEADER_BYTES, maxRecordBytes));
   }
 }

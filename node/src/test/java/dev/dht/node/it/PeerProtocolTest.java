@@ -8,12 +8,15 @@ import dev.dht.node.replication.BatchCodec;
 import dev.dht.node.replication.InternalApi;
 import dev.dht.node.replication.ReplicaOp;
 import dev.dht.node.storage.Record;
+import io.vertx.core.buffer.Buffer;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -104,6 +107,56 @@ class PeerProtocolTest {
       assertThat(batch(cluster, 0, List.of(write("late", ts, "in time")), "1000").status())
           .isEqualTo(200);
       assertThat(cluster.client(0).get("late").text()).isEqualTo("in time");
+    }
+  }
+
+  private static Reply rawBatch(LocalCluster cluster, Buffer body) {
+    return cluster
+        .client(0)
+        .send(
+            "POST",
+            InternalApi.BATCH_PATH,
+            BodyPublishers.ofByteArray(body.getBytes()),
+            Map.of(InternalApi.SECRET_HEADER, SECRET));
+  }
+
+  /**
+   * A batch that cannot be decoded in full is refused whole, with the reason: its valid first op is
+   * not applied either.
+   */
+  @Test
+  void aMalformedBatchIs400AndStoresNothing() {
+    try (LocalCluster cluster =
+        LocalCluster.start(root, 1, LocalCluster.secretFlags(root, SECRET))) {
+      long ts = new HybridClock(System::currentTimeMillis, 9, 500).next();
+      Buffer first = BatchCodec.encodeOps(List.of(write("first", ts, "v")));
+      List<ReplicaOp> tooMany = new ArrayList<>();
+      for (int i = 0; i <= BatchCodec.MAX_OPS_PER_BATCH; i++) {
+        tooMany.add(write(i == 0 ? "first" : "many-" + i, ts, "v"));
+      }
+      Map<String, Buffer> malformed = new LinkedHashMap<>();
+      malformed.put("key of 0 bytes", first.copy().appendByte((byte) 0).appendInt(0));
+      malformed.put(
+          "record of 2147483647 bytes",
+          first
+              .copy()
+              .appendByte((byte) 1)
+              .appendInt(1)
+              .appendByte((byte) 'k')
+              .appendInt(Integer.MAX_VALUE));
+      malformed.put("truncated record", first.slice(0, first.length() - 1).copy());
+      malformed.put("more than 1024 ops", BatchCodec.encodeOps(tooMany));
+      malformed.forEach((reason, body) -> {
+        Reply reply = rawBatch(cluster, body);
+        assertThat(reply.status()).as(reason).isEqualTo(400);
+        assertThat(reply.text()).as(reason).startsWith("malformed batch: ").contains(reason);
+      });
+      assertThat(cluster.client(0).get("first").status()).isEqualTo(404);
+      assertThat(cluster.client(0).get("many-1").status()).isEqualTo(404);
+      assertThat(rawBatch(cluster, first).status())
+          .as("the node still takes batches")
+          .isEqualTo(200);
+      assertThat(cluster.client(0).get("first").text()).isEqualTo("v");
     }
   }
 
