@@ -48,12 +48,13 @@ final class AdminHandler {
       ClusterState cluster,
       Maintenance maintenance,
       ClockOffsets clockOffsets,
-      ClusterSecrets secrets) {
+      ClusterSecrets secrets,
+      boolean tls) {
     this.cluster = cluster;
     this.maintenance = maintenance;
     this.clockOffsets = clockOffsets;
     this.secrets = secrets;
-    this.secret = new ClusterSecret(secrets);
+    this.secret = new ClusterSecret(secrets, tls);
   }
 
   void handle(HttpServerRequest request) {
@@ -142,7 +143,7 @@ final class AdminHandler {
 
   /** {@code GET /internal/v0/status}: the same status, for peers (certificate or secret). */
   void peerStatus(HttpServerRequest request) {
-    if (!secret.admitsPeer(request)) {
+    if (!secret.admits(request)) {
       Responses.text(request, 401, "peer requests need a peer certificate or the cluster secret");
       return;
     }

@@ -6,25 +6,30 @@ import io.vertx.core.http.HttpServerRequest;
 import javax.net.ssl.SSLPeerUnverifiedException;
 
 /**
- * Who may make node-to-node and admin requests: a request carrying the cluster secret (none
- * configured: every request), or, for peer requests, one over a connection whose client certificate
- * the TLS handshake verified against the cluster's CAs (only the peer port asks for one).
+ * Who may make node-to-node and admin requests: one over a connection whose client certificate the
+ * TLS handshake verified against the cluster's CAs (the peer port demands one, the admin port asks
+ * for one), or one carrying the cluster secret. Without a secret configured, a plain-HTTP node
+ * admits every request (one node, or an explicitly insecure cluster); a TLS node, certificates
+ * only.
  */
 final class ClusterSecret {
   private final ClusterSecrets secrets;
+  private final boolean tls;
 
-  ClusterSecret(ClusterSecrets secrets) {
+  ClusterSecret(ClusterSecrets secrets, boolean tls) {
     this.secrets = secrets;
+    this.tls = tls;
   }
 
-  /** Whether the request carries an accepted secret (compared in constant time). */
+  /** Whether the request gets in: a verified certificate, or an accepted secret (constant time). */
   boolean admits(HttpServerRequest request) {
+    if (hasVerifiedCertificate(request)) {
+      return true;
+    }
+    if (secrets.current() == null) {
+      return !tls;
+    }
     return secrets.admits(request.getHeader(InternalApi.SECRET_HEADER));
-  }
-
-  /** Whether a peer request gets in: a verified peer certificate, or the secret. */
-  boolean admitsPeer(HttpServerRequest request) {
-    return hasVerifiedCertificate(request) || admits(request);
   }
 
   private static boolean hasVerifiedCertificate(HttpServerRequest request) {

@@ -126,6 +126,7 @@ public final class HttpVerticle extends VerticleBase {
             limits,
             shared.metrics(),
             shared.secret(),
+            shared.tls() != null,
             shared.requestTimeoutMs(),
             new RepairHandler(
                 shared.cluster(),
@@ -136,7 +137,11 @@ public final class HttpVerticle extends VerticleBase {
     service = new ServiceHandler(local, shared.clock(), shared.metrics(), shared.stopping());
     admin =
         new AdminHandler(
-            shared.cluster(), shared.maintenance(), shared.clockOffsets(), shared.secret());
+            shared.cluster(),
+            shared.maintenance(),
+            shared.clockOffsets(),
+            shared.secret(),
+            shared.tls() != null);
     List<Future<HttpServer>> listening = new ArrayList<>();
     for (Listener listener : shared.listeners()) {
       HttpServer server = vertx.createHttpServer(serverOptions(listener, limits));
@@ -146,7 +151,7 @@ public final class HttpVerticle extends VerticleBase {
             .tls()
             .onChange(
                 context,
-                material -> server.updateSSLOptions(material.server(listener.peersOnly())));
+                material -> server.updateSSLOptions(material.server(listener.clientAuth())));
       }
       listening.add(server.requestHandler(request -> route(request, listener)).listen());
     }
@@ -167,7 +172,7 @@ public final class HttpVerticle extends VerticleBase {
             .setIdleTimeout(limits.idleTimeoutSeconds())
             .setIdleTimeoutUnit(TimeUnit.SECONDS);
     if (shared.tls() != null) {
-      ServerSSLOptions ssl = shared.tls().current().server(listener.peersOnly());
+      ServerSSLOptions ssl = shared.tls().current().server(listener.clientAuth());
       options
           .setSsl(true)
           .setSslEngineOptions(TlsEngine.options())

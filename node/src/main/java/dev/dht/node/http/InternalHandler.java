@@ -52,6 +52,7 @@ final class InternalHandler {
       Limits limits,
       NodeMetrics metrics,
       ClusterSecrets secret,
+      boolean tls,
       long requestTimeoutMs,
       RepairHandler repairs) {
     this.repairs = repairs;
@@ -60,7 +61,7 @@ final class InternalHandler {
     this.admission = admission;
     this.limits = limits;
     this.metrics = metrics;
-    this.secret = new ClusterSecret(secret);
+    this.secret = new ClusterSecret(secret, tls);
     this.requestTimeoutMs = requestTimeoutMs;
   }
 
@@ -79,7 +80,7 @@ final class InternalHandler {
   }
 
   void handle(HttpServerRequest request, RequestBody body) {
-    if (!secret.admitsPeer(request)) {
+    if (!secret.admits(request)) {
       refused(request);
       Responses.text(request, 403, "internal API: missing or wrong cluster secret");
       return;

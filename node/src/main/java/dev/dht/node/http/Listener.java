@@ -1,5 +1,6 @@
 package dev.dht.node.http;
 
+import io.vertx.core.http.ClientAuth;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -31,9 +32,15 @@ record Listener(int port, Set<Role> roles) {
     return List.copyOf(listeners);
   }
 
-  /** Whether this port takes only peers: with TLS, it asks for a client certificate. */
-  boolean peersOnly() {
-    return roles.equals(Set.of(Role.PEER));
+  /**
+   * With TLS, the client certificates this port asks for: the peer port demands one from the
+   * cluster's CA, an admin port takes one (the cluster secret will do as well), clients need none.
+   */
+  ClientAuth clientAuth() {
+    if (roles.equals(Set.of(Role.PEER))) {
+      return ClientAuth.REQUIRED;
+    }
+    return serves(Role.ADMIN) ? ClientAuth.REQUEST : ClientAuth.NONE;
   }
 
   boolean serves(Role role) {

@@ -39,11 +39,14 @@ public record TlsMaterial(Buffer cert, Buffer key, Buffer ca) {
         .map(all -> new TlsMaterial(cert.result(), key.result(), ca.result()));
   }
 
-  /** A server's options: with {@code peersOnly}, a client certificate chaining to the CAs. */
-  public ServerSSLOptions server(boolean peersOnly) {
+  /**
+   * A server's options: it presents the node's certificate, and asks for (or demands) a client
+   * certificate that chains to the CAs as {@code clientAuth} says.
+   */
+  public ServerSSLOptions server(ClientAuth clientAuth) {
     ServerSSLOptions options = new ServerSSLOptions().setKeyCertOptions(keyCert());
-    if (peersOnly) {
-      options.setClientAuth(ClientAuth.REQUIRED).setTrustOptions(trust());
+    if (clientAuth != ClientAuth.NONE) {
+      options.setClientAuth(clientAuth).setTrustOptions(trust());
     }
     return options;
   }
