@@ -132,7 +132,8 @@ class TlsClusterTest {
     assertThat(status(HttpClient.newHttpClient(), "http://127.0.0.1:" + CLIENT + "/v0/status"))
         .as("plain HTTP to the TLS client port")
         .isNotEqualTo(200);
-    assertThat(status(HttpClient.newHttpClient(), "http://127.0.0.1:" + PEER + "/internal/v0/clock"))
+    assertThat(
+            status(HttpClient.newHttpClient(), "http://127.0.0.1:" + PEER + "/internal/v0/clock"))
         .as("plain HTTP to the peer port")
         .isNotEqualTo(204);
 
@@ -184,7 +185,8 @@ class TlsClusterTest {
     HttpClient trustsOnlyTheNewCa = client(next.certificate(), null);
     await("the nodes serve the new CA's certificate")
         .atMost(Duration.ofSeconds(10))
-        .until(() -> status(trustsOnlyTheNewCa, "https://127.0.0.3:" + CLIENT + "/v0/status") == 200);
+        .until(
+            () -> status(trustsOnlyTheNewCa, "https://127.0.0.3:" + CLIENT + "/v0/status") == 200);
     write("ca.crt", Pem.certificate(next.certificate()));
     String clock = "https://127.0.0.1:" + PEER + "/internal/v0/clock";
     await("the old CA is no longer trusted")
