@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.contract.NodeFlags;
 import dev.dht.node.NodeConfig;
+import dev.dht.node.tls.TlsFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -23,6 +24,7 @@ class PodFlagsTest {
     var pod =
         new NodeFlags.Pod(
             8080,
+            new NodeFlags.Tls(7070, 9090, "/tls/tls.crt", "/tls/tls.key", "/tls/ca.crt"),
             dir.resolve("data").toString(),
             "http://demo-0.peers:8080",
             members.toString(),
@@ -40,6 +42,11 @@ class PodFlagsTest {
     NodeConfig config = main.node.config();
 
     assertThat(config.port()).isEqualTo(8080);
+    assertThat(config.peerPort()).isEqualTo(7070);
+    assertThat(config.adminPort()).isEqualTo(9090);
+    assertThat(config.tls())
+        .isEqualTo(
+            new TlsFiles(Path.of("/tls/tls.crt"), Path.of("/tls/tls.key"), Path.of("/tls/ca.crt")));
     assertThat(config.dataDir()).isEqualTo(dir.resolve("data"));
     assertThat(config.self()).isEqualTo("http://demo-0.peers:8080");
     assertThat(config.clusterFile()).isEqualTo(members);

@@ -1,5 +1,6 @@
 package dev.dht.contract;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -62,10 +63,12 @@ public final class NodeFlags {
   /**
    * The flags of a node in a pod, as the operator passes them: where it listens and keeps its data,
    * its own URL and the files it re-reads (the members, with the replication defaults, and the
-   * secrets), its threads and admission limits, its warm-up and its shutdown delay.
+   * secrets), its threads and admission limits, its warm-up and its shutdown delay; with TLS, its
+   * peer and admin ports and its certificate files ({@link Tls}; null: plain HTTP on one port).
    */
   public record Pod(
       int port,
+      Tls tls,
       String dataDir,
       String self,
       String clusterFile,
@@ -80,20 +83,38 @@ public final class NodeFlags {
       long shutdownDelayMs) {
 
     public List<String> args() {
+      var args = new ArrayList<String>();
+      args.add(PORT + "=" + port);
+      if (tls != null) {
+        args.addAll(tls.args());
+      }
+      args.addAll(
+          List.of(
+              DATA_DIR + "=" + dataDir,
+              SELF + "=" + self,
+              CLUSTER_FILE + "=" + clusterFile,
+              CLUSTER_SECRET_FILE + "=" + clusterSecretFile,
+              CLUSTER_SECRET_ALSO_ACCEPTED_FILE + "=" + alsoAcceptedSecretFile,
+              EVENT_LOOPS + "=" + eventLoops,
+              STORAGE_THREADS + "=" + storageThreads,
+              MAX_INFLIGHT + "=" + maxInflight,
+              REQUEST_TIMEOUT_MS + "=" + requestTimeoutMs,
+              MAX_VALUE_BYTES + "=" + maxValueBytes,
+              WARM_UP_S + "=" + warmUpSeconds,
+              SHUTDOWN_DELAY_MS + "=" + shutdownDelayMs));
+      return List.copyOf(args);
+    }
+  }
+
+  /** A TLS node's peer and admin ports, and its certificate, key and CA files. */
+  public record Tls(int peerPort, int adminPort, String certFile, String keyFile, String caFile) {
+    List<String> args() {
       return List.of(
-          PORT + "=" + port,
-          DATA_DIR + "=" + dataDir,
-          SELF + "=" + self,
-          CLUSTER_FILE + "=" + clusterFile,
-          CLUSTER_SECRET_FILE + "=" + clusterSecretFile,
-          CLUSTER_SECRET_ALSO_ACCEPTED_FILE + "=" + alsoAcceptedSecretFile,
-          EVENT_LOOPS + "=" + eventLoops,
-          STORAGE_THREADS + "=" + storageThreads,
-          MAX_INFLIGHT + "=" + maxInflight,
-          REQUEST_TIMEOUT_MS + "=" + requestTimeoutMs,
-          MAX_VALUE_BYTES + "=" + maxValueBytes,
-          WARM_UP_S + "=" + warmUpSeconds,
-          SHUTDOWN_DELAY_MS + "=" + shutdownDelayMs);
+          PEER_PORT + "=" + peerPort,
+          ADMIN_PORT + "=" + adminPort,
+          TLS_CERT_FILE + "=" + certFile,
+          TLS_KEY_FILE + "=" + keyFile,
+          TLS_CA_FILE + "=" + caFile);
     }
   }
 }

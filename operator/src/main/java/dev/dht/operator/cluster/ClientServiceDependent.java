@@ -33,7 +33,7 @@ public class ClientServiceDependent extends ClusterDependent<Service> {
         .withSelector(model.selectorLabels())
         .addNewPort()
         .withName("http")
-        .withPort(ClusterModel.PORT)
+        .withPort(model.ports().client())
         .withTargetPort(new IntOrString("http"))
         .withProtocol("TCP")
         .endPort()

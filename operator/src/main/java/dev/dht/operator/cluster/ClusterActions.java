@@ -3,6 +3,7 @@ package dev.dht.operator.cluster;
 import dev.dht.operator.kube.Events;
 import dev.dht.operator.rolling.PodState;
 import dev.dht.operator.rolling.RollPlan;
+import dev.dht.operator.scaling.NodeAccess;
 import dev.dht.operator.scaling.NodeAdmin;
 import dev.dht.operator.scaling.ScalePlan;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -99,7 +100,7 @@ final class ClusterActions {
         images.put(i, image);
       }
     }
-    return new Seen(pods, nodes.views(ask, ready, secret(context, model)), images, files);
+    return new Seen(pods, nodes.views(ask, ready, access(context, model)), images, files);
   }
 
   /** Annotates the pods whose annotation does not name the current files (once per change). */
@@ -200,10 +201,10 @@ final class ClusterActions {
     if (decision.stream().isEmpty() && decision.cleanup().isEmpty()) {
       return;
     }
-    String secret = secret(context, model);
+    NodeAccess access = access(context, model);
     var urls = model.urls(model.pods());
-    decision.stream().forEach(i -> nodes.start(urls.get(i), "stream", secret));
-    decision.cleanup().forEach(i -> nodes.start(urls.get(i), "cleanup", secret));
+    decision.stream().forEach(i -> nodes.start(urls.get(i), "stream", access));
+    decision.cleanup().forEach(i -> nodes.start(urls.get(i), "cleanup", access));
   }
 
   /**
@@ -238,6 +239,32 @@ final class ClusterActions {
         });
       }
     }
+  }
+
+  /**
+   * How to reach the nodes' admin port: with the cluster secret, over TLS trusting the cluster's CA
+   * bundle on a TLS cluster (none yet: trusting nothing, so the secret never goes out in clear).
+   */
+  static NodeAccess access(Context<DhtCluster> context, ClusterModel model) {
+    String cas = null;
+    if (model.tls()) {
+      Secret bundle =
+          context
+              .getClient()
+              .secrets()
+              .inNamespace(model.namespace())
+              .withName(model.caBundleSecretName())
+              .get();
+      cas =
+          bundle == null
+                  || bundle.getData() == null
+                  || bundle.getData().get(ClusterModel.TLS_CA_KEY) == null
+              ? ""
+              : new String(
+                  Base64.getDecoder().decode(bundle.getData().get(ClusterModel.TLS_CA_KEY)),
+                  StandardCharsets.US_ASCII);
+    }
+    return new NodeAccess(secret(context, model), model.ports().admin(), cas);
   }
 
   /** The cluster secret the nodes expect in the admin header. */

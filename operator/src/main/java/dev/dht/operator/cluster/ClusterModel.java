@@ -41,6 +41,7 @@ public record ClusterModel(
     OperatorDefaults defaults,
     String imagePullPolicy,
     List<LocalObjectReference> imagePullSecrets,
+    Transport transport,
     String inputs) {
 
   /** Key under which the reconciler hands the model to the dependents. */
@@ -53,6 +54,9 @@ public record ClusterModel(
   public static final String MEMBERS_KEY = "members";
   public static final String SECRET_KEY = "secret";
   public static final String ALSO_ACCEPTED_SECRET_KEY = "also-accepted";
+  public static final String TLS_CERT_KEY = "tls.crt";
+  public static final String TLS_KEY_KEY = "tls.key";
+  public static final String TLS_CA_KEY = "ca.crt";
 
   /** The pod template's revision ({@link PodRevision}): a pod of another one may restart. */
   public static final String REVISION_ANNOTATION = "dht.dev/revision";
@@ -149,7 +153,33 @@ public record ClusterModel(
         spec.getImagePullSecrets() != null && !spec.getImagePullSecrets().isEmpty()
             ? List.copyOf(spec.getImagePullSecrets())
             : pull.secrets().stream().map(LocalObjectReference::new).toList(),
+        Transport.decide(wantsTls(spec), cluster.getStatus()),
         inputs(spec, defaults));
+  }
+
+  /** Whether the spec asks for TLS (the default). */
+  static boolean wantsTls(DhtClusterSpec spec) {
+    return false; // TODO(tls): spec.tls.enabled once the field exists
+  }
+
+  /** The Secret with the CA bundle clients trust ({@code ca.crt}; TLS clusters). */
+  public String caBundleSecretName() {
+    return name + "-ca-cert";
+  }
+
+  /** The Secret with the nodes' certificate, key and trusted CAs (TLS clusters). */
+  public String nodeTlsSecretName() {
+    return name + "-node-tls";
+  }
+
+  /** The ports of the nodes, by role. */
+  public NodePorts ports() {
+    return transport.ports();
+  }
+
+  /** Whether the nodes serve TLS and peers authenticate with certificates. */
+  public boolean tls() {
+    return transport.tls();
   }
 
   /**
@@ -204,6 +234,7 @@ public record ClusterModel(
         defaults,
         imagePullPolicy,
         imagePullSecrets,
+        transport,
         inputs);
   }
 

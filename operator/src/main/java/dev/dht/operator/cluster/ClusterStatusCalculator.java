@@ -161,6 +161,7 @@ final class ClusterStatusCalculator {
         previous.map(DhtClusterStatus::getPinnedDefaultFrom).orElse(model.defaultFrom()));
     status.setPinnedDefaultAck(
         previous.map(DhtClusterStatus::getPinnedDefaultAck).orElse(model.defaultAck()));
+    status.setTransport(model.transport());
     RunningSettings.fill(in, previous, status);
     status.setRoll(keepApplied ? previous.get().getRoll() : RollProgress.of(in, previous));
     status.setReplacement(in.currentReplacement());

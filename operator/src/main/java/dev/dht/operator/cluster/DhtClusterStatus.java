@@ -84,6 +84,12 @@ public class DhtClusterStatus {
   private Integer pinnedDefaultAck;
 
   @JsonPropertyDescription(
+      "How the nodes talk, chosen when the cluster was created and kept: Tls (TLS on every port,"
+          + " clients on 8080, peers with certificates on 7070, admin on 9090) or Plain (plain"
+          + " HTTP on 8080 for all; clusters made before TLS, or spec.tls.enabled false).")
+  private Transport transport;
+
+  @JsonPropertyDescription(
       "The membership published to the nodes with the default ack/from in force, and the step"
           + " of a change of size or of the default ack/from in progress.")
   private Membership membership;

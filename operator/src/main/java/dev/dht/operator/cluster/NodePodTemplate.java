@@ -7,6 +7,8 @@ import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -46,6 +48,16 @@ final class NodePodTemplate {
   private static final String CONFIG_VOLUME = "config";
   private static final String SECRET_VOLUME = "cluster-secret";
   private static final String TMP_VOLUME = "tmp";
+  private static final String TLS_VOLUME = "tls";
+
+  /** Where a TLS node finds its certificate, key and trusted CAs (Secret {@code <c>-node-tls}). */
+  static final String TLS_DIR = "/etc/dht-tls";
+
+  /**
+   * On the pods of a TLS cluster: their admin port (metrics) speaks HTTPS. The chart's PodMonitor
+   * picks the scheme by it.
+   */
+  static final String TLS_LABEL = "dht.dev/tls";
 
   private NodePodTemplate() {}
 
@@ -120,10 +132,20 @@ final class NodePodTemplate {
   static PodTemplateSpec render(ClusterModel model) {
     return new PodTemplateSpecBuilder()
         .withNewMetadata()
-        .withLabels(model.labels())
+        .withLabels(podLabels(model))
         .endMetadata()
         .withSpec(podSpec(model))
         .build();
+  }
+
+  /** The cluster's labels; on a TLS cluster's pods, also {@link #TLS_LABEL}. */
+  private static Map<String, String> podLabels(ClusterModel model) {
+    if (!model.tls()) {
+      return model.labels();
+    }
+    var labels = new TreeMap<>(model.labels());
+    labels.put(TLS_LABEL, "true");
+    return labels;
   }
 
   static PodSpec podSpec(ClusterModel model) {
@@ -155,27 +177,48 @@ final class NodePodTemplate {
   }
 
   static Container nodeContainer(ClusterModel model) {
+    var mounts =
+        new ArrayList<>(
+            List.of(
+                mount(DATA_VOLUME, ClusterModel.DATA_DIR, false),
+                mount(CONFIG_VOLUME, ClusterModel.CONFIG_DIR, true),
+                mount(SECRET_VOLUME, ClusterModel.SECRET_DIR, true),
+                mount(TMP_VOLUME, "/tmp", false)));
+    if (model.tls()) {
+      mounts.add(mount(TLS_VOLUME, TLS_DIR, true));
+    }
     return new ContainerBuilder()
         .withName("node")
         .withImage(model.image())
         .withImagePullPolicy(model.imagePullPolicy())
         .withArgs(args(model))
         .withEnv(env(model))
-        .addNewPort()
-        .withName("http")
-        .withContainerPort(ClusterModel.PORT)
-        .withProtocol("TCP")
-        .endPort()
-        .withStartupProbe(httpProbe("/health/live", 2, 60)) // a JVM on 2 shared cores is slow
-        .withLivenessProbe(httpProbe("/health/live", 10, 3))
-        .withReadinessProbe(httpProbe("/health/ready", 5, 2))
+        .withPorts(ports(model))
+        .withStartupProbe(probe(model, "/health/live", 2, 60)) // a JVM on 2 shared cores is slow
+        .withLivenessProbe(probe(model, "/health/live", 10, 3))
+        .withReadinessProbe(probe(model, "/health/ready", 5, 2))
         .withResources(model.resources())
         .withSecurityContext(SecurityContexts.restricted())
-        .withVolumeMounts(
-            mount(DATA_VOLUME, ClusterModel.DATA_DIR, false),
-            mount(CONFIG_VOLUME, ClusterModel.CONFIG_DIR, true),
-            mount(SECRET_VOLUME, ClusterModel.SECRET_DIR, true),
-            mount(TMP_VOLUME, "/tmp", false))
+        .withVolumeMounts(mounts)
+        .build();
+  }
+
+  /** Named ports: {@code http} (clients), and on a TLS cluster {@code peer} and {@code admin}. */
+  private static List<ContainerPort> ports(ClusterModel model) {
+    var ports = new ArrayList<ContainerPort>();
+    ports.add(port("http", model.ports().client()));
+    if (!model.ports().shared()) {
+      ports.add(port("peer", model.ports().peer()));
+      ports.add(port("admin", model.ports().admin()));
+    }
+    return ports;
+  }
+
+  private static ContainerPort port(String name, int number) {
+    return new ContainerPortBuilder()
+        .withName(name)
+        .withContainerPort(number)
+        .withProtocol("TCP")
         .build();
   }
 
@@ -187,7 +230,15 @@ final class NodePodTemplate {
   /** The node's flags; the kubelet expands $(POD_NAME) from the env below. */
   static List<String> args(ClusterModel model) {
     return new NodeFlags.Pod(
-            ClusterModel.PORT,
+            model.ports().client(),
+            model.tls()
+                ? new NodeFlags.Tls(
+                    model.ports().peer(),
+                    model.ports().admin(),
+                    TLS_DIR + "/" + ClusterModel.TLS_CERT_KEY,
+                    TLS_DIR + "/" + ClusterModel.TLS_KEY_KEY,
+                    TLS_DIR + "/" + ClusterModel.TLS_CA_KEY)
+                : null,
             ClusterModel.DATA_DIR,
             model.selfUrlTemplate(),
             // the members file carries the replication defaults too (its replication lines)
@@ -231,11 +282,14 @@ final class NodePodTemplate {
         .build();
   }
 
-  private static Probe httpProbe(String path, int periodSeconds, int failureThreshold) {
+  /** A GET of the admin port (HTTPS on a TLS cluster: the kubelet does not verify it). */
+  private static Probe probe(
+      ClusterModel model, String path, int periodSeconds, int failureThreshold) {
     return new ProbeBuilder()
         .withNewHttpGet()
         .withPath(path)
-        .withPort(new IntOrString("http"))
+        .withPort(new IntOrString(model.ports().shared() ? "http" : "admin"))
+        .withScheme(model.tls() ? "HTTPS" : null)
         .endHttpGet()
         .withPeriodSeconds(periodSeconds)
         .withTimeoutSeconds(2)
@@ -280,6 +334,22 @@ final class NodePodTemplate {
   private static final String HOSTNAME = "kubernetes.io/hostname";
 
   private static List<Volume> volumes(ClusterModel model) {
+    var volumes = new ArrayList<>(shared(model));
+    if (model.tls()) {
+      volumes.add(
+          new VolumeBuilder()
+              .withName(TLS_VOLUME)
+              .withNewSecret()
+              .withSecretName(model.nodeTlsSecretName())
+              .withDefaultMode(0440) // the key: readable by the node only
+              .endSecret()
+              .build());
+    }
+    return volumes;
+  }
+
+  /** The volumes of every node pod. */
+  private static List<Volume> shared(ClusterModel model) {
     return List.of(
         new VolumeBuilder()
             .withName(CONFIG_VOLUME)

@@ -3,9 +3,13 @@ package dev.dht.operator.cluster;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.ServicePortBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Headless Service giving each node a stable DNS name ({@code <pod>.<name>-peers.<ns>.svc}).
@@ -35,13 +39,28 @@ public class PeerServiceDependent extends ClusterDependent<Service> {
         .withClusterIP("None")
         .withPublishNotReadyAddresses(true)
         .withSelector(model.selectorLabels())
-        .addNewPort()
-        .withName("http")
-        .withPort(ClusterModel.PORT)
-        .withTargetPort(new IntOrString("http"))
-        .withProtocol("TCP")
-        .endPort()
+        .withPorts(ports(model))
         .endSpec()
+        .build();
+  }
+
+  /** The node ports by name: a headless Service's DNS names the pods, whatever the port. */
+  private static List<ServicePort> ports(ClusterModel model) {
+    var ports = new ArrayList<ServicePort>();
+    ports.add(port("http", model.ports().client()));
+    if (!model.ports().shared()) {
+      ports.add(port("peer", model.ports().peer()));
+      ports.add(port("admin", model.ports().admin()));
+    }
+    return ports;
+  }
+
+  private static ServicePort port(String name, int number) {
+    return new ServicePortBuilder()
+        .withName(name)
+        .withPort(number)
+        .withTargetPort(new IntOrString(name))
+        .withProtocol("TCP")
         .build();
   }
 }

@@ -10,15 +10,17 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.function.UnaryOperator;
 
 /**
  * The operator's client of the nodes' admin endpoints ({@code /v0/admin/status}, {@code POST
- * /v0/admin/stream|cleanup} with the cluster secret). Blocking, with short timeouts: it runs on a
- * reconciler thread. {@code address} maps a node's URL to the address to call (the identity in a
- * cluster; tests map pod DNS names to local ports).
+ * /v0/admin/stream|cleanup}, with the cluster secret), on their admin port, over TLS trusting the
+ * cluster's CAs when the cluster has TLS ({@link NodeAccess}). Blocking, with short timeouts: it
+ * runs on a reconciler thread. {@code address} maps a node's admin address to the address to call
+ * (the same in a cluster; tests map pod DNS names to local ports).
  */
 public final class NodeAdmin {
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
@@ -27,8 +29,14 @@ public final class NodeAdmin {
   /** Blocking calls of at most 2 s each; virtual threads, so that many nodes cost nothing. */
   private static final Executor POOL = Executors.newVirtualThreadPerTaskExecutor();
 
-  private final HttpClient http =
-      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT).build();
+  private static final int MAX_TRUST_BUNDLES = 64;
+  private final HttpClient plain = builder().build();
+
+  /**
+   * One client per trust bundle (a cluster's CAs): its connections are kept alive between calls.
+   */
+  private final Map<String, HttpClient> trusting = new ConcurrentHashMap<>();
+
   private final UnaryOperator<String> address;
 
   public NodeAdmin(UnaryOperator<String> address) {
@@ -40,7 +48,7 @@ public final class NodeAdmin {
    * URL to ask (null: no pod, so unreachable) and whether its pod is Ready.
    */
   public Map<Integer, NodeView> views(
-      Map<Integer, String> urls, Map<Integer, Boolean> podReady, String secret) {
+      Map<Integer, String> urls, Map<Integer, Boolean> podReady, NodeAccess access) {
     Map<Integer, CompletableFuture<NodeView>> asked = new TreeMap<>();
     urls.forEach((ordinal, url) -> {
       boolean ready = podReady.getOrDefault(ordinal, false);
@@ -48,7 +56,7 @@ public final class NodeAdmin {
           ordinal,
           url == null
               ? CompletableFuture.completedFuture(NodeView.unreachable(ordinal, ready))
-              : CompletableFuture.supplyAsync(() -> view(ordinal, url, ready, secret), POOL));
+              : CompletableFuture.supplyAsync(() -> view(ordinal, url, ready, access), POOL));
     });
     Map<Integer, NodeView> views = new TreeMap<>();
     asked.forEach((ordinal, view) -> views.put(ordinal, view.join()));
@@ -56,16 +64,13 @@ public final class NodeAdmin {
   }
 
   /** What the node at {@code url} reports; unreachable if it does not answer in time. */
-  public NodeView view(int ordinal, String url, boolean podReady, String secret) {
+  public NodeView view(int ordinal, String url, boolean podReady, NodeAccess access) {
     try {
-      HttpRequest.Builder request =
-          HttpRequest.newBuilder(URI.create(address.apply(url) + "/v0/admin/status"))
-              .timeout(TIMEOUT);
-      if (secret != null) {
-        request.header(SECRET_HEADER, secret);
-      }
       HttpResponse<String> response =
-          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+          client(access)
+              .send(
+                  request(url, "status", access).GET().build(),
+                  HttpResponse.BodyHandlers.ofString());
       if (response.statusCode() != 200) {
         return NodeView.unreachable(ordinal, podReady);
       }
@@ -79,21 +84,45 @@ public final class NodeAdmin {
   }
 
   /** Asks the node at {@code url} to start {@code action}; true if it started (202). */
-  public boolean start(String url, String action, String secret) {
+  public boolean start(String url, String action, NodeAccess access) {
     try {
-      HttpRequest.Builder request =
-          HttpRequest.newBuilder(URI.create(address.apply(url) + "/v0/admin/" + action))
-              .timeout(TIMEOUT)
-              .POST(HttpRequest.BodyPublishers.noBody());
-      if (secret != null) {
-        request.header(SECRET_HEADER, secret);
-      }
-      return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 202;
+      return client(access)
+              .send(
+                  request(url, action, access).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                  HttpResponse.BodyHandlers.discarding())
+              .statusCode()
+          == 202;
     } catch (IOException e) {
       return false;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return false;
     }
+  }
+
+  private HttpRequest.Builder request(String url, String what, NodeAccess access) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(
+                URI.create(address.apply(access.adminAddress(url)) + "/v0/admin/" + what))
+            .timeout(TIMEOUT);
+    if (access.secret() != null) {
+      request.header(SECRET_HEADER, access.secret());
+    }
+    return request;
+  }
+
+  private HttpClient client(NodeAccess access) {
+    if (access.trustedCas() == null) {
+      return plain;
+    }
+    if (trusting.size() > MAX_TRUST_BUNDLES) { // CA rotations over a long life
+      trusting.clear();
+    }
+    return trusting.computeIfAbsent(
+        access.trustedCas(), cas -> builder().sslContext(access.sslContext()).build());
+  }
+
+  private static HttpClient.Builder builder() {
+    return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT);
   }
 }
