@@ -180,6 +180,13 @@ public final class LoadGenCommand implements Callable<Integer> {
   String profileEvents;
 
   @Option(
+      names = LoadGenFlags.CA_FILE,
+      description =
+          "PEM CA certificates an https --url's certificate must chain to (default: the JVM's"
+              + " trusted CAs).")
+  Path caFile;
+
+  @Option(
       names = LoadGenFlags.PROFILE_SECRET_FILE,
       description = "File holding the cluster secret the profile requests need.")
   Path profileSecretFile;
@@ -362,7 +369,8 @@ public final class LoadGenCommand implements Callable<Integer> {
         share.threads(threads, connections),
         timeout,
         share.seed(seed),
-        keyPrefix);
+        keyPrefix,
+        caFile);
   }
 
   private List<URI> parseUrls() {
@@ -375,8 +383,9 @@ public final class LoadGenCommand implements Callable<Integer> {
       try {
         URI uri = new URI(text);
         check(
-            "http".equalsIgnoreCase(uri.getScheme()) && uri.getHost() != null,
-            "--url must be an http://host[:port] base URL (got '" + text + "')");
+            ("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
+                && uri.getHost() != null,
+            "--url must be an http(s)://host[:port] base URL (got '" + text + "')");
         check(
             uri.getPath() == null || uri.getPath().isEmpty() || uri.getPath().equals("/"),
             "--url must be a base URL without a path (got '" + text + "')");

@@ -1,6 +1,7 @@
 package dev.dht.loadgen.engine;
 
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
@@ -24,7 +25,8 @@ public record LoadConfig(
     int threads,
     Duration timeout,
     long seed,
-    String keyPrefix) {
+    String keyPrefix,
+    Path caFile) {
 
   static final Duration MAX_DRAIN = Duration.ofSeconds(5);
 
@@ -51,7 +53,8 @@ public record LoadConfig(
         threads,
         timeout,
         seed,
-        keyPrefix);
+        keyPrefix,
+        caFile);
   }
 
   /** How long in-flight requests may finish after the last send before the run is cut. */

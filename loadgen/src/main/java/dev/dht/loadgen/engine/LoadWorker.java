@@ -5,6 +5,9 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.net.JdkSSLEngineOptions;
+import io.vertx.core.net.OpenSSLEngineOptions;
+import io.vertx.core.net.PemTrustOptions;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,15 +65,33 @@ final class LoadWorker extends VerticleBase {
     return recorder;
   }
 
-  /** The options of the shared client: HTTP/1.1 keep-alive, no pipelining. */
+  /**
+   * The options of the shared client: HTTP/1.1 keep-alive, no pipelining; TLS for https URLs
+   * (BoringSSL when its native library is there), trusting {@code --ca-file} or the JVM's CAs, and
+   * checking the host name.
+   */
   static HttpClientOptions clientOptions(LoadConfig config) {
     int timeout = (int) Math.min(config.timeout().toMillis(), Integer.MAX_VALUE);
-    return new HttpClientOptions()
-        .setKeepAlive(true)
-        .setPipelining(false)
-        .setTcpNoDelay(true)
-        .setConnectTimeout(timeout)
-        .setDecompressionSupported(false);
+    HttpClientOptions options =
+        new HttpClientOptions()
+            .setKeepAlive(true)
+            .setPipelining(false)
+            .setTcpNoDelay(true)
+            .setConnectTimeout(timeout)
+            .setDecompressionSupported(false);
+    if (config.urls().stream().anyMatch(u -> "https".equalsIgnoreCase(u.getScheme()))) {
+      options
+          .setSsl(true)
+          .setVerifyHost(true)
+          .setSslEngineOptions(
+              OpenSSLEngineOptions.isAvailable()
+                  ? new OpenSSLEngineOptions()
+                  : new JdkSSLEngineOptions());
+      if (config.caFile() != null) {
+        options.setTrustOptions(new PemTrustOptions().addCertPath(config.caFile().toString()));
+      }
+    }
+    return options;
   }
 
   @Override

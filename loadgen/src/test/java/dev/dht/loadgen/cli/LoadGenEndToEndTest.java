@@ -3,17 +3,26 @@ package dev.dht.loadgen.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import dev.dht.pki.CertificateAuthority;
+import dev.dht.pki.LeafRequest;
+import dev.dht.pki.Pem;
+import dev.dht.pki.Validity;
 import io.vertx.core.Handler;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.PemKeyCertOptions;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -165,6 +174,72 @@ class LoadGenEndToEndTest {
     } finally {
       server.close();
     }
+  }
+
+  @Test
+  void anHttpsTargetIsLoadedTrustingTheGivenCa() throws Exception {
+    var validity = Validity.of(Instant.now().minusSeconds(60), Duration.ofDays(1));
+    var ca = CertificateAuthority.generate("loadgen test CA", validity);
+    var leaf =
+        ca.issue(new LeafRequest("server", List.of("localhost"), List.of("127.0.0.1"), validity));
+    Path caFile = Files.writeString(dir.resolve("ca.crt"), Pem.certificate(ca.certificate()));
+    HttpServer server =
+        vertx
+            .createHttpServer(
+                new HttpServerOptions()
+                    .setSsl(true)
+                    .setKeyCertOptions(
+                        new PemKeyCertOptions()
+                            .setCertValue(Buffer.buffer(Pem.certificate(leaf.certificate())))
+                            .setKeyValue(Buffer.buffer(Pem.privateKey(leaf.privateKey())))))
+            .requestHandler(req -> req.response().setStatusCode(200).end("v"))
+            .listen(0, "127.0.0.1")
+            .toCompletionStage()
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
+    try {
+      Path json = dir.resolve("tls.json");
+      String url = "https://127.0.0.1:" + server.actualPort();
+      String[] common = {
+        "--url",
+        url,
+        "--json",
+        json.toString(),
+        "--quiet",
+        "--duration",
+        "1",
+        "--rate",
+        "100",
+        "--connections",
+        "2",
+        "--threads",
+        "1",
+        "--workload",
+        "get"
+      };
+      var trusted =
+          assertTimeoutPreemptively(
+              HANG_GUARD,
+              () -> LoadGenCommandTest.execute(concat(common, "--ca-file", caFile.toString())));
+      assertThat(trusted.exitCode()).as(trusted.err()).isZero();
+      JsonObject j = new JsonObject(Files.readString(json));
+      assertThat(j.getLong("ok")).isPositive().isEqualTo(j.getLong("requests"));
+      assertThat(j.getLong("errors")).isZero();
+
+      var untrusted =
+          assertTimeoutPreemptively(HANG_GUARD, () -> LoadGenCommandTest.execute(common));
+      JsonObject k = new JsonObject(Files.readString(json));
+      assertThat(k.getLong("ok")).as("the JVM's CAs do not trust a cluster's own CA").isZero();
+      assertThat(k.getLong("errors")).isPositive();
+    } finally {
+      server.close();
+    }
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
   }
 
   @Test

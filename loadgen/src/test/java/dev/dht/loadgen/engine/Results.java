@@ -29,7 +29,8 @@ public final class Results {
         2,
         Duration.ofSeconds(2),
         42,
-        "k");
+        "k",
+        null);
   }
 
   /** A run whose latencies are 1, 2, ..., 10000 microseconds, once each. */
