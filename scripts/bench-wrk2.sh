@@ -14,6 +14,7 @@
 #   PROFILE=cpu,alloc,lock  profile every node during each cluster run (flame graphs in $OUT)
 #   WRK2=/opt/wrk2/wrk      wrk2 binary; built by ../shared/tools/build-wrk2.sh when missing
 #   OPS="put get"           the cluster workloads
+#   TLS=1                   the cluster over TLS (scripts/local-cluster.sh TLS=1; wrk2 speaks it)
 # Output: target/bench-wrk2/<server>-<workload>-<rate>.txt (wrk2's own output), results.json,
 # and the tables on stdout.
 set -euo pipefail
@@ -47,6 +48,7 @@ if [ ! -x "$WRK2" ]; then
   WRK2="$("$SHARED/tools/build-wrk2.sh" | tail -1)"
 fi
 [ -f "$JAR" ] || { log "missing $JAR: run 'make build' first"; exit 1; }
+[ -z "${TLS:-}" ] || [ -z "$PROFILE" ] || { log "PROFILE is for plain clusters (admin port)"; exit 2; }
 rm -rf "$OUT" && mkdir -p "$OUT"
 : > "$OUT/runs"
 
@@ -83,9 +85,10 @@ fi
 
 # 2. the 3-node cluster: filled with the load generator, warmed, then swept
 scripts/local-cluster.sh start >&2
-url="http://127.0.0.1:${PORTS%% *}"
-urls="$(for p in $PORTS; do printf 'http://127.0.0.1:%s,' "$p"; done)"; urls="${urls%,}"
-"$JAVA" -jar "$JAR" loadgen --url "$urls" --workload fill --rate 10000 --keyspace "$KEYSPACE" \
+urls="$(scripts/local-cluster.sh urls)"
+url="${urls%%,*}"
+"$JAVA" -jar "$JAR" loadgen --url "$urls" ${TLS:+--ca-file "$DATA_DIR/tls/ca.crt"} \
+  --workload fill --rate 10000 --keyspace "$KEYSPACE" \
   --value-size "$VALUE_SIZE" --ack "$ACK" --from "$FROM" --connections 64 > "$OUT/fill.txt" 2>&1 ||
   log "the fill failed (see $OUT/fill.txt)"
 wrk2_run cluster-warmup "$url" put "${RATES%% *}" "$WARMUP"
