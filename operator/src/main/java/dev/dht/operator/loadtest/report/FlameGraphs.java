@@ -2,12 +2,13 @@ package dev.dht.operator.loadtest.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dht.operator.bounded.BoundedHttp;
+import dev.dht.operator.bounded.ReadLimit;
 import dev.dht.operator.loadtest.job.LoadTestModel;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +24,18 @@ import java.util.function.UnaryOperator;
 public final class FlameGraphs {
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
   private static final Duration WAIT_FOR_DONE = Duration.ofSeconds(30);
+
+  /**
+   * A flame graph: async-profiler's HTML of a busy node over a long profile is 0.2 to 2 MiB; 16 MiB
+   * leaves room for deep stacks, and is what the report site unpacks of an artifact ({@link
+   * Artifacts#MAX_ARTIFACT_BYTES}). 15 s is 1 MiB/s, slower than any cluster network.
+   */
+  static final ReadLimit FLAME_GRAPH =
+      new ReadLimit("a node's flame graph", Artifacts.MAX_ARTIFACT_BYTES, Duration.ofSeconds(15));
+
+  /** The profile's state ({@code GET /v0/admin/profile}): a few hundred bytes of JSON. */
+  static final ReadLimit PROFILE_STATE =
+      new ReadLimit("a node's profile state", 64 * 1024, TIMEOUT);
 
   /**
    * What was collected, what could not be (with why), and what profiling cost each node (its CPU
@@ -59,18 +72,19 @@ public final class FlameGraphs {
       for (String event : profiling.events().split(",")) {
         try {
           var html =
-              http.send(
+              BoundedHttp.send(
+                  http,
                   HttpRequest.newBuilder(
                           URI.create(address.apply(node) + "/v0/admin/profile/" + event + ".html"))
                       .timeout(TIMEOUT)
                       .build(),
-                  HttpResponse.BodyHandlers.ofByteArray());
-          if (html.statusCode() == 200) {
+                  FLAME_GRAPH);
+          if (html.status() == 200) {
             artifacts.add(
                 new Artifacts.Artifact(
                     "flame-" + pod + "-" + event + ".html", "text/html", html.body()));
           } else {
-            missing.add("flame graph " + pod + " " + event + ": " + html.statusCode());
+            missing.add("flame graph " + pod + " " + event + ": " + html.status());
           }
         } catch (IOException e) {
           missing.add("flame graph " + pod + " " + event + ": " + e.getMessage());
@@ -110,12 +124,13 @@ public final class FlameGraphs {
     while (Instant.now().isBefore(deadline)) {
       try {
         var answer =
-            http.send(
+            BoundedHttp.send(
+                http,
                 HttpRequest.newBuilder(URI.create(address.apply(node) + "/v0/admin/profile"))
                     .timeout(TIMEOUT)
                     .build(),
-                HttpResponse.BodyHandlers.ofString());
-        state = answer.statusCode() == 200 ? JSON.readTree(answer.body()) : state;
+                PROFILE_STATE);
+        state = answer.status() == 200 ? JSON.readTree(answer.text()) : state;
         if (!"running".equals(state.path("state").asText())) {
           return state;
         }
