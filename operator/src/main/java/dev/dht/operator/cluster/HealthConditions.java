@@ -140,7 +140,19 @@ final class HealthConditions {
     if (in.failure() != null) {
       return f.cond(DEGRADED, true, "ReconcileFailed", describe(in.failure()));
     }
-    if (in.secretMissing()) {
+    if (in.secret() == SecretState.NOT_OURS) {
+      return f.cond(
+          DEGRADED,
+          true,
+          "SecretNotOwned",
+          "the Secret "
+              + in.model().secretName()
+              + " exists but was not made by the operator for this DhtCluster (no owner reference to"
+              + " its UID): it is not adopted, and no StatefulSet is created or"
+              + " updated to mount it. Delete or rename that Secret, or give the cluster another"
+              + " name");
+    }
+    if (in.secret() == SecretState.MISSING) {
       return f.cond(
           DEGRADED,
           true,
