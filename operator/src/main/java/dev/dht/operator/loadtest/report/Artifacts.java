@@ -51,7 +51,7 @@ public final class Artifacts {
       java.util.regex.Pattern.compile("(\\d{1,3})/(\\d{1,3})");
 
   /** One artifact: a file name (e.g. {@code flame-demo-0-cpu.html}) and its content. */
-  record Artifact(String name, String contentType, byte[] content) {}
+  public record Artifact(String name, String contentType, byte[] content) {}
 
   /** What was stored: the artifacts' names and ConfigMaps, and what was left out and why. */
   public record Stored(List<String> names, List<ConfigMap> configMaps, List<String> left) {}
