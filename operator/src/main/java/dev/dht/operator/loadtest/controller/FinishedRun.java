@@ -1,6 +1,7 @@
 package dev.dht.operator.loadtest.controller;
 
 import dev.dht.operator.cluster.DhtCluster;
+import dev.dht.operator.kube.Owners;
 import dev.dht.operator.loadtest.Comparison;
 import dev.dht.operator.loadtest.DhtLoadTest;
 import dev.dht.operator.loadtest.DhtLoadTestStatus;
@@ -193,8 +194,8 @@ final class FinishedRun {
   }
 
   /**
-   * This run against spec.baseline's results, with the baseline's spectrum for the report's chart;
-   * null without a baseline or its results.
+   * This run against spec.baseline's results, with the baseline's spectrum for the report's chart
+   * (from the baseline's report, if the baseline owns it); null without a baseline or its results.
    */
   private HtmlReport.Baseline compare(DhtLoadTest test, DhtLoadTestStatus.Results results) {
     var ref = test.getSpec().getBaseline();
@@ -222,6 +223,7 @@ final class FinishedRun {
             .get();
     var spectrum =
         Optional.ofNullable(report)
+            .filter(map -> Owners.isOwnedBy(map, baseline)) // not a look-alike made beside it
             .map(ConfigMap::getData)
             .map(data -> data.get(ReportConfigMap.SPECTRUM_KEY))
             .map(Wrk2Log::spectrum)
