@@ -306,6 +306,7 @@ class ClusterStatusCalculatorTest {
                 model.defaults(),
                 SecretState.NOT_OURS));
     assertCondition(status, "Degraded", "True", "SecretNotOwned");
+    assertCondition(status, "Progressing", "False", "SecretNotOwned");
     assertThat(condition(status, "Degraded").getMessage())
         .contains("demo-secret", "not made by the operator", "not adopted");
     assertThat(status.getObservedGeneration()).as("the spec was not applied").isNull();
