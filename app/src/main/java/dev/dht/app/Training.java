@@ -7,6 +7,7 @@ import dev.dht.node.NodeOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Writer;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,7 @@ import picocli.CommandLine;
  */
 final class Training {
   private static final List<String> WORKLOADS = List.of("put", "get", "mixed");
+  static final String LOOPBACK = "127.0.0.1";
 
   private Training() {}
 
@@ -39,7 +41,7 @@ final class Training {
     Files.writeString(secret, randomSecret());
     var urls = new ArrayList<String>();
     for (int port : freePorts(3)) {
-      urls.add("http://127.0.0.1:" + port);
+      urls.add("http://" + LOOPBACK + ":" + port);
     }
     String members = String.join(",", urls);
     var nodes = new ArrayList<Node>();
@@ -48,15 +50,7 @@ final class Training {
         nodes.add(
             Node.start(
                 NodeOptions.parse(
-                    NodeFlags.SELF + "=" + urls.get(i),
-                    NodeFlags.CLUSTER + "=" + members,
-                    NodeFlags.LISTEN_ADDRESS + "=127.0.0.1",
-                    NodeFlags.DATA_DIR + "=" + dir.resolve("node-" + i),
-                    NodeFlags.CLUSTER_SECRET_FILE + "=" + secret,
-                    NodeFlags.REPAIR_INTERVAL_S + "=0",
-                    NodeFlags.HINT_WINDOW_S + "=0",
-                    NodeFlags.EVENT_LOOPS + "=1",
-                    NodeFlags.STORAGE_THREADS + "=2")));
+                    nodeArgs(urls.get(i), members, dir.resolve("node-" + i), secret))));
       }
       int failed = 0;
       PrintWriter out = new PrintWriter(Writer.nullWriter());
@@ -83,8 +77,27 @@ final class Training {
     }
   }
 
+  /**
+   * A training node's flags: it listens on loopback only (its peers and the load generator are in
+   * this JVM) and takes the run's own secret, so nothing else on the host or the network can reach
+   * or write to it during the warm-up.
+   */
+  static String[] nodeArgs(String self, String members, Path dataDir, Path secret) {
+    return new String[] {
+      NodeFlags.SELF + "=" + self,
+      NodeFlags.CLUSTER + "=" + members,
+      NodeFlags.LISTEN_ADDRESS + "=" + LOOPBACK,
+      NodeFlags.DATA_DIR + "=" + dataDir,
+      NodeFlags.CLUSTER_SECRET_FILE + "=" + secret,
+      NodeFlags.REPAIR_INTERVAL_S + "=0",
+      NodeFlags.HINT_WINDOW_S + "=0",
+      NodeFlags.EVENT_LOOPS + "=1",
+      NodeFlags.STORAGE_THREADS + "=2"
+    };
+  }
+
   /** A secret of this run only: nothing outside this JVM can write to the training nodes. */
-  private static String randomSecret() {
+  static String randomSecret() {
     byte[] bytes = new byte[32];
     new SecureRandom().nextBytes(bytes);
     return HexFormat.of().formatHex(bytes);
@@ -94,7 +107,7 @@ final class Training {
     var sockets = new ArrayList<ServerSocket>();
     try {
       for (int i = 0; i < count; i++) {
-        sockets.add(new ServerSocket(0));
+        sockets.add(new ServerSocket(0, 1, InetAddress.getLoopbackAddress()));
       }
       return sockets.stream().map(ServerSocket::getLocalPort).toList();
     } finally {

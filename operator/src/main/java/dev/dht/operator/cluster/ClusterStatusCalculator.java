@@ -15,8 +15,8 @@ import java.util.Optional;
  * so each rule is unit-tested.
  *
  * <ul>
- *   <li>observedGeneration: the generation whose spec was applied; not advanced while paused or
- *       when applying failed.
+ *   <li>observedGeneration: the generation whose spec was applied; not advanced while paused, when
+ *       applying failed, or when the Secret is not the cluster's.
  *   <li>Ready: every desired replica passes its readiness probe.
  *   <li>Progressing: creating, scaling, changing the default ack/from, replacing a node on a new
  *       volume, or restarting pods created with other settings.
@@ -25,9 +25,9 @@ import java.util.Optional;
  *       ones (not while a change of them is still to take its steps).
  *   <li>Paused: the pause annotation is set; owned objects are left as they are.
  *   <li>RestartRequired: the operator's defaults changed and wait for permission to restart.
- *   <li>Degraded: reconciliation failed, the Secret is missing, a scale, restart or replacement is
- *       refused, or replicas stopped being ready after the cluster had been ready with nothing to
- *       explain it.
+ *   <li>Degraded: reconciliation failed, the Secret is missing or not the cluster's, a scale,
+ *       restart or replacement is refused, or replicas stopped being ready after the cluster had
+ *       been ready with nothing to explain it.
  * </ul>
  *
  * <p>Ack, From, members and revision show what the nodes run, not what the spec asks ({@link
@@ -58,7 +58,7 @@ final class ClusterStatusCalculator {
       Seen seen,
       RollPlan.Decision roll,
       OperatorDefaults operatorDefaults,
-      boolean secretMissing,
+      SecretState secret,
       ReplacementPlan.Decision replacement) {
 
     /** Without a replacement decided. */
@@ -73,7 +73,7 @@ final class ClusterStatusCalculator {
         Seen seen,
         RollPlan.Decision roll,
         OperatorDefaults operatorDefaults,
-        boolean secretMissing) {
+        SecretState secret) {
       this(
           cluster,
           model,
@@ -85,7 +85,7 @@ final class ClusterStatusCalculator {
           seen,
           roll,
           operatorDefaults,
-          secretMissing,
+          secret,
           null);
     }
 
@@ -134,7 +134,12 @@ final class ClusterStatusCalculator {
           Seen.NOTHING,
           null,
           model.defaults(),
-          false);
+          SecretState.OURS);
+    }
+
+    /** Nothing was applied: paused, failed, or refused for a Secret that is not the cluster's. */
+    boolean notApplied() {
+      return paused || failure != null || secret == SecretState.NOT_OURS;
     }
   }
 
@@ -148,7 +153,7 @@ final class ClusterStatusCalculator {
     var status = new DhtClusterStatus();
     Long applied = model.generation(); // a Long: the ternary below must not unbox a null
     status.setObservedGeneration(
-        in.paused() || in.failure() != null
+        in.notApplied()
             ? previous.map(DhtClusterStatus::getObservedGeneration).orElse(null)
             : applied);
     status.setReplicas(rollout.current());

@@ -94,7 +94,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     final OperatorDefaults operatorDefaults;
     ClusterModel model;
     final Seen seen;
-    boolean secretMissing;
+    SecretState secret = SecretState.OURS;
     ScalePlan.Decision scaleStep;
     RollPlan.Decision roll;
     ReplacementPlan.Decision replacement;
@@ -126,13 +126,13 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
    * The chain of one reconciliation: observe; unless paused, the Secret, the upgrade permission,
    * the replacement of a node on a new volume, the next step of a change of size, the owned
    * objects, the pods' files, the nodes' streams and clean-ups, the next pod to restart, the claims
-   * of removed members; then the status.
+   * of removed members; then the status. A Secret of that name that is not the cluster's stops the
+   * chain after the Secret: nothing that would mount it or send it is applied.
    */
   @Override
   public UpdateControl<DhtCluster> reconcile(DhtCluster cluster, Context<DhtCluster> context) {
     var turn = observe(cluster, context);
-    if (!cluster.isPaused()) {
-      createSecretIfNew(turn);
+    if (!cluster.isPaused() && createSecretIfNew(turn) != SecretState.NOT_OURS) {
       takeUpgradePermission(turn);
       replaceNode(turn);
       planScaleStep(turn);
@@ -152,8 +152,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         cluster, context, current, model, ClusterActions.observe(context, model, nodes));
   }
 
-  private static void createSecretIfNew(Turn turn) {
-    turn.secretMissing = !SecretDependent.createIfNew(turn.cluster, turn.context, turn.model);
+  private static SecretState createSecretIfNew(Turn turn) {
+    turn.secret = SecretDependent.ensure(turn.cluster, turn.context, turn.model);
+    return turn.secret;
   }
 
   private static void takeUpgradePermission(Turn turn) {
@@ -276,7 +277,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 turn.seen,
                 turn.roll,
                 turn.operatorDefaults,
-                turn.secretMissing,
+                turn.secret,
                 turn.replacement));
     var roll = turn.roll;
     boolean refused = turn.scaling() != null && turn.scaling().startsWith("refused");
@@ -325,7 +326,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 Seen.NOTHING,
                 null,
                 current,
-                false,
+                SecretState.OURS,
                 null)));
   }
 

@@ -12,6 +12,9 @@ import java.util.Locale;
 
 /** Ready, Progressing and Degraded: whether the replicas are ready, what changes, what is wrong. */
 final class HealthConditions {
+  /** Degraded's and Progressing's reason while the Secret of that name is not the cluster's. */
+  static final String SECRET_NOT_OWNED = "SecretNotOwned";
+
   /** Progressing's reason while a change of size is under way. */
   static final String SCALING = "Scaling";
 
@@ -47,6 +50,15 @@ final class HealthConditions {
           "reconciliation paused by annotation "
               + DhtCluster.PAUSE_ANNOTATION
               + "=true; owned resources are left unchanged");
+    }
+    if (in.secret() == SecretState.NOT_OURS) {
+      return f.cond(
+          PROGRESSING,
+          false,
+          SECRET_NOT_OWNED,
+          "nothing is applied while the Secret "
+              + model.secretName()
+              + " is not this cluster's (see Degraded)");
     }
     if (!rollout.exists()) {
       return f.cond(PROGRESSING, true, "Creating", "creating the nodes");
@@ -140,7 +152,19 @@ final class HealthConditions {
     if (in.failure() != null) {
       return f.cond(DEGRADED, true, "ReconcileFailed", describe(in.failure()));
     }
-    if (in.secretMissing()) {
+    if (in.secret() == SecretState.NOT_OURS) {
+      return f.cond(
+          DEGRADED,
+          true,
+          SECRET_NOT_OWNED,
+          "the Secret "
+              + in.model().secretName()
+              + " exists but was not made by the operator for this DhtCluster (no owner reference to"
+              + " its UID): it is not adopted, and no StatefulSet is created or"
+              + " updated to mount it. Delete or rename that Secret, or give the cluster another"
+              + " name");
+    }
+    if (in.secret() == SecretState.MISSING) {
       return f.cond(
           DEGRADED,
           true,

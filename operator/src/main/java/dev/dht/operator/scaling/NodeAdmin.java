@@ -1,11 +1,12 @@
 package dev.dht.operator.scaling;
 
 import dev.dht.contract.AdminStatus;
+import dev.dht.operator.bounded.BoundedHttp;
+import dev.dht.operator.bounded.ReadLimit;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
@@ -25,6 +26,16 @@ import java.util.function.UnaryOperator;
 public final class NodeAdmin {
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
   private static final String SECRET_HEADER = "X-Dht-Cluster-Secret";
+
+  /**
+   * {@code GET /v0/admin/status}: about 2 KiB for three members, growing by about 100 bytes a
+   * member; 256 KiB leaves room for a thousand members and long error texts. Asked of every node
+   * every 2 to 30 s, so also kept short in time.
+   */
+  static final ReadLimit STATUS = new ReadLimit("a node's /v0/admin/status", 256 * 1024, TIMEOUT);
+
+  /** The answer to starting a stream or clean-up: a line of text, not read. */
+  static final ReadLimit STARTED = new ReadLimit("a node's answer", 16 * 1024, TIMEOUT);
 
   /** Blocking calls of at most 2 s each; virtual threads, so that many nodes cost nothing. */
   private static final Executor POOL = Executors.newVirtualThreadPerTaskExecutor();
@@ -66,15 +77,12 @@ public final class NodeAdmin {
   /** What the node at {@code url} reports; unreachable if it does not answer in time. */
   public NodeView view(int ordinal, String url, boolean podReady, NodeAccess access) {
     try {
-      HttpResponse<String> response =
-          client(access)
-              .send(
-                  request(url, "status", access).GET().build(),
-                  HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 200) {
+      var answer =
+          BoundedHttp.send(client(access), request(url, "status", access).GET().build(), STATUS);
+      if (answer.status() != 200) {
         return NodeView.unreachable(ordinal, podReady);
       }
-      return NodeView.of(ordinal, podReady, AdminStatus.fromJson(response.body()));
+      return NodeView.of(ordinal, podReady, AdminStatus.fromJson(answer.text()));
     } catch (IOException | IllegalArgumentException e) {
       return NodeView.unreachable(ordinal, podReady);
     } catch (InterruptedException e) {
@@ -86,11 +94,11 @@ public final class NodeAdmin {
   /** Asks the node at {@code url} to start {@code action}; true if it started (202). */
   public boolean start(String url, String action, NodeAccess access) {
     try {
-      return client(access)
-              .send(
+      return BoundedHttp.send(
+                  client(access),
                   request(url, action, access).POST(HttpRequest.BodyPublishers.noBody()).build(),
-                  HttpResponse.BodyHandlers.discarding())
-              .statusCode()
+                  STARTED)
+              .status()
           == 202;
     } catch (IOException e) {
       return false;

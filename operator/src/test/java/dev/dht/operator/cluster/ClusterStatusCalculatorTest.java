@@ -242,7 +242,7 @@ class ClusterStatusCalculatorTest {
                 seen(model, 3, model.desiredRevision().revision(), true, 2, 3),
                 new RollPlan.Done(List.of()),
                 newer,
-                false));
+                SecretState.OURS));
     assertCondition(status, "RestartRequired", "True", "OperatorDefaultsChanged");
     assertThat(condition(status, "RestartRequired").getMessage())
         .contains("image local/dht-node:1 -> local/dht-node:2", "dht.dev/allow-restart=once");
@@ -280,9 +280,36 @@ class ClusterStatusCalculatorTest {
                 Seen.NOTHING,
                 null,
                 model.defaults(),
-                true));
+                SecretState.MISSING));
     assertCondition(status, "Degraded", "True", "SecretMissing");
     assertThat(condition(status, "Degraded").getMessage()).contains("demo-secret", "restore");
+  }
+
+  /**
+   * Someone's Secret of the cluster's Secret name: nothing was applied, and the status says why.
+   */
+  @Test
+  void aSecretThatIsNotTheClustersIsDegradedAndNothingCountsAsApplied() {
+    var model = model(cluster);
+    var status =
+        ClusterStatusCalculator.compute(
+            new ClusterStatusCalculator.Observation(
+                cluster,
+                model,
+                Optional.empty(),
+                false,
+                null,
+                T1,
+                null,
+                Seen.NOTHING,
+                null,
+                model.defaults(),
+                SecretState.NOT_OURS));
+    assertCondition(status, "Degraded", "True", "SecretNotOwned");
+    assertCondition(status, "Progressing", "False", "SecretNotOwned");
+    assertThat(condition(status, "Degraded").getMessage())
+        .contains("demo-secret", "not made by the operator", "not adopted");
+    assertThat(status.getObservedGeneration()).as("the spec was not applied").isNull();
   }
 
   @Test
@@ -328,7 +355,17 @@ class ClusterStatusCalculatorTest {
     var status =
         ClusterStatusCalculator.compute(
             new ClusterStatusCalculator.Observation(
-                cluster, model, sts, false, null, now, null, seen, roll, model.defaults(), false));
+                cluster,
+                model,
+                sts,
+                false,
+                null,
+                now,
+                null,
+                seen,
+                roll,
+                model.defaults(),
+                SecretState.OURS));
     cluster.setStatus(status);
     return status;
   }
@@ -419,7 +456,7 @@ class ClusterStatusCalculatorTest {
                 seen(streaming, 3, streaming.desiredRevision().revision(), true, 2, 3),
                 null,
                 streaming.defaults(),
-                false));
+                SecretState.OURS));
     assertCondition(status, "Progressing", "True", "ChangingReplication");
     assertThat(condition(status, "Progressing").getMessage())
         .isEqualTo(
@@ -471,7 +508,7 @@ class ClusterStatusCalculatorTest {
                 new Seen(pods, seen.nodes(), Map.of(), Map.of()),
                 new RollPlan.Done(List.of()),
                 model.defaults(),
-                false,
+                SecretState.OURS,
                 replacement));
     cluster.setStatus(status);
     return status;
@@ -548,7 +585,7 @@ class ClusterStatusCalculatorTest {
                 new Seen(pods, Map.of(), Map.of(), Map.of()),
                 new RollPlan.Done(List.of()),
                 model.defaults(),
-                false,
+                SecretState.OURS,
                 decided(
                     replacement(NodeReplacement.Phase.Stopping, "waiting for demo-1 to stop"))));
     assertCondition(status, "Degraded", "True", "ReplicasNotReady");

@@ -14,14 +14,17 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodConditionBuilder;
 import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -284,6 +287,54 @@ class DhtClusterOperatorTest {
                 && !revisionOf(before).equals(s.getRevision()));
     awaitEvent("epsilon", "ReconciliationResumed", "Normal");
     awaitStatus("epsilon", s -> s.getObservedGeneration() == generation);
+  }
+
+  /**
+   * A Secret of the cluster's Secret name that someone made before the cluster (with the labels the
+   * operator sets, so that its informer sees it too) is not adopted: nothing would mount it into
+   * pods that run the cluster's image. Once it is gone, the cluster makes its own and starts.
+   */
+  @Test
+  void someonesSecretOfTheClustersSecretNameIsNotAdopted() {
+    String someones =
+        Base64.getEncoder().encodeToString("someone's".getBytes(StandardCharsets.UTF_8));
+    client
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName("iota-secret")
+                .withNamespace(ns)
+                .withLabels(
+                    Map.of(
+                        "app.kubernetes.io/name", "dht",
+                        "app.kubernetes.io/instance", "iota",
+                        "app.kubernetes.io/managed-by", "dht-operator"))
+                .endMetadata()
+                .withData(Map.of("secret", someones))
+                .build())
+        .create();
+    create("iota", 3, spec -> {});
+
+    var refused = awaitStatus("iota", s -> conditionReason(s, "Degraded").equals("SecretNotOwned"));
+    assertThat(Conditions.find(refused.getConditions(), "Degraded").orElseThrow().getMessage())
+        .contains("iota-secret", "not made by the operator", "not adopted");
+    assertThat(refused.getObservedGeneration()).as("nothing was applied").isNull();
+    awaitEvent("iota", "SecretNotOwned", "Warning");
+    assertThat(get(StatefulSet.class, "iota")).as("nothing mounts it").isNull();
+    assertThat(get(ConfigMap.class, "iota-config")).isNull();
+    var untouched = get(Secret.class, "iota-secret");
+    assertThat(untouched.getData()).containsExactly(Map.entry("secret", someones));
+    assertThat(untouched.getMetadata().getOwnerReferences()).isNullOrEmpty();
+
+    client.secrets().inNamespace(ns).withName("iota-secret").delete();
+    var cluster = get(DhtCluster.class, "iota");
+    await(StatefulSet.class, "iota");
+    var own = await(Secret.class, "iota-secret");
+    assertThat(own.getData().get("secret")).isNotEqualTo(someones);
+    assertThat(own.getMetadata().getOwnerReferences())
+        .extracting(OwnerReference::getUid)
+        .containsExactly(cluster.getMetadata().getUid());
+    awaitStatus("iota", s -> !conditionReason(s, "Degraded").equals("SecretNotOwned"));
   }
 
   @Test

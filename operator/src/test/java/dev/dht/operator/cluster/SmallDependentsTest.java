@@ -53,6 +53,59 @@ class SmallDependentsTest {
                     + "http://demo-1.demo-peers.ns.svc:8080\n"));
   }
 
+  /** A Secret is the cluster's only with an owner reference to this very cluster (its UID). */
+  @Test
+  void aSecretIsAdoptedOnlyWithAnOwnerReferenceToTheClustersUid() {
+    var cluster = cluster(3);
+    cluster.getMetadata().setUid("uid-demo");
+    var made = SecretDependent.build(model(cluster), Optional.empty(), () -> "s");
+    made.getMetadata()
+        .setOwnerReferences(java.util.List.of(dev.dht.operator.kube.Owners.controller(cluster)));
+    assertThat(SecretDependent.stateOf(made, cluster)).isEqualTo(SecretState.OURS);
+
+    // as the first operator version made it (JOSDK's dependent): no controller flag
+    var early = SecretDependent.build(model(cluster), Optional.empty(), () -> "s");
+    early
+        .getMetadata()
+        .setOwnerReferences(
+            java.util.List.of(
+                new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
+                    .withApiVersion("dht.dev/v1")
+                    .withKind("DhtCluster")
+                    .withName("demo")
+                    .withUid("uid-demo")
+                    .build()));
+    assertThat(SecretDependent.stateOf(early, cluster)).isEqualTo(SecretState.OURS);
+
+    var someones =
+        new SecretBuilder().withNewMetadata().withName("demo-secret").endMetadata().build();
+    assertThat(SecretDependent.stateOf(someones, cluster)).isEqualTo(SecretState.NOT_OURS);
+
+    // a cluster of the same name before this one: another UID
+    var older = SecretDependent.build(model(cluster), Optional.empty(), () -> "s");
+    older
+        .getMetadata()
+        .setOwnerReferences(java.util.List.of(dev.dht.operator.kube.Owners.controller(cluster)));
+    older.getMetadata().getOwnerReferences().getFirst().setUid("uid-older");
+    assertThat(SecretDependent.stateOf(older, cluster)).isEqualTo(SecretState.NOT_OURS);
+  }
+
+  /** A Secret is made only while no node can run with one: never applied, no StatefulSet. */
+  @Test
+  void aSecretIsMadeOnlyForAClusterThatNeverRan() {
+    var cluster = cluster(3);
+    assertThat(SecretDependent.isNew(cluster, false)).as("no status yet").isTrue();
+    var status = new DhtClusterStatus();
+    status.setMembership(model(cluster).membership());
+    cluster.setStatus(status);
+    assertThat(SecretDependent.isNew(cluster, false))
+        .as("a status, but nothing applied (paused, or refused for a Secret not its own)")
+        .isTrue();
+    assertThat(SecretDependent.isNew(cluster, true)).as("a StatefulSet exists").isFalse();
+    status.setObservedGeneration(1L);
+    assertThat(SecretDependent.isNew(cluster, false)).as("applied once").isFalse();
+  }
+
   @Test
   void secretIsGeneratedWhenAbsent() {
     var secret = SecretDependent.build(model(cluster(3)), Optional.empty(), () -> "fresh");

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNullElse;
 
 import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.kube.Events;
+import dev.dht.operator.kube.Owners;
 import dev.dht.operator.loadtest.DhtLoadTest;
 import dev.dht.operator.loadtest.DhtLoadTestStatus;
 import dev.dht.operator.loadtest.job.GeneratorPods;
@@ -117,6 +118,9 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
     }
     var now = Instant.now();
     var job = existingJob(test, context);
+    if (job.isPresent() && !Owners.isOwnedBy(job.get(), test)) {
+      return failJobNotOwned(test, job.get(), context, now);
+    }
     if (job.isPresent()) {
       return followJob(test, job.get(), context, now);
     }
@@ -142,6 +146,20 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
   private static UpdateControl<DhtLoadTest> failJobDeleted(
       DhtLoadTest test, Context<DhtLoadTest> context, Instant now) {
     var outcome = RunOutcome.jobDeleted(test.getStatus().getJobName());
+    return report(
+        test,
+        context,
+        LoadTestStatusCalculator.finished(
+            test, null, outcome, Verdict.runFailed(outcome.message()), null, now));
+  }
+
+  /**
+   * A Job of the test's Job name that the test does not control (made before it, by someone else):
+   * the run fails rather than read that Job's pods as its generators.
+   */
+  private static UpdateControl<DhtLoadTest> failJobNotOwned(
+      DhtLoadTest test, Job job, Context<DhtLoadTest> context, Instant now) {
+    var outcome = RunOutcome.jobNotOwned(job.getMetadata().getName());
     return report(
         test,
         context,

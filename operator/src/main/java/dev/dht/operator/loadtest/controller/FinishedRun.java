@@ -1,6 +1,7 @@
 package dev.dht.operator.loadtest.controller;
 
 import dev.dht.operator.cluster.DhtCluster;
+import dev.dht.operator.kube.Owners;
 import dev.dht.operator.loadtest.Comparison;
 import dev.dht.operator.loadtest.DhtLoadTest;
 import dev.dht.operator.loadtest.DhtLoadTestStatus;
@@ -147,7 +148,7 @@ final class FinishedRun {
     List<String> artifacts = List.of();
     List<String> overhead = List.of();
     if (profiling.any()) {
-      var collected = flameGraphs.collect(profiling);
+      var collected = flameGraphs.collect(profiling, clusterSecret(test, profiling.secretName()));
       var stored = Artifacts.build(test, collected.artifacts());
       stored.configMaps().forEach(this::apply);
       artifacts = stored.names();
@@ -183,6 +184,24 @@ final class FinishedRun {
     return status;
   }
 
+  /** The cluster secret in Secret {@code name} (the profiled cluster's), or null. */
+  private String clusterSecret(DhtLoadTest test, String name) {
+    var secret =
+        context
+            .getClient()
+            .secrets()
+            .inNamespace(test.getMetadata().getNamespace())
+            .withName(name)
+            .get();
+    if (secret == null || secret.getData() == null || secret.getData().get("secret") == null) {
+      return null;
+    }
+    return new String(
+            java.util.Base64.getDecoder().decode(secret.getData().get("secret")),
+            java.nio.charset.StandardCharsets.UTF_8)
+        .strip();
+  }
+
   private void apply(ConfigMap map) {
     context
         .getClient()
@@ -193,8 +212,8 @@ final class FinishedRun {
   }
 
   /**
-   * This run against spec.baseline's results, with the baseline's spectrum for the report's chart;
-   * null without a baseline or its results.
+   * This run against spec.baseline's results, with the baseline's spectrum for the report's chart
+   * (from the baseline's report, if the baseline owns it); null without a baseline or its results.
    */
   private HtmlReport.Baseline compare(DhtLoadTest test, DhtLoadTestStatus.Results results) {
     var ref = test.getSpec().getBaseline();
@@ -222,6 +241,7 @@ final class FinishedRun {
             .get();
     var spectrum =
         Optional.ofNullable(report)
+            .filter(map -> Owners.isOwnedBy(map, baseline)) // not a look-alike made beside it
             .map(ConfigMap::getData)
             .map(data -> data.get(ReportConfigMap.SPECTRUM_KEY))
             .map(Wrk2Log::spectrum)

@@ -2,7 +2,11 @@ package dev.dht.operator.loadtest.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dht.operator.bounded.BoundedHttp;
+import dev.dht.operator.bounded.ReadLimit;
+import dev.dht.operator.kube.Owners;
 import dev.dht.operator.loadtest.DhtLoadTest;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -10,12 +14,9 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -38,6 +39,24 @@ public final class GeneratorPods {
   public static final String INDEX_LABEL = "batch.kubernetes.io/job-completion-index";
   private static final String KEY_PREFIX = "generator-";
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
+
+  /**
+   * {@code GET /progress}: counters and the measured histogram so far. A real one is a few KiB (a
+   * histogram of 3 significant digits compresses well); even one with every bucket of a day's range
+   * filled encodes under 400 KiB. Read every POLL from every generator, so the time is the short
+   * call timeout.
+   */
+  static final ReadLimit PROGRESS = new ReadLimit("a generator's /progress", 1024 * 1024, TIMEOUT);
+
+  /**
+   * {@code GET /result}: the summary and the whole measured histogram, the same size as a progress
+   * (a few KiB); all of a test's results share one ConfigMap of at most 1 MiB anyway.
+   */
+  static final ReadLimit RESULT = new ReadLimit("a generator's /result", 1024 * 1024, TIMEOUT);
+
+  /** The answers to start, abort and release: a line of text, only logged. */
+  static final ReadLimit ACK = new ReadLimit("a generator's answer", 16 * 1024, TIMEOUT);
+
   private static final Logger LOG = LoggerFactory.getLogger(GeneratorPods.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -112,16 +131,14 @@ public final class GeneratorPods {
     }
   }
 
-  /** The results stored so far, by generator index. */
+  /**
+   * The results stored so far, by generator index; none if the ConfigMap is not this test's (made
+   * before it, by someone else): results are only taken from where the operator put them.
+   */
   public Map<Integer, String> collected(DhtLoadTest test) {
-    var map =
-        client
-            .configMaps()
-            .inNamespace(test.getMetadata().getNamespace())
-            .withName(resultsName(test.getMetadata().getName()))
-            .get();
+    var map = resultsMap(test);
     var results = new TreeMap<Integer, String>();
-    if (map != null && map.getData() != null) {
+    if (map != null && map.getData() != null && Owners.isOwnedBy(map, test)) {
       map.getData()
           .forEach((key, value) -> {
             if (key.startsWith(KEY_PREFIX) && key.endsWith(".json")) {
@@ -137,16 +154,21 @@ public final class GeneratorPods {
     return results;
   }
 
-  /** The Job's pods by completion index (the newest, should an index have several). */
+  private ConfigMap resultsMap(DhtLoadTest test) {
+    return client
+        .configMaps()
+        .inNamespace(test.getMetadata().getNamespace())
+        .withName(resultsName(test.getMetadata().getName()))
+        .get();
+  }
+
+  /**
+   * The Job's pods by completion index (the newest, should an index have several): those the Job
+   * controls ({@link JobPods#ofJob}), never merely those with its labels.
+   */
   public List<Pod> pods(Job job) {
     var byIndex = new TreeMap<Integer, Pod>();
-    for (var pod :
-        client
-            .pods()
-            .inNamespace(job.getMetadata().getNamespace())
-            .withLabel("batch.kubernetes.io/controller-uid", job.getMetadata().getUid())
-            .list()
-            .getItems()) {
+    for (var pod : JobPods.ofJob(client, job)) {
       byIndex.merge(
           indexOf(pod),
           pod,
@@ -186,11 +208,10 @@ public final class GeneratorPods {
       }
       String base = address.apply("http://" + ip + ":" + CONTROL_PORT);
       asked.add(
-          http.sendAsync(
-                  request(base + "/progress").GET().build(), HttpResponse.BodyHandlers.ofString())
-              .thenApply(response ->
-                  response.statusCode() == 200
-                      ? parse(index, name, base, readTree(response.body()))
+          BoundedHttp.sendAsync(http, request(base + "/progress").GET().build(), PROGRESS)
+              .thenApply(answer ->
+                  answer.status() == 200
+                      ? parse(index, name, base, readTree(answer.text()))
                       : GeneratorProgress.silent(index, name, base))
               .exceptionally(e -> GeneratorProgress.silent(index, name, base)));
     }
@@ -202,10 +223,8 @@ public final class GeneratorPods {
     Histogram measured = null;
     if (body.path("histogram").isTextual()) {
       try {
-        measured =
-            Histogram.decodeFromCompressedByteBuffer(
-                ByteBuffer.wrap(Base64.getDecoder().decode(body.path("histogram").asText())), 0);
-      } catch (Exception e) {
+        measured = EncodedHistogram.decode(body.path("histogram").asText());
+      } catch (IllegalArgumentException e) {
         // a view only: the final result is read apart
       }
     }
@@ -229,17 +248,25 @@ public final class GeneratorPods {
   private void collect(DhtLoadTest test, GeneratorProgress g, Map<Integer, String> collected) {
     String result;
     try {
-      var response =
-          http.send(
-              request(g.address() + "/result").GET().build(), HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() != 200) {
+      var answer = BoundedHttp.send(http, request(g.address() + "/result").GET().build(), RESULT);
+      if (answer.status() != 200) {
         return;
       }
-      result = response.body();
+      result = answer.text();
       GeneratorResult.parse(result);
     } catch (Exception e) {
       LOG.info(
           "result of generator {} ({}) not readable yet: {}", g.index(), g.pod(), e.toString());
+      return;
+    }
+    var existing = resultsMap(test);
+    if (existing != null && !Owners.isOwnedBy(existing, test)) {
+      // someone else's ConfigMap of that name: neither written into nor trusted
+      LOG.warn(
+          "ConfigMap {} is not test {}'s: generator {}'s result is not stored there",
+          existing.getMetadata().getName(),
+          test.getMetadata().getName(),
+          g.index());
       return;
     }
     collected.put(g.index(), result);
@@ -256,18 +283,19 @@ public final class GeneratorPods {
 
   private void post(GeneratorProgress g, String path) {
     try {
-      var response =
-          http.send(
+      var answer =
+          BoundedHttp.send(
+              http,
               request(g.address() + path).POST(HttpRequest.BodyPublishers.noBody()).build(),
-              HttpResponse.BodyHandlers.ofString());
-      if (response.statusCode() >= 300) {
+              ACK);
+      if (answer.status() >= 300) {
         LOG.info(
             "generator {} ({}) answered {} to {}: {}",
             g.index(),
             g.pod(),
-            response.statusCode(),
+            answer.status(),
             path,
-            response.body());
+            answer.text());
       }
     } catch (Exception e) {
       LOG.info("generator {} ({}) not reached for {}: {}", g.index(), g.pod(), path, e.toString());

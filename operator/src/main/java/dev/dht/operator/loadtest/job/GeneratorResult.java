@@ -2,14 +2,12 @@ package dev.dht.operator.loadtest.job;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.ByteBuffer;
-import java.util.Base64;
 import org.HdrHistogram.Histogram;
 
 /**
  * What one generator of a parallel test hands over ({@code GET /result}): its summary fields, its
  * measured window on its wall clock, and its latency histogram (microseconds, HdrHistogram's
- * compressed encoding in base64). Pure.
+ * compressed encoding in base64, read by {@link EncodedHistogram}). Pure.
  *
  * @param aborted why the generator's run was cut short on request, null if it ran its course
  */
@@ -47,10 +45,8 @@ public record GeneratorResult(
     }
     Histogram histogram;
     try {
-      histogram =
-          Histogram.decodeFromCompressedByteBuffer(
-              ByteBuffer.wrap(Base64.getDecoder().decode(root.path("histogram").asText())), 0);
-    } catch (Exception e) {
+      histogram = EncodedHistogram.decode(root.path("histogram").asText());
+    } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("unreadable histogram: " + e.getMessage());
     }
     return new GeneratorResult(

@@ -1,5 +1,6 @@
 package dev.dht.operator.loadtest.job;
 
+import dev.dht.operator.kube.Owners;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -7,6 +8,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +24,13 @@ public final class JobPods {
   /** The report and the failure tail live at the end of the log; this bounds the read. */
   static final int LOG_TAIL_LINES = 2000;
 
+  /**
+   * And this bounds it in bytes, since a line can be of any length: the wrk2 report with its full
+   * percentile spectrum is a few KiB, 2000 lines of progress about 200 KiB; the report keeps at
+   * most 256 KiB of it anyway.
+   */
+  static final int LOG_TAIL_BYTES = 1024 * 1024;
+
   private final KubernetesClient client;
 
   public JobPods(KubernetesClient client) {
@@ -29,10 +38,11 @@ public final class JobPods {
   }
 
   /**
-   * The Job's pod, by the label the Job controller sets: a failed one first (of a parallel test's
-   * generators, the one that says why), else the newest.
+   * The pods of {@code job}: those it controls (owner reference with its UID). The Job controller's
+   * label narrows the list, but any pod can carry a label: one a tenant made with the Job's labels
+   * is no generator of the test.
    */
-  public Optional<Pod> podOf(Job job) {
+  static List<Pod> ofJob(KubernetesClient client, Job job) {
     return client
         .pods()
         .inNamespace(job.getMetadata().getNamespace())
@@ -40,6 +50,16 @@ public final class JobPods {
         .list()
         .getItems()
         .stream()
+        .filter(pod -> Owners.isControlledBy(pod, job))
+        .toList();
+  }
+
+  /**
+   * The Job's pod ({@link #ofJob}): a failed one first (of a parallel test's generators, the one
+   * that says why), else the newest.
+   */
+  public Optional<Pod> podOf(Job job) {
+    return ofJob(client, job).stream()
         .max(
             Comparator.comparing(
                     (Pod p) -> p.getStatus() != null && "Failed".equals(p.getStatus().getPhase()))
@@ -68,6 +88,7 @@ public final class JobPods {
               .withName(pod.getMetadata().getName())
               .inContainer(LoadTestModel.CONTAINER)
               .withReadyWaitTimeout(0)
+              .limitBytes(LOG_TAIL_BYTES)
               .tailingLines(LOG_TAIL_LINES)
               .getLog();
       return Optional.ofNullable(log);

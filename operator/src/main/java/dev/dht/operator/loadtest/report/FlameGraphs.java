@@ -2,12 +2,13 @@ package dev.dht.operator.loadtest.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dht.operator.bounded.BoundedHttp;
+import dev.dht.operator.bounded.ReadLimit;
 import dev.dht.operator.loadtest.job.LoadTestModel;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +24,18 @@ import java.util.function.UnaryOperator;
 public final class FlameGraphs {
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
   private static final Duration WAIT_FOR_DONE = Duration.ofSeconds(30);
+
+  /**
+   * A flame graph: async-profiler's HTML of a busy node over a long profile is 0.2 to 2 MiB; 16 MiB
+   * leaves room for deep stacks, and is what the report site unpacks of an artifact ({@link
+   * Artifacts#MAX_ARTIFACT_BYTES}). 15 s is 1 MiB/s, slower than any cluster network.
+   */
+  static final ReadLimit FLAME_GRAPH =
+      new ReadLimit("a node's flame graph", Artifacts.MAX_ARTIFACT_BYTES, Duration.ofSeconds(15));
+
+  /** The profile's state ({@code GET /v0/admin/profile}): a few hundred bytes of JSON. */
+  static final ReadLimit PROFILE_STATE =
+      new ReadLimit("a node's profile state", 64 * 1024, TIMEOUT);
 
   /**
    * What was collected, what could not be (with why), and what profiling cost each node (its CPU
@@ -41,13 +54,14 @@ public final class FlameGraphs {
     this.address = address;
   }
 
-  public Collected collect(LoadTestModel.Profiling profiling) {
+  /** The flame graphs of the profiled nodes, asked with the cluster {@code secret} (admin GETs). */
+  public Collected collect(LoadTestModel.Profiling profiling, String secret) {
     var artifacts = new ArrayList<Artifacts.Artifact>();
     var missing = new ArrayList<String>();
     var overhead = new ArrayList<String>();
     for (String node : profiling.nodes()) {
       String pod = LoadTestModel.Profiling.podOf(node);
-      JsonNode profile = awaitDone(node);
+      JsonNode profile = awaitDone(node, secret);
       String state = profile.path("state").asText("unknown");
       if (profile.has("overhead")) {
         overhead.add(pod + ": " + overhead(profile.get("overhead")));
@@ -59,18 +73,14 @@ public final class FlameGraphs {
       for (String event : profiling.events().split(",")) {
         try {
           var html =
-              http.send(
-                  HttpRequest.newBuilder(
-                          URI.create(address.apply(node) + "/v0/admin/profile/" + event + ".html"))
-                      .timeout(TIMEOUT)
-                      .build(),
-                  HttpResponse.BodyHandlers.ofByteArray());
-          if (html.statusCode() == 200) {
+              BoundedHttp.send(
+                  http, admin(node, "profile/" + event + ".html", secret), FLAME_GRAPH);
+          if (html.status() == 200) {
             artifacts.add(
                 new Artifacts.Artifact(
                     "flame-" + pod + "-" + event + ".html", "text/html", html.body()));
           } else {
-            missing.add("flame graph " + pod + " " + event + ": " + html.statusCode());
+            missing.add("flame graph " + pod + " " + event + ": " + html.status());
           }
         } catch (IOException e) {
           missing.add("flame graph " + pod + " " + event + ": " + e.getMessage());
@@ -104,18 +114,13 @@ public final class FlameGraphs {
    * The node's profile state ({@code GET /v0/admin/profile}) once it is no longer running, or after
    * the bounded wait; {@code {"state": "unreachable (why)"}} if the node did not answer.
    */
-  private JsonNode awaitDone(String node) {
+  private JsonNode awaitDone(String node, String secret) {
     Instant deadline = Instant.now().plus(WAIT_FOR_DONE);
     JsonNode state = JSON.createObjectNode().put("state", "unreachable");
     while (Instant.now().isBefore(deadline)) {
       try {
-        var answer =
-            http.send(
-                HttpRequest.newBuilder(URI.create(address.apply(node) + "/v0/admin/profile"))
-                    .timeout(TIMEOUT)
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-        state = answer.statusCode() == 200 ? JSON.readTree(answer.body()) : state;
+        var answer = BoundedHttp.send(http, admin(node, "profile", secret), PROFILE_STATE);
+        state = answer.status() == 200 ? JSON.readTree(answer.text()) : state;
         if (!"running".equals(state.path("state").asText())) {
           return state;
         }
@@ -128,5 +133,16 @@ public final class FlameGraphs {
       }
     }
     return state;
+  }
+
+  /** A GET of the node's {@code /v0/admin/<what>}, with the cluster secret it demands. */
+  private HttpRequest admin(String node, String what, String secret) {
+    var request =
+        HttpRequest.newBuilder(URI.create(address.apply(node) + "/v0/admin/" + what))
+            .timeout(TIMEOUT);
+    if (secret != null) {
+      request.header("X-Dht-Cluster-Secret", secret);
+    }
+    return request.build();
   }
 }

@@ -45,6 +45,9 @@ public final class HtmlReport {
   private static final int BOTTOM = 45;
   private static final int MAX_DECADES = 6;
 
+  /** What a framed artifact may do: run its own scripts, in an origin of its own. */
+  public static final String FRAME_SANDBOX = "allow-scripts";
+
   private HtmlReport() {}
 
   static String render(
@@ -198,7 +201,12 @@ public final class HtmlReport {
     h.append("</table>\n");
   }
 
-  /** Each flame graph shown in the page (the report site serves it beside the page), and linked. */
+  /**
+   * Each flame graph shown in the page (the report site serves it beside the page), and linked. A
+   * flame graph is a node's output: framed in a sandbox that lets it draw (scripts) but gives it an
+   * opaque origin (no {@code allow-same-origin}, which together with scripts would undo the
+   * sandbox).
+   */
   private static void flameGraphs(StringBuilder h, List<String> artifacts) {
     if (artifacts.isEmpty()) {
       return;
@@ -210,7 +218,9 @@ public final class HtmlReport {
           .append(name)
           .append("\">")
           .append(name)
-          .append("</a></figcaption><iframe src=\"")
+          .append("</a></figcaption><iframe sandbox=\"")
+          .append(FRAME_SANDBOX)
+          .append("\" src=\"")
           .append(name)
           .append("\" title=\"")
           .append(name)

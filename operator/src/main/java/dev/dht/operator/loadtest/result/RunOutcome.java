@@ -15,6 +15,7 @@ public record RunOutcome(boolean succeeded, String reason, String message, RunSu
   public static final String COMPLETED = "Completed";
   static final String SUMMARY_MISSING = "SummaryMissing";
   static final String JOB_DELETED = "JobDeleted";
+  static final String JOB_NOT_OWNED = "JobNotOwned";
   public static final String RESULTS_MISSING = "ResultsMissing";
   public static final String GENERATOR_BEHIND = "GeneratorBehind";
   public static final String ABORTED = "Aborted";
@@ -74,6 +75,16 @@ public record RunOutcome(boolean succeeded, String reason, String message, RunSu
 
   public static RunOutcome jobDeleted(String jobName) {
     return failed(JOB_DELETED, "Job " + jobName + " was deleted before it finished");
+  }
+
+  /** A Job of the test's Job name that the test does not control: its pods are not trusted. */
+  public static RunOutcome jobNotOwned(String jobName) {
+    return failed(
+        JOB_NOT_OWNED,
+        "Job "
+            + jobName
+            + " exists but was not made for this test (no owner reference to its UID):"
+            + " its pods are not trusted as load generators");
   }
 
   static String describe(String podName, ContainerStateTerminated t) {

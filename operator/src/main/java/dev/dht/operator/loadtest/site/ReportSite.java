@@ -2,6 +2,7 @@ package dev.dht.operator.loadtest.site;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
+import dev.dht.operator.kube.Owners;
 import dev.dht.operator.loadtest.DhtLoadTest;
 import dev.dht.operator.loadtest.job.LoadTestModel;
 import dev.dht.operator.loadtest.report.Artifacts;
@@ -9,10 +10,13 @@ import dev.dht.operator.loadtest.report.ReportConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Semaphore;
 
 /**
  * The load test reports, read-only, on the operator's HTTP port ({@code kubectl port-forward}):
@@ -21,9 +25,17 @@ import java.util.Set;
  * /reports/<ns>/<name>/<artifact>} an artifact (a flame graph). Only namespaces the operator
  * watches are served; anything else is 404. Reads the objects on each request (no cache: a report
  * page is rare).
+ *
+ * <p>What it serves, tenants may have written: every answer carries {@link SiteHeaders}, a report
+ * or artifact is served only if its test owns it (UID), and artifacts are unpacked within caps.
  */
 public final class ReportSite implements HttpHandler {
   static final String PREFIX = "/reports/";
+
+  /** Artifacts unpacked at once; more wait for a later try (503). */
+  static final int ARTIFACTS_AT_ONCE = 2;
+
+  private final Semaphore unpacking = new Semaphore(ARTIFACTS_AT_ONCE);
 
   private final KubernetesClient client;
   private final Set<String> namespaces;
@@ -68,23 +80,19 @@ public final class ReportSite implements HttpHandler {
       try {
         serve(exchange);
       } catch (RuntimeException e) { // answered before the exchange closes
-        send(
-            exchange,
-            500,
-            "text/plain",
-            ("error: " + e.getMessage() + "\n").getBytes(StandardCharsets.UTF_8));
+        text(exchange, 500, "error: " + e.getMessage() + "\n");
       }
     }
   }
 
   private void serve(HttpExchange exchange) throws IOException {
     if (!"GET".equals(exchange.getRequestMethod())) {
-      send(exchange, 405, "text/plain", "read-only: GET\n".getBytes(StandardCharsets.UTF_8));
+      text(exchange, 405, "read-only: GET\n");
       return;
     }
     var page = Page.of(exchange.getRequestURI().getPath());
     if (page == null || page.namespace() != null && !serves(page.namespace())) {
-      send(exchange, 404, "text/plain", "no such report\n".getBytes(StandardCharsets.UTF_8));
+      text(exchange, 404, "no such report\n");
       return;
     }
     if (page.test() == null) {
@@ -121,46 +129,110 @@ public final class ReportSite implements HttpHandler {
     return ReportIndex.render(namespace, tests).getBytes(StandardCharsets.UTF_8);
   }
 
+  /**
+   * The test of a page, if it exists: what its report and artifacts must be owned by. They are
+   * found by name, never by label, and only when the test owns them (its UID).
+   */
+  private DhtLoadTest test(Page page) {
+    return client
+        .resources(DhtLoadTest.class)
+        .inNamespace(page.namespace())
+        .withName(page.test())
+        .get();
+  }
+
   private void testPage(HttpExchange exchange, Page page) throws IOException {
+    var test = test(page);
     var report =
-        client
-            .configMaps()
-            .inNamespace(page.namespace())
-            .withName(LoadTestModel.reportName(page.test()))
-            .get();
-    if (report == null || report.getData() == null) {
-      send(exchange, 404, "text/plain", "no report (yet)\n".getBytes(StandardCharsets.UTF_8));
+        test == null
+            ? null
+            : client
+                .configMaps()
+                .inNamespace(page.namespace())
+                .withName(LoadTestModel.reportName(page.test()))
+                .get();
+    String html =
+        report == null || report.getData() == null || !Owners.isOwnedBy(report, test)
+            ? null
+            : report.getData().get(ReportConfigMap.HTML_KEY);
+    if (html == null) {
+      text(exchange, 404, "no report (yet)\n");
       return;
     }
-    send(
-        exchange,
-        200,
-        "text/html; charset=utf-8",
-        report.getData().get(ReportConfigMap.HTML_KEY).getBytes(StandardCharsets.UTF_8));
+    send(exchange, 200, "text/html; charset=utf-8", html.getBytes(StandardCharsets.UTF_8));
   }
 
+  /**
+   * An artifact's parts, by name, each owned by the test; unpacked within the caps of {@link
+   * Artifacts#read}, and by at most {@link #ARTIFACTS_AT_ONCE} requests at a time: the site answers
+   * anyone who reaches the port, and each may hold up to 16 MiB of parts and {@link
+   * Artifacts#MAX_ARTIFACT_BYTES} unpacked.
+   */
   private void artifact(HttpExchange exchange, Page page) throws IOException {
-    List<ConfigMap> parts =
-        client
-            .configMaps()
-            .inNamespace(page.namespace())
-            .withLabel("app.kubernetes.io/instance", page.test())
-            .withLabel(Artifacts.ARTIFACT_LABEL, Artifacts.slug(page.artifact()))
-            .list()
-            .getItems();
-    if (parts.isEmpty()) {
-      send(exchange, 404, "text/plain", "no such artifact\n".getBytes(StandardCharsets.UTF_8));
+    if (!unpacking.tryAcquire()) {
+      exchange.getResponseHeaders().set("Retry-After", "5");
+      text(exchange, 503, "busy serving other artifacts: try again\n");
       return;
     }
-    String type =
-        parts.getFirst().getMetadata().getAnnotations().get(Artifacts.CONTENT_TYPE_ANNOTATION);
-    send(exchange, 200, type == null ? "application/octet-stream" : type, Artifacts.read(parts));
+    try {
+      var test = test(page);
+      var parts = test == null ? null : parts(test, page.artifact());
+      if (parts == null) {
+        text(exchange, 404, "no such artifact\n");
+        return;
+      }
+      byte[] content;
+      try {
+        content = Artifacts.read(parts);
+      } catch (UncheckedIOException | IllegalArgumentException e) {
+        String why =
+            e instanceof UncheckedIOException u ? u.getCause().getMessage() : e.getMessage();
+        text(exchange, 500, "artifact not served: " + why + "\n");
+        return;
+      }
+      String type =
+          parts.getFirst().getMetadata().getAnnotations().get(Artifacts.CONTENT_TYPE_ANNOTATION);
+      SiteHeaders.artifact(
+          exchange.getResponseHeaders(), type == null ? "application/octet-stream" : type);
+      exchange.sendResponseHeaders(200, content.length);
+      exchange.getResponseBody().write(content);
+    } finally {
+      unpacking.release();
+    }
   }
 
+  /** The parts of {@code artifact}, all there and all the test's; null otherwise. */
+  private List<ConfigMap> parts(DhtLoadTest test, String artifact) {
+    var maps = client.configMaps().inNamespace(test.getMetadata().getNamespace());
+    var first = maps.withName(Artifacts.name(test, artifact, 0)).get();
+    if (first == null || !Owners.isOwnedBy(first, test)) {
+      return null;
+    }
+    int count;
+    try {
+      count = Artifacts.partCount(first);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+    var parts = new ArrayList<ConfigMap>(List.of(first));
+    for (int i = 1; i < count; i++) {
+      var part = maps.withName(Artifacts.name(test, artifact, i)).get();
+      if (part == null || !Owners.isOwnedBy(part, test)) {
+        return null;
+      }
+      parts.add(part);
+    }
+    return parts;
+  }
+
+  private static void text(HttpExchange exchange, int status, String text) throws IOException {
+    send(exchange, status, "text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** One of the site's own answers, with the page policy ({@link SiteHeaders#page}). */
   private static void send(HttpExchange exchange, int status, String type, byte[] body)
       throws IOException {
-    exchange.getResponseHeaders().set("Content-Type", type);
-    exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+    SiteHeaders.page(exchange.getResponseHeaders(), type);
     exchange.sendResponseHeaders(status, body.length);
     exchange.getResponseBody().write(body);
   }

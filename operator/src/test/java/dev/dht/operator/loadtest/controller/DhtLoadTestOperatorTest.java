@@ -337,7 +337,17 @@ class DhtLoadTestOperatorTest {
         var flame = fetch(http, base + ns + "/put-zeta/flame-zeta-0-cpu.html");
         assertThat(flame.statusCode()).isEqualTo(200);
         assertThat(flame.headers().firstValue("content-type")).contains("text/html");
+        assertThat(flame.headers().firstValue("content-security-policy"))
+            .get()
+            .asString()
+            .contains("sandbox allow-scripts");
         assertThat(flame.body()).isEqualTo(html);
+        assertThat(page.headers().firstValue("content-security-policy"))
+            .get()
+            .asString()
+            .contains("default-src 'none'");
+        assertThat(page.body())
+            .contains("<iframe sandbox=\"allow-scripts\" src=\"flame-zeta-0-cpu.html\"");
         assertThat(fetch(http, base + "kube-system/").statusCode()).isEqualTo(404);
         assertThat(fetch(http, base + ns + "/no-such-test/").statusCode()).isEqualTo(404);
       } finally {
@@ -565,6 +575,103 @@ class DhtLoadTestOperatorTest {
       client.resource(current).updateStatus();
       return true;
     });
+  }
+
+  /**
+   * A tenant's pod with the Job's labels (made and controlled by something of the tenant's, so the
+   * Job controller does not adopt it) is no generator: the operator never asks it for progress,
+   * though it asks the Job's own pod, and its failure does not fail the test.
+   */
+  @Test
+  void aPodWithTheJobsLabelsThatTheJobDoesNotControlIsIgnored() throws Exception {
+    create("imp-iota", spec -> spec.setTargetUrl("http://10.0.0.3:8080"));
+    var job = await(Job.class, "imp-iota-loadgen");
+    var real = awaitPod(job);
+    var askedImpostor = new java.util.concurrent.atomic.AtomicInteger();
+    var askedReal = new java.util.concurrent.atomic.AtomicInteger();
+    var impostorServer = fakeGenerator(GENERATOR_PORTS[0], askedImpostor);
+    var realServer = fakeGenerator(GENERATOR_PORTS[1], askedReal);
+    try {
+      var owner =
+          client
+              .resource(
+                  new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+                      .withNewMetadata()
+                      .withName("tenant-owner")
+                      .withNamespace(ns)
+                      .endMetadata()
+                      .build())
+              .create();
+      var impostor =
+          client
+              .resource(
+                  new io.fabric8.kubernetes.api.model.PodBuilder()
+                      .withNewMetadata()
+                      .withName("imp-iota-loadgen-impostor")
+                      .withNamespace(ns)
+                      .withLabels(real.getMetadata().getLabels())
+                      .withOwnerReferences(
+                          new io.fabric8.kubernetes.api.model.OwnerReferenceBuilder()
+                              .withApiVersion("v1")
+                              .withKind("ConfigMap")
+                              .withName("tenant-owner")
+                              .withUid(owner.getMetadata().getUid())
+                              .withController(true)
+                              .build())
+                      .endMetadata()
+                      .withNewSpec()
+                      .withNodeSelector(Map.of("dht.dev/test-no-such-node", "true"))
+                      .addNewContainer()
+                      .withName("loadgen")
+                      .withImage(IMAGE)
+                      .endContainer()
+                      .endSpec()
+                      .build())
+              .create();
+      setRunning(impostor, "10.9.9.1");
+      setRunning(real, "10.9.9.2");
+
+      awaitUntil(() -> askedReal.get() >= 2);
+      assertThat(askedImpostor.get()).as("progress asked of the impostor").isZero();
+      assertThat(
+              get(Pod.class, impostor.getMetadata().getName()).getMetadata().getOwnerReferences())
+          .as("not adopted by the Job controller")
+          .extracting(OwnerReference::getKind)
+          .containsExactly("ConfigMap");
+
+      // were it taken for the Job's pod, its failure (the newest pod, failed) would fail the test
+      terminate(impostor, 1, "Error", null);
+      terminate(real, 0, "Completed", LoadTests.terminationMessage());
+      var done = awaitStatus("imp-iota", DhtLoadTestStatus::isFinished);
+      assertThat(done.getPhase()).isEqualTo("Succeeded");
+      assertThat(askedImpostor.get()).isZero();
+    } finally {
+      impostorServer.stop(0);
+      realServer.stop(0);
+    }
+  }
+
+  /** A generator's control port that only says it runs, counting how often it was asked. */
+  private static com.sun.net.httpserver.HttpServer fakeGenerator(
+      int port, java.util.concurrent.atomic.AtomicInteger asked) throws java.io.IOException {
+    var server =
+        com.sun.net.httpserver.HttpServer.create(
+            new java.net.InetSocketAddress("127.0.0.1", port), 4);
+    server.createContext(
+        "/",
+        exchange -> {
+          if (exchange.getRequestURI().getPath().equals("/progress")) {
+            asked.incrementAndGet();
+          }
+          byte[] body =
+              "{\"phase\":\"running\",\"elapsedSeconds\":1.0,\"measuredSeconds\":0}"
+                  .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+          exchange.sendResponseHeaders(200, body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
+    server.start();
+    return server;
   }
 
   @Test

@@ -1,6 +1,7 @@
 package dev.dht.operator.loadtest.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dht.operator.loadtest.DhtLoadTest;
 import dev.dht.operator.loadtest.LoadTests;
@@ -80,5 +81,64 @@ class ArtifactsTest {
                 m -> java.util.Base64.getDecoder().decode(m.getBinaryData().get("part.gz")).length)
             .sum();
     assertThat(kept).isLessThanOrEqualTo(Artifacts.MAX_TOTAL_BYTES);
+  }
+
+  /** Part ConfigMaps as someone who may write ConfigMaps in the namespace could make them. */
+  private static io.fabric8.kubernetes.api.model.ConfigMap part(int index, int count, byte[] gz) {
+    var map = new io.fabric8.kubernetes.api.model.ConfigMap();
+    map.setMetadata(
+        new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
+            .withName("put-10k-artifact-bomb-html-" + index)
+            .withAnnotations(java.util.Map.of("dht.dev/artifact-part", index + "/" + count))
+            .build());
+    map.setBinaryData(
+        java.util.Map.of("part.gz", java.util.Base64.getEncoder().encodeToString(gz)));
+    return map;
+  }
+
+  /**
+   * A gigabyte of zeros in two parts of about half a megabyte: unpacking stops at the 16 MiB an
+   * artifact may have, having allocated about that, not the gigabyte.
+   */
+  @Test
+  void aGzipBombInAnArtifactStopsAtTheCap() {
+    byte[] bomb = dev.dht.operator.bounded.GzipBombs.zeros(1024);
+    int half = bomb.length / 2;
+    var parts =
+        List.of(
+            part(1, 2, java.util.Arrays.copyOfRange(bomb, half, bomb.length)),
+            part(0, 2, java.util.Arrays.copyOf(bomb, half)));
+
+    long before = dev.dht.operator.bounded.Allocations.ofThisThread();
+    assertThatThrownBy(() -> Artifacts.read(parts))
+        .isInstanceOf(java.io.UncheckedIOException.class)
+        .hasRootCauseInstanceOf(dev.dht.operator.bounded.TooLargeException.class)
+        .hasMessageContaining("the artifact (uncompressed) is larger than the 16 MiB");
+    long allocated = dev.dht.operator.bounded.Allocations.ofThisThread() - before;
+    assertThat(allocated).isLessThan(3L * Artifacts.MAX_ARTIFACT_BYTES + 8L * bomb.length);
+  }
+
+  @Test
+  void partsThatDoNotMakeOneArtifactAreRefused() {
+    byte[] gz = "x".getBytes(StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> Artifacts.read(List.of(part(0, 2, gz))))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Artifacts.read(List.of(part(0, 2, gz), part(0, 2, gz))))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> Artifacts.read(List.of(part(0, 500, gz))))
+        .as("more parts than a test's artifacts can fill")
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("1 to 19 parts");
+    assertThatThrownBy(() -> Artifacts.read(List.of()))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void anArtifactOverItsCapIsLeftOutAndSaidSo() {
+    byte[] huge = new byte[Artifacts.MAX_ARTIFACT_BYTES + 1];
+    var stored =
+        Artifacts.build(TEST, List.of(new Artifacts.Artifact("huge.html", "text/html", huge)));
+    assertThat(stored.configMaps()).isEmpty();
+    assertThat(stored.left()).singleElement().asString().contains("16 MiB an artifact may have");
   }
 }

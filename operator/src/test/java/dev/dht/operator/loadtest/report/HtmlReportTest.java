@@ -31,7 +31,10 @@ class HtmlReportTest {
                 java.util.List.of("demo-0: +3.0% CPU per request while profiled")));
     assertThat(html)
         .contains("<h2>Against put-10k-v1</h2>", "id=\"comparison\"", "p99.9")
-        .contains("<a href=\"flame-demo-0-cpu.html\">", "<iframe src=\"flame-demo-0-cpu.html\"")
+        .contains("<a href=\"flame-demo-0-cpu.html\">")
+        .as("a flame graph draws with its scripts, in an origin of its own")
+        .contains("<iframe sandbox=\"allow-scripts\" src=\"flame-demo-0-cpu.html\"")
+        .doesNotContain("allow-same-origin")
         .contains("<li>demo-0: +3.0% CPU per request while profiled</li>")
         .as("the baseline's curve is drawn beside this run's")
         .contains("id=\"baseline-curve\"", "- - put-10k-v1");

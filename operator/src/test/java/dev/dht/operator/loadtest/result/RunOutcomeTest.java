@@ -112,4 +112,14 @@ class RunOutcomeTest {
             Optional.empty());
     assertThat(outcome.message()).hasSize(RunOutcome.MAX_MESSAGE);
   }
+
+  @Test
+  void aJobTheTestDoesNotOwnFailsItAndSaysWhy() {
+    var outcome = RunOutcome.jobNotOwned("put-10k-loadgen");
+    assertThat(outcome.succeeded()).isFalse();
+    assertThat(outcome.reason()).isEqualTo("JobNotOwned");
+    assertThat(outcome.message())
+        .startsWith("Job put-10k-loadgen exists but was not made for this test")
+        .endsWith("its pods are not trusted as load generators");
+  }
 }
