@@ -270,6 +270,71 @@ SH
   log "$(grep -c '^ok' "$WORK/api.log") API checks passed"
 }
 
+# A second cluster with the defaults: TLS only, peers with certificates of its own CA
+step_tls() {
+  local c=secure
+  k apply -f - >/dev/null <<YAML || die "kubectl apply of DhtCluster $c failed"
+apiVersion: dht.dev/v1alpha1
+kind: DhtCluster
+metadata: {name: $c}
+spec:
+  replicas: 3
+  storage: {size: 64Mi}
+  resources: {requests: {cpu: 50m, memory: 256Mi}, limits: {memory: 512Mi}}
+  jvmOptions: ["-Xmx160m", "-XX:TieredStopAtLevel=1"]
+YAML
+  local t=$SECONDS
+  timeout 500 kubectl -n "$NS" wait "dhtcluster/$c" --for=condition=Ready --timeout=490s >/dev/null ||
+    die "DhtCluster $c not Ready within 490s: $(jp "dht/$c" '{range .status.conditions[*]}{.type}={.status} {.message}; {end}')"
+  log "DhtCluster $c (defaults) Ready in $((SECONDS - t))s, transport $(jp "dht/$c" '{.status.transport}')"
+  [ "$(jp "dht/$c" '{.status.transport}')" = Tls ] || die "a cluster with defaults should run TLS"
+  for o in "secret/$c-ca" "secret/$c-ca-cert" "secret/$c-node-tls"; do
+    k get "$o" >/dev/null 2>&1 || die "TLS object $o missing"
+  done
+  k get secret "$c-ca-cert" -o jsonpath='{.data.ca\.crt}' | base64 -d > "$WORK/$c-ca.crt"
+  grep -q 'BEGIN CERTIFICATE' "$WORK/$c-ca.crt" || die "no CA certificate in $c-ca-cert"
+  # a certificate of another CA, with the names of the cluster's nodes
+  command -v openssl >/dev/null || { apt-get update -qq && apt-get install -y -qq openssl >/dev/null; }
+  (cd "$WORK" &&
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj "/CN=other CA" \
+      -keyout other-ca.key -out other-ca.crt 2>/dev/null &&
+    openssl req -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -subj "/CN=intruder" \
+      -keyout intruder.key -out intruder.csr 2>/dev/null &&
+    openssl x509 -req -in intruder.csr -CA other-ca.crt -CAkey other-ca.key -CAcreateserial -days 1 \
+      -out intruder.crt -extfile <(printf '%s\n' "subjectAltName=DNS:*.$c-peers.$NS.svc" \
+        "extendedKeyUsage=serverAuth,clientAuth") 2>/dev/null) || die "openssl could not make a foreign certificate"
+  for f in "$c-ca.crt" intruder.crt intruder.key; do
+    timeout 20 kubectl -n "$NS" exec -i client -- sh -c "cat > /tmp/$f" < "$WORK/$f" || die "cannot copy $f"
+  done
+  in_pod client 120 >"$WORK/tls.log" 2>&1 <<SH
+S=https://$c:8080
+P0=$c-0.$c-peers.$NS.svc
+SH_FAIL=0
+code() { curl -s -o /tmp/body -w '%{http_code}' --max-time 5 --cacert /tmp/$c-ca.crt "\$@"; }
+check() { # check DESCRIPTION WANT_CODE GOT_CODE [WANT_BODY]
+  if [ "\$3" != "\$2" ]; then echo "FAIL \$1 -> \$3 (want \$2)"; SH_FAIL=1; return; fi
+  if [ \$# -ge 4 ] && [ "\$(cat /tmp/body)" != "\$4" ]; then echo "FAIL \$1 -> body '\$(cat /tmp/body)' (want '\$4')"; SH_FAIL=1; return; fi
+  echo "ok   \$1 -> \$3"
+}
+check "plain HTTP to the client port is refused"   000 "\$(code http://$c:8080/v0/status)"
+check "PUT tls-a ack=3&from=3 (curl --cacert)"      201 "\$(code -X PUT --data-binary sealed "\$S/v0/entity?id=tls-a&ack=3&from=3")"
+check "GET tls-a ack=3&from=3 from $c-2"          200 "\$(code "https://$c-2.$c-peers.$NS.svc:8080/v0/entity?id=tls-a&ack=3&from=3")" sealed
+check "the CA is checked: no --cacert"             000 "\$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "\$S/v0/status")"
+check "peer port without a certificate"            000 "\$(code "https://\$P0:7070/internal/v0/clock")"
+check "peer port with another CA's certificate"    000 "\$(code --cert /tmp/intruder.crt --key /tmp/intruder.key "https://\$P0:7070/internal/v0/clock")"
+check "admin port without credentials"             401 "\$(code "https://\$P0:9090/v0/admin/status")"
+check "entity API on the admin port"               404 "\$(code "https://\$P0:9090/v0/entity?id=tls-a")"
+exit \$SH_FAIL
+SH
+  local rc=$?
+  sed 's/^/    /' "$WORK/tls.log"
+  [ $rc = 0 ] || die "$(grep -c '^FAIL' "$WORK/tls.log") TLS check(s) failed (exit $rc)"
+  k get networkpolicy "$c" >/dev/null 2>&1 && log "NetworkPolicy $c: $(jp "networkpolicy/$c" '{range .spec.ingress[*]}{.ports[0].port} {end}')"
+  k delete dhtcluster "$c" --wait=true --timeout=120s >/dev/null || die "cannot delete DhtCluster $c"
+  k delete pvc -l "app.kubernetes.io/instance=$c" --wait=false >/dev/null 2>&1 || true
+  log "$(grep -c '^ok' "$WORK/tls.log") TLS checks passed; $c deleted"
+}
+
 step_loadtest() {
   crd_present dhtloadtests.dht.dev ||
     die "CRD dhtloadtests.dht.dev is not installed: crds/dhtloadtests.dht.dev-v1.yml has not landed (DhtLoadTest work in operator/)"
@@ -902,6 +967,7 @@ STEPS=(
   "install|helm install the operator (charts/dht) with the built images|step_install|360"
   "cluster|3-replica DhtCluster: Ready, 3/3, printer columns|step_cluster|660"
   "api|PUT/GET/DELETE via the client Service, ack/from, range read from one node|step_api|240"
+  "tls|a DhtCluster with defaults is TLS-only: curl --cacert works, plain HTTP and foreign certificates refused|step_tls|660"
   "loadtest|DhtLoadTest ~30 s at 300 req/s: Succeeded, results, verdict, report; profiled, with a baseline|step_loadtest|600"
   "parallel|DhtLoadTest with parallelism 2: windows overlap, one merged result, both generators in the report; abortOnFail|step_parallel|480"
   "failover|delete a node pod during a write loop at ack=2/from=3|step_failover|720"

@@ -45,7 +45,7 @@ class LoadGenCommandTest {
         "--rate 100 --duration soon            | bad duration 'soon'",
         "--rate 100 --timeout 0s               | --timeout must be > 0",
         "--rate 100 --zipf-theta 1             | --zipf-theta must be in (0, 1)",
-        "--rate 100 --url ftp://127.0.0.1:1     | --url must be an http://host[:port] base URL",
+        "--rate 100 --url ftp://127.0.0.1:1     | --url must be an http(s)://host[:port] base URL",
         "--rate 100 --url http://127.0.0.1:1/v0 | --url must be a base URL without a path",
         "--workload get                        | Missing required option: '--rate=<rate>'",
         "--rate 100 --connections 2 --generators 3 | --generators must not exceed --connections",

@@ -46,6 +46,7 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
 
   private static final String TMP_VOLUME = "tmp";
   private static final String SECRET_VOLUME = "cluster-secret";
+  private static final String CA_VOLUME = "cluster-ca";
 
   public JobDependent() {
     super(Job.class);
@@ -181,6 +182,15 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
             .withSizeLimit(new Quantity("64Mi"))
             .endEmptyDir()
             .build());
+    if (model.caSecretName() != null) {
+      volumes.add(
+          new VolumeBuilder()
+              .withName(CA_VOLUME)
+              .withNewSecret()
+              .withSecretName(model.caSecretName())
+              .endSecret()
+              .build());
+    }
     if (model.profiling().any()) {
       // the profile requests carry the cluster secret: mounted only when the test profiles
       volumes.add(
@@ -219,6 +229,14 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
   private static List<VolumeMount> mounts(LoadTestModel model) {
     var mounts = new ArrayList<VolumeMount>();
     mounts.add(new VolumeMountBuilder().withName(TMP_VOLUME).withMountPath("/tmp").build());
+    if (model.caSecretName() != null) {
+      mounts.add(
+          new VolumeMountBuilder()
+              .withName(CA_VOLUME)
+              .withMountPath(LoadTestModel.CA_DIR)
+              .withReadOnly(true)
+              .build());
+    }
     if (model.profiling().any()) {
       mounts.add(
           new VolumeMountBuilder()

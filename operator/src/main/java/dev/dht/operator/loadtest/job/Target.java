@@ -2,6 +2,7 @@ package dev.dht.operator.loadtest.job;
 
 import dev.dht.operator.cluster.ClusterModel;
 import dev.dht.operator.cluster.DhtCluster;
+import dev.dht.operator.cluster.Transport;
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.loadtest.DhtLoadTest;
 import io.fabric8.kubernetes.api.model.Condition;
@@ -15,6 +16,8 @@ import java.util.Optional;
  * @param reason CamelCase reason of the TargetReady condition
  * @param nodes the cluster's node URLs (members), for profiling; empty for a targetUrl
  * @param secretName the cluster's Secret (the profile requests need it); null for a targetUrl
+ * @param caSecretName the Secret of a TLS cluster's CA bundle ({@code ca.crt}), which the
+ *     generators trust; null for a plain cluster or a targetUrl
  */
 public record Target(
     boolean ready,
@@ -23,7 +26,8 @@ public record Target(
     String reason,
     String message,
     List<String> nodes,
-    String secretName) {
+    String secretName,
+    String caSecretName) {
   static final String EXTERNAL = "ExternalTarget";
   static final String CLUSTER_READY = "ClusterReady";
   public static final String CLUSTER_NOT_FOUND = "ClusterNotFound";
@@ -39,7 +43,8 @@ public record Target(
     var spec = test.getSpec();
     if (spec.getTargetUrl() != null) {
       String url = stripSlash(spec.getTargetUrl());
-      return new Target(true, url, defaultImage, EXTERNAL, "load goes to " + url, List.of(), null);
+      return new Target(
+          true, url, defaultImage, EXTERNAL, "load goes to " + url, List.of(), null, null);
     }
     String name = spec.getClusterRef().getName();
     String namespace = test.getMetadata().getNamespace();
@@ -58,7 +63,9 @@ public record Target(
       return notReady(
           CLUSTER_NOT_READY, "DhtCluster " + name + " is not Ready" + detail + "; waiting for it");
     }
-    String url = "http://" + name + "." + namespace + ".svc:" + ClusterModel.PORT;
+    boolean tls = status.getTransport() == Transport.Tls;
+    String url =
+        (tls ? "https://" : "http://") + name + "." + namespace + ".svc:" + ClusterModel.PORT;
     String image = cluster.get().getSpec() == null ? null : cluster.get().getSpec().getImage();
     return new Target(
         true,
@@ -67,11 +74,12 @@ public record Target(
         CLUSTER_READY,
         "DhtCluster " + name + " is Ready; load goes to its client Service " + url,
         status.getMembers() == null ? List.of() : List.copyOf(status.getMembers()),
-        name + "-secret");
+        name + "-secret",
+        tls ? name + "-ca-cert" : null);
   }
 
   private static Target notReady(String reason, String message) {
-    return new Target(false, null, null, reason, message, List.of(), null);
+    return new Target(false, null, null, reason, message, List.of(), null, null);
   }
 
   private static String stripSlash(String url) {

@@ -2,6 +2,7 @@ package dev.dht.operator.loadtest.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.operator.cluster.Transport;
 import dev.dht.operator.loadtest.LoadTests;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,22 @@ class TargetTest {
     assertThat(target.url()).isEqualTo("http://demo.ns.svc:8080");
     assertThat(target.image()).isEqualTo(LoadTests.IMAGE);
     assertThat(target.reason()).isEqualTo(Target.CLUSTER_READY);
+  }
+
+  @Test
+  void aTlsClusterIsReachedOverHttpsAndItsCaIsMountedForTheGenerators() {
+    var cluster = LoadTests.cluster("demo", true);
+    cluster.getStatus().setTransport(Transport.Tls);
+    var test = LoadTests.test("t", "demo");
+    var target = Target.resolve(test, Optional.of(cluster), LoadTests.IMAGE);
+    assertThat(target.url()).isEqualTo("https://demo.ns.svc:8080");
+    assertThat(target.caSecretName()).isEqualTo("demo-ca-cert");
+    var model = LoadTestModel.of(test, target);
+    assertThat(model.args())
+        .containsSubsequence(
+            "--url", "https://demo.ns.svc:8080", "--ca-file", "/etc/dht-ca/ca.crt");
+    var pod = JobDependent.container(model);
+    assertThat(pod.getVolumeMounts()).anyMatch(m -> m.getMountPath().equals("/etc/dht-ca"));
   }
 
   @Test
