@@ -267,6 +267,17 @@ class DhtLoadTestOperatorTest {
     java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("dht-profiled");
     try (var node = startNode(NODE_PORT, dir, "zeta-secret")) {
       createCluster("zeta", true);
+      // the cluster's Secret, which the operator reads to fetch the flame graphs (admin GETs)
+      client
+          .resource(
+              new io.fabric8.kubernetes.api.model.SecretBuilder()
+                  .withNewMetadata()
+                  .withName("zeta-secret")
+                  .withNamespace(ns)
+                  .endMetadata()
+                  .addToStringData("secret", "zeta-secret")
+                  .build())
+          .create();
       awaitUntil(() -> {
         var cluster = get(DhtCluster.class, "zeta");
         cluster.getStatus().setMembers(List.of("http://zeta-0.zeta-peers." + ns + ".svc:8080"));
