@@ -173,7 +173,8 @@ public class DhtClusterSpec {
   @Builder.Default
   private OperatorUpgrades operatorUpgrades = OperatorUpgrades.Manual;
 
-  // no CRD default: a default would be written into every existing cluster's spec
+  // no CRD default: the apiserver would write it into every existing cluster's spec, which would
+  // change the restart inputs of them all (ClusterModel.inputs)
   @JsonPropertyDescription(
       "Which pods may reach the nodes. The operator keeps a NetworkPolicy named like the"
           + " DhtCluster on the node pods: the client port admits clientsFrom (default: every pod"
