@@ -58,13 +58,15 @@ ok "charts/dht/crds carries crds/: $(cd "$ROOT/crds" && ls *.yml | tr '\n' ' ')"
 NS_VALUES=(--set 'watchNamespaces={team-a,team-b}' --set leaderElection.enabled=false --set sampleCluster.enabled=true)
 NORBAC_VALUES=(--set rbac.create=false --set serviceAccount.create=false --set serviceAccount.name=ops)
 MONITORING_VALUES=(--set monitoring.podMonitor.enabled=true --set monitoring.serviceMonitor.enabled=true
-                   --set monitoring.dashboard.enabled=true --set 'monitoring.podMonitor.labels.release=prometheus')
+                   --set monitoring.dashboard.enabled=true --set 'monitoring.podMonitor.labels.release=prometheus'
+                   --set monitoring.namespace=monitoring)
 helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict"; }
 helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" "${NS_VALUES[@]}" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict (namespaced, sample)"; }
 helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" "${NORBAC_VALUES[@]}" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict (no rbac)"; }
 helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" "${MONITORING_VALUES[@]}" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict (monitoring)"; }
 if helm_ lint --strict "$CHART" --set operator.logLevel=LOUD >/dev/null 2>&1; then fail "values.schema.json accepted logLevel=LOUD"; fi
-ok "helm lint --strict (4 value sets; the values schema rejects a bad log level)"
+if helm_ lint --strict "$CHART" --set monitoring.namespace=Not_A_Namespace >/dev/null 2>&1; then fail "values.schema.json accepted a bad monitoring.namespace"; fi
+ok "helm lint --strict (4 value sets; the values schema rejects a bad log level and namespace)"
 
 # 2.-4. render, assert, validate
 python3 "$ROOT/e2e/lib/crd2jsonschema.py" "$WORK/schemas" "$ROOT"/crds/*.yml >/dev/null

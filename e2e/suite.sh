@@ -123,12 +123,12 @@ step_install() {
   yes=("get dhtclusters" "patch dhtclusters" "watch dhtloadtests" "patch dhtclusters --subresource=status" "patch dhtloadtests --subresource=status"
        "create statefulsets.apps" "patch services" "update configmaps" "create secrets"
        "create poddisruptionbudgets.policy" "create jobs.batch" "list pods" "create pods --subresource=eviction" "get pods/log"
-       "delete persistentvolumeclaims"
+       "delete persistentvolumeclaims" "patch networkpolicies.networking.k8s.io" "delete networkpolicies.networking.k8s.io"
        "create events" "patch events")
   no=("create pods" "watch pods" "delete pods" "update secrets" "patch secrets" "delete secrets" "delete services" "update services"
       "update statefulsets.apps" "delete statefulsets.apps" "delete jobs.batch" "patch dhtloadtests"
       "create deployments.apps" "delete dhtclusters" "create dhtclusters" "update pods/status"
-      "create serviceaccounts" "create roles.rbac.authorization.k8s.io")
+      "create serviceaccounts" "create roles.rbac.authorization.k8s.io" "update networkpolicies.networking.k8s.io")
   for check in "${yes[@]}"; do
     timeout 20 kubectl auth can-i $check -n "$NS" --as "$sa" >/dev/null 2>&1 || die "the operator may not: $check"
   done

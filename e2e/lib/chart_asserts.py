@@ -50,6 +50,7 @@ EXPECTED = {
     ("", "configmaps"): APPLIED + ["update"],  # JOSDK updates ConfigMaps without SSA
     ("", "secrets"): ["get", "list", "watch", "create"],
     ("policy", "poddisruptionbudgets"): APPLIED,
+    ("networking.k8s.io", "networkpolicies"): APPLIED + ["delete"],  # delete: networkPolicy.enabled=false
     ("batch", "jobs"): APPLIED,  # created by server-side apply, never changed after
     ("", "pods"): ["get", "list", "patch"],
     ("", "pods/eviction"): ["create"],  # the roller's restarts, a replaced node's pod
@@ -103,6 +104,15 @@ def main(case, rendered, builtin_out, custom_out):
             check(name in env, f"operator env {name}")
         check(env.get("POD_NAMESPACE", {}).get("valueFrom", {}).get("fieldRef", {}).get("fieldPath")
               == "metadata.namespace", "POD_NAMESPACE from the downward API")
+        # the nodes' NetworkPolicies admit the pods these labels select to the admin port
+        selector = env.get("DHT_OPERATOR_POD_SELECTOR", {}).get("value", "")
+        wanted = dict(term.split("=", 1) for term in selector.split(",") if term)
+        pod_labels = deploy[0]["spec"]["template"]["metadata"]["labels"]
+        check(wanted and all(pod_labels.get(k) == v for k, v in wanted.items()),
+              f"DHT_OPERATOR_POD_SELECTOR ({selector!r}) selects the operator's pods")
+        check(wanted == deploy[0]["spec"]["selector"]["matchLabels"],
+              "DHT_OPERATOR_POD_SELECTOR is the Deployment's selector (labels users cannot drop)")
+        check("DHT_MONITORING_NAMESPACE" in env, "operator env DHT_MONITORING_NAMESPACE")
         for probe, path in (("livenessProbe", "/healthz"), ("readinessProbe", "/readyz"), ("startupProbe", "/healthz")):
             get = c.get(probe, {}).get("httpGet", {})
             check(get.get("path") == path and get.get("port") in (8081, "health"), f"{probe} on {path} port 8081")
@@ -127,6 +137,7 @@ def main(case, rendered, builtin_out, custom_out):
         check(env["WATCH_NAMESPACES"]["value"] == "", "WATCH_NAMESPACES empty = all")
         check(not kinds.get("DhtCluster"), "no sample DhtCluster by default")
         check(not kinds.get("PodMonitor") and not kinds.get("ServiceMonitor"), "no monitoring by default")
+        check(env["DHT_MONITORING_NAMESPACE"]["value"] == "", "no monitoring namespace by default")
         check(len(kinds.get("ServiceAccount", [])) == 1, "a ServiceAccount")
     elif case == "namespaced":
         check(not croles and not kinds.get("ClusterRoleBinding"), "no ClusterRole when watching namespaces")
@@ -141,6 +152,8 @@ def main(case, rendered, builtin_out, custom_out):
         check(deploy[0]["spec"]["strategy"]["type"] == "Recreate", "Recreate without leader election")
         check(len(kinds.get("DhtCluster", [])) == 1, "the sample DhtCluster")
     elif case == "monitoring":
+        check(env["DHT_MONITORING_NAMESPACE"]["value"] == "monitoring",
+              "DHT_MONITORING_NAMESPACE from monitoring.namespace")
         pm = kinds.get("PodMonitor", [])
         check(len(pm) == 1, "a PodMonitor")
         if pm:

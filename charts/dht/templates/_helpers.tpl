@@ -22,6 +22,18 @@ app.kubernetes.io/name: {{ include "dht.name" . }}-operator
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end -}}
 
+{{/*
+The operator pods' selector labels as key=value,... (DHT_OPERATOR_POD_SELECTOR): the nodes'
+NetworkPolicies admit these pods to the admin port.
+*/}}
+{{- define "dht.operatorPodSelector" -}}
+{{- $terms := list -}}
+{{- range $key, $value := include "dht.selectorLabels" . | fromYaml -}}
+{{- $terms = append $terms (printf "%s=%s" $key $value) -}}
+{{- end -}}
+{{- join "," $terms -}}
+{{- end -}}
+
 {{/* Labels of everything the chart installs. */}}
 {{- define "dht.commonLabels" -}}
 helm.sh/chart: {{ include "dht.chart" . }}
@@ -87,6 +99,10 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
 - apiGroups: ["policy"]
   resources: ["poddisruptionbudgets"]
   verbs: ["get", "list", "watch", "create", "patch"]
+# applied like the above; delete: spec.networkPolicy.enabled=false removes the cluster's policy
+- apiGroups: ["networking.k8s.io"]
+  resources: ["networkpolicies"]
+  verbs: ["get", "list", "watch", "create", "patch", "delete"]
 - apiGroups: ["batch"]
   resources: ["jobs"]
   verbs: ["get", "list", "watch", "create", "patch"]

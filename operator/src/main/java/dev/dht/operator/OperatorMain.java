@@ -1,6 +1,7 @@
 package dev.dht.operator;
 
 import dev.dht.operator.cluster.DhtClusterReconciler;
+import dev.dht.operator.cluster.NetworkPolicyDependentFactory;
 import dev.dht.operator.loadtest.controller.DhtLoadTestReconciler;
 import dev.dht.operator.loadtest.site.ReportSite;
 import io.javaoperatorsdk.operator.Operator;
@@ -41,10 +42,12 @@ public final class OperatorMain {
             new ReportSite(operator.getKubernetesClient(), settings.watchNamespaces())));
     operator.start();
     LOG.info(
-        "dht operator started: namespaces={}, node image={}, leader election={}",
+        "dht operator started: namespaces={}, node image={}, leader election={}, admin port"
+            + " callers={}",
         settings.watchNamespaces().isEmpty() ? "all" : settings.watchNamespaces(),
         settings.nodeImage(),
-        settings.leaderElection());
+        settings.leaderElection(),
+        settings.adminCallers());
   }
 
   /** The operator with the DhtCluster and DhtLoadTest controllers registered, not started. */
@@ -52,6 +55,8 @@ public final class OperatorMain {
     var operator =
         new Operator(o -> {
           o.withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry));
+          o.withDependentResourceFactory(
+              new NetworkPolicyDependentFactory(settings.adminCallers()));
           if (settings.leaderElection()) {
             o.withLeaderElectionConfiguration(
                 new LeaderElectionConfiguration(settings.leaseName(), settings.leaseNamespace()));

@@ -1,7 +1,9 @@
 package dev.dht.operator;
 
 import dev.dht.operator.cluster.ImagePull;
+import dev.dht.operator.networking.AdminCallers;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -17,6 +19,9 @@ import java.util.stream.Collectors;
  * @param leaderElection LEADER_ELECTION: "false" turns it off (a single replica, local runs)
  * @param leaseName LEASE_NAME: the Lease the replicas compete for
  * @param leaseNamespace LEASE_NAMESPACE (or POD_NAMESPACE): null means the client's namespace
+ * @param adminCallers who the nodes' NetworkPolicies admit to their admin port: the operator's pods
+ *     (POD_NAMESPACE, from the downward API, and DHT_OPERATOR_POD_SELECTOR, the labels of its pods
+ *     as {@code key=value,...}) and DHT_MONITORING_NAMESPACE's pods (unset: none)
  */
 public record OperatorSettings(
     String nodeImage,
@@ -25,7 +30,8 @@ public record OperatorSettings(
     int healthPort,
     boolean leaderElection,
     String leaseName,
-    String leaseNamespace) {
+    String leaseNamespace,
+    AdminCallers adminCallers) {
 
   public static final String DEFAULT_NODE_IMAGE = "local/dht-node:0.1.0";
 
@@ -45,7 +51,28 @@ public record OperatorSettings(
         Integer.parseInt(nonBlank(env.get("HEALTH_PORT"), "8081")),
         !"false".equalsIgnoreCase(env.get("LEADER_ELECTION")),
         nonBlank(env.get("LEASE_NAME"), "dht-operator"),
-        nonBlank(env.get("LEASE_NAMESPACE"), env.get("POD_NAMESPACE")));
+        nonBlank(env.get("LEASE_NAMESPACE"), env.get("POD_NAMESPACE")),
+        new AdminCallers(
+            nonBlank(env.get("POD_NAMESPACE"), null),
+            labels(env.getOrDefault("DHT_OPERATOR_POD_SELECTOR", "")),
+            nonBlank(env.get("DHT_MONITORING_NAMESPACE"), null)));
+  }
+
+  /** Labels written as an equality-based selector, {@code key=value,key=value}. */
+  static Map<String, String> labels(String selector) {
+    var labels = new LinkedHashMap<String, String>();
+    for (String term : selector.split(",")) {
+      if (term.isBlank()) {
+        continue;
+      }
+      int eq = term.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException(
+            "DHT_OPERATOR_POD_SELECTOR: expected key=value,..., got '" + selector + "'");
+      }
+      labels.put(term.substring(0, eq).strip(), term.substring(eq + 1).strip());
+    }
+    return labels;
   }
 
   private static String nonBlank(String value, String fallback) {

@@ -3,6 +3,7 @@ package dev.dht.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.operator.cluster.DhtClusterReconciler;
+import dev.dht.operator.cluster.NetworkPolicyDependentFactory;
 import dev.dht.operator.loadtest.controller.DhtLoadTestReconciler;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -31,6 +32,9 @@ class OperatorMainTest {
           .containsExactlyInAnyOrder("a", "b");
     }
     assertThat(operator.getConfigurationService().getLeaderElectionConfiguration()).isEmpty();
+    assertThat(operator.getConfigurationService().dependentResourceFactory())
+        .as("hands the operator's settings to the NetworkPolicy dependent")
+        .isInstanceOf(NetworkPolicyDependentFactory.class);
   }
 
   @Test

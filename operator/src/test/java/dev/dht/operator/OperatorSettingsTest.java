@@ -1,7 +1,9 @@
 package dev.dht.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dht.operator.networking.AdminCallers;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +20,36 @@ class OperatorSettingsTest {
     assertThat(settings.leaseNamespace()).isNull();
     assertThat(settings.nodeImagePull().policy()).isEqualTo("IfNotPresent");
     assertThat(settings.nodeImagePull().secrets()).isEmpty();
+    assertThat(settings.adminCallers()).isEqualTo(AdminCallers.NONE);
+  }
+
+  @Test
+  void theNetworkPoliciesAdmitTheOperatorsPodsAndTheMonitoringNamespace() {
+    var settings =
+        OperatorSettings.fromEnv(
+            Map.of(
+                "POD_NAMESPACE", "dht-system",
+                "DHT_OPERATOR_POD_SELECTOR",
+                    "app.kubernetes.io/name=dht-operator, app.kubernetes.io/instance=dht",
+                "DHT_MONITORING_NAMESPACE", "monitoring"));
+    assertThat(settings.adminCallers())
+        .isEqualTo(
+            new AdminCallers(
+                "dht-system",
+                Map.of(
+                    "app.kubernetes.io/name", "dht-operator", "app.kubernetes.io/instance", "dht"),
+                "monitoring"));
+    assertThat(OperatorSettings.fromEnv(Map.of("DHT_MONITORING_NAMESPACE", " ")).adminCallers())
+        .as("blank: none")
+        .isEqualTo(AdminCallers.NONE);
+  }
+
+  @Test
+  void aMalformedOperatorPodSelectorStopsTheOperator() {
+    assertThatThrownBy(
+            () -> OperatorSettings.fromEnv(Map.of("DHT_OPERATOR_POD_SELECTOR", "app in (a,b)")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("DHT_OPERATOR_POD_SELECTOR");
   }
 
   @Test

@@ -47,6 +47,10 @@ import java.util.function.UnaryOperator;
       @Dependent(name = "client", type = ClientServiceDependent.class),
       @Dependent(name = "pdb", type = DisruptionBudgetDependent.class),
       @Dependent(
+          name = "netpol",
+          type = NodeNetworkPolicyDependent.class,
+          reconcilePrecondition = NetworkPolicyWanted.class),
+      @Dependent(
           name = "nodes",
           type = StatefulSetDependent.class,
           dependsOn = {"config", "peers"})

@@ -3,6 +3,7 @@ package dev.dht.operator.cluster;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.operator.crd.KubernetesSchemas;
+import dev.dht.operator.networking.NetworkPolicySpec;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Min;
@@ -171,6 +172,16 @@ public class DhtClusterSpec {
           + " Manual.")
   @Builder.Default
   private OperatorUpgrades operatorUpgrades = OperatorUpgrades.Manual;
+
+  // no CRD default: the apiserver would write it into every existing cluster's spec, which would
+  // change the restart inputs of them all (ClusterModel.inputs)
+  @JsonPropertyDescription(
+      "Which pods may reach the nodes. The operator keeps a NetworkPolicy named like the"
+          + " DhtCluster on the node pods: the client port admits clientsFrom (default: every pod"
+          + " of the DhtCluster's namespace), the peer port only the cluster's own node pods, the"
+          + " admin port the operator's pods and the monitoring namespace the chart names."
+          + " Unset: enabled, with the default clients.")
+  private NetworkPolicySpec networkPolicy;
 
   /**
    * Default consistency of requests that do not say ack/from; reaches the nodes without a restart,

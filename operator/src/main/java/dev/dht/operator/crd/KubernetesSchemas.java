@@ -290,4 +290,31 @@ public final class KubernetesSchemas {
             + " kubernetes.io/hostname; required.")
     public String topologyKey;
   }
+
+  /** {@code io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer}. */
+  public static class NetworkPolicyPeer {
+    @JsonPropertyDescription(
+        "Addresses (CIDR) allowed; meant for traffic from outside the Kubernetes cluster, since"
+            + " pod addresses change. Not together with podSelector or namespaceSelector.")
+    public IPBlock ipBlock;
+
+    @JsonPropertyDescription(
+        "Namespaces (by their labels, e.g. kubernetes.io/metadata.name) whose pods are allowed;"
+            + " {} selects every namespace. With podSelector: only the pods it selects there.")
+    public LabelSelector namespaceSelector;
+
+    @JsonPropertyDescription(
+        "Pods (by their labels) allowed: in the DhtCluster's namespace, or in the namespaces of"
+            + " namespaceSelector if set; {} selects every pod.")
+    public LabelSelector podSelector;
+  }
+
+  /** {@code io.fabric8.kubernetes.api.model.networking.v1.IPBlock}. */
+  public static class IPBlock {
+    @JsonPropertyDescription("Addresses allowed, in CIDR notation, e.g. 192.168.1.0/24.")
+    public String cidr;
+
+    @JsonPropertyDescription("Addresses within cidr that are not allowed, in CIDR notation.")
+    public List<String> except;
+  }
 }

@@ -3,8 +3,12 @@ package dev.dht.operator.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dht.operator.TestCrds;
 import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.networking.AdminCallers;
+import dev.dht.operator.networking.NetworkPolicySpec;
 import dev.dht.operator.scaling.Membership;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
@@ -17,6 +21,9 @@ import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeerBuilder;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -46,6 +53,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class DhtClusterOperatorTest {
   static final String IMAGE = "local/dht-node:it";
   static final Duration TIMEOUT = Duration.ofSeconds(30);
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final AdminCallers ADMIN_CALLERS =
+      new AdminCallers(
+          "dht-system", Map.of("app.kubernetes.io/name", "dht-operator"), "monitoring");
 
   static {
     TestCrds.forceApply(DhtCluster.class); // before the extension applies them (see TestCrds)
@@ -55,6 +66,8 @@ class DhtClusterOperatorTest {
   static final LocallyRunOperatorExtension OPERATOR =
       LocallyRunOperatorExtension.builder()
           .withReconciler(new DhtClusterReconciler(IMAGE, ImagePull.DEFAULT))
+          .withConfigurationService(
+              o -> o.withDependentResourceFactory(new NetworkPolicyDependentFactory(ADMIN_CALLERS)))
           .oneNamespacePerClass(true)
           .build();
 
@@ -79,7 +92,8 @@ class DhtClusterOperatorTest {
             await(Service.class, "alpha-peers"),
             await(ConfigMap.class, "alpha-config"),
             await(Secret.class, "alpha-secret"),
-            await(PodDisruptionBudget.class, "alpha"));
+            await(PodDisruptionBudget.class, "alpha"),
+            await(NetworkPolicy.class, "alpha"));
     for (HasMetadata object : objects) {
       assertThat(object.getMetadata().getOwnerReferences())
           .as("owner of %s", object.getFullResourceName())
@@ -107,6 +121,7 @@ class DhtClusterOperatorTest {
     assertThat(get(Secret.class, "alpha-secret").getData().get("secret")).isNotBlank();
     assertThat(get(PodDisruptionBudget.class, "alpha").getSpec().getMaxUnavailable().getIntVal())
         .isEqualTo(1);
+    assertNetworkPolicy("alpha", List.of(namespaceNamed(ns)));
 
     var status = awaitStatus("alpha", s -> s.getRevision() != null);
     assertThat(status.getRevision()).isEqualTo(revisionOf(sts));
@@ -338,11 +353,83 @@ class DhtClusterOperatorTest {
   }
 
   @Test
+  void theNetworkPolicyFollowsTheSpecAndGoesWhenDisabled() {
+    var web =
+        new NetworkPolicyPeerBuilder()
+            .withNewNamespaceSelector()
+            .withMatchLabels(Map.of("team", "web"))
+            .endNamespaceSelector()
+            .build();
+    create(
+        "eta",
+        1,
+        spec ->
+            spec.setNetworkPolicy(NetworkPolicySpec.builder().clientsFrom(List.of(web)).build()));
+    await(NetworkPolicy.class, "eta");
+    assertNetworkPolicy("eta", List.of(web));
+
+    edit("eta", c -> c.getSpec().getNetworkPolicy().setEnabled(false));
+    awaitUntil(() -> get(NetworkPolicy.class, "eta") == null);
+    assertThat(get(Service.class, "eta")).as("the other objects stay").isNotNull();
+
+    edit("eta", c -> c.getSpec().setNetworkPolicy(null));
+    await(NetworkPolicy.class, "eta");
+    assertNetworkPolicy("eta", List.of(namespaceNamed(ns)));
+  }
+
+  /** The policy of cluster {@code name}: its pods, clients from {@code clients}, peers, admin. */
+  private static void assertNetworkPolicy(String name, List<NetworkPolicyPeer> clients) {
+    var spec = get(NetworkPolicy.class, name).getSpec();
+    var selector = ClusterModel.selectorLabels(name);
+    assertThat(spec.getPodSelector().getMatchLabels()).isEqualTo(selector);
+    assertThat(spec.getPolicyTypes()).containsExactly("Ingress");
+    var fromByPort = new HashMap<Integer, List<NetworkPolicyPeer>>();
+    for (var rule : spec.getIngress()) {
+      assertThat(rule.getPorts()).hasSize(1);
+      fromByPort.put(rule.getPorts().getFirst().getPort().getIntVal(), rule.getFrom());
+    }
+    assertThat(fromByPort)
+        .containsOnlyKeys(
+            NodePorts.SPLIT.client(), NodePorts.SPLIT.peer(), NodePorts.SPLIT.admin());
+    assertThat(json(fromByPort.get(NodePorts.SPLIT.client()))).isEqualTo(json(clients));
+    assertThat(fromByPort.get(NodePorts.SPLIT.peer()))
+        .singleElement()
+        .satisfies(peer -> {
+          assertThat(peer.getNamespaceSelector()).isNull();
+          assertThat(peer.getPodSelector().getMatchLabels()).isEqualTo(selector);
+        });
+    var operator =
+        new NetworkPolicyPeerBuilder()
+            .withNamespaceSelector(namespaceNamed("dht-system").getNamespaceSelector())
+            .withNewPodSelector()
+            .withMatchLabels(ADMIN_CALLERS.operatorPodLabels())
+            .endPodSelector()
+            .build();
+    assertThat(json(fromByPort.get(NodePorts.SPLIT.admin())))
+        .isEqualTo(json(List.of(operator, namespaceNamed("monitoring"))));
+  }
+
+  /** As JSON, where an empty list and an absent one are alike and map keys have no order. */
+  private static JsonNode json(Object value) {
+    return JSON.valueToTree(value);
+  }
+
+  /** Every pod of namespace {@code name}. */
+  private static NetworkPolicyPeer namespaceNamed(String name) {
+    return new NetworkPolicyPeerBuilder()
+        .withNewNamespaceSelector()
+        .withMatchLabels(Map.of("kubernetes.io/metadata.name", name))
+        .endNamespaceSelector()
+        .build();
+  }
+
+  @Test
   void deletingTheClusterGarbageCollectsEveryOwnedObject() {
     var cluster = create("zeta", 1, spec -> {});
     await(StatefulSet.class, "zeta");
     await(PodDisruptionBudget.class, "zeta");
     await(Secret.class, "zeta-secret");
+    await(NetworkPolicy.class, "zeta");
 
     client.resource(cluster).delete();
     // kube-controller-manager's garbage collector follows the owner references
@@ -352,7 +439,8 @@ class DhtClusterOperatorTest {
             && get(Service.class, "zeta-peers") == null
             && get(ConfigMap.class, "zeta-config") == null
             && get(Secret.class, "zeta-secret") == null
-            && get(PodDisruptionBudget.class, "zeta") == null);
+            && get(PodDisruptionBudget.class, "zeta") == null
+            && get(NetworkPolicy.class, "zeta") == null);
   }
 
   // --- helpers ---

@@ -57,6 +57,31 @@ class DhtClusterValidationTest {
     assertThat(spec.getStorage().getSize()).isEqualTo("1Gi");
     assertThat(spec.getReplication().getDefaultAck()).isNull();
     assertThat(spec.getReplication().getDefaultFrom()).isNull();
+    assertThat(spec.getNetworkPolicy())
+        .as("no default: one would change the spec of every existing cluster")
+        .isNull();
+  }
+
+  @Test
+  void networkPolicyClientsAreCheckedAndEnabledDefaultsToTrue() {
+    create(
+        "clients",
+        "{networkPolicy: {clientsFrom: [{namespaceSelector: {matchLabels: {team: web}},"
+            + " podSelector: {matchExpressions: [{key: app, operator: In, values: [web]}]}},"
+            + " {ipBlock: {cidr: 10.1.0.0/16, except: [10.1.2.0/24]}}]}}");
+    var networkPolicy = read("clients").getSpec().getNetworkPolicy();
+    assertThat(networkPolicy.getEnabled()).isTrue();
+    assertThat(networkPolicy.getClientsFrom()).hasSize(2);
+    assertThat(networkPolicy.getClientsFrom().get(1).getIpBlock().getExcept())
+        .containsExactly("10.1.2.0/24");
+    String message = "each entry of networkPolicy.clientsFrom names pods";
+    assertRefused(() -> create("empty-peer", "{networkPolicy: {clientsFrom: [{}]}}"), message);
+    assertRefused(
+        () ->
+            create(
+                "mixed-peer",
+                "{networkPolicy: {clientsFrom: [{ipBlock: {cidr: 10.0.0.0/8}, podSelector: {}}]}}"),
+        message);
   }
 
   @Test

@@ -5,6 +5,8 @@ import static dev.dht.operator.cluster.Clusters.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.contract.MembersFile.Replication;
+import dev.dht.operator.networking.AdminCallers;
+import dev.dht.operator.networking.NetworkPolicySpec;
 import dev.dht.operator.scaling.Membership;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -16,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Desired Services, ConfigMap, Secret and PodDisruptionBudget. */
+/** Desired Services, ConfigMap, Secret, PodDisruptionBudget and NetworkPolicy. */
 class SmallDependentsTest {
 
   @Test
@@ -177,6 +179,38 @@ class SmallDependentsTest {
             .build();
     var pdb = DisruptionBudgetDependent.build(model(cluster).withMembership(changing));
     assertThat(pdb.getSpec().getMaxUnavailable().getIntVal()).isEqualTo(maxUnavailable);
+  }
+
+  @Test
+  void networkPolicyGuardsTheClustersNodePods() {
+    var admin = new AdminCallers("dht-system", Map.of("app", "dht-operator"), null);
+    var policy = NodeNetworkPolicyDependent.build(model(cluster("demo", "ns", 3)), null, admin);
+    assertThat(policy.getMetadata().getName()).isEqualTo("demo");
+    assertThat(policy.getMetadata().getNamespace()).isEqualTo("ns");
+    assertThat(policy.getMetadata().getLabels())
+        .containsEntry("app.kubernetes.io/managed-by", "dht-operator");
+    assertThat(policy.getSpec().getPodSelector().getMatchLabels())
+        .isEqualTo(Map.of("app.kubernetes.io/name", "dht", "app.kubernetes.io/instance", "demo"));
+    assertThat(policy.getSpec().getIngress())
+        .extracting(rule -> rule.getPorts().getFirst().getPort().getIntVal())
+        .as("client, peer and admin ports of the split layout")
+        .containsExactly(8080, 7070, 9090);
+  }
+
+  @ParameterizedTest(name = "networkPolicy.enabled {0} -> wanted {1}")
+  @CsvSource({"no networkPolicy,true", "default,true", "true,true", "false,false"})
+  void networkPolicyIsWantedUnlessDisabled(String enabled, boolean wanted) {
+    var cluster = cluster(3);
+    switch (enabled) {
+      case "no networkPolicy" -> cluster.getSpec().setNetworkPolicy(null);
+      case "default" -> cluster.getSpec().setNetworkPolicy(new NetworkPolicySpec());
+      default ->
+          cluster
+              .getSpec()
+              .setNetworkPolicy(
+                  NetworkPolicySpec.builder().enabled(Boolean.parseBoolean(enabled)).build());
+    }
+    assertThat(new NetworkPolicyWanted().isMet(null, cluster, null)).isEqualTo(wanted);
   }
 
   private static Replication replication(String ackFrom) {

@@ -28,6 +28,8 @@ import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Toleration;
 import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
 import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
+import io.fabric8.kubernetes.api.model.networking.v1.IPBlock;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.HashSet;
@@ -67,7 +69,9 @@ class KubernetesSchemasTest {
           Map.entry(PodAffinity.class, KubernetesSchemas.PodAffinity.class),
           Map.entry(PodAntiAffinity.class, KubernetesSchemas.PodAntiAffinity.class),
           Map.entry(WeightedPodAffinityTerm.class, KubernetesSchemas.WeightedPodAffinityTerm.class),
-          Map.entry(PodAffinityTerm.class, KubernetesSchemas.PodAffinityTerm.class));
+          Map.entry(PodAffinityTerm.class, KubernetesSchemas.PodAffinityTerm.class),
+          Map.entry(NetworkPolicyPeer.class, KubernetesSchemas.NetworkPolicyPeer.class),
+          Map.entry(IPBlock.class, KubernetesSchemas.IPBlock.class));
 
   @Test
   void eachCopyHasTheJsonPropertiesOfFabric8sClass() {
@@ -90,7 +94,7 @@ class KubernetesSchemasTest {
         }) {
       checked += checkSchemaFroms(root, seen);
     }
-    assertThat(checked).as("@SchemaFrom fields found").isGreaterThanOrEqualTo(9);
+    assertThat(checked).as("@SchemaFrom fields found").isGreaterThanOrEqualTo(10);
   }
 
   private static int checkSchemaFroms(Class<?> type, Set<Class<?>> seen) {
