@@ -77,7 +77,9 @@ public record ClusterModel(
           "detachedClaims",
           "imagePullPolicy",
           "imagePullSecrets",
-          "operatorUpgrades");
+          "operatorUpgrades",
+          // a NetworkPolicy is applied as it is, no node restarts for it
+          "networkPolicy");
 
   public static final String MANAGED_BY = "dht-operator";
   public static final String MANAGED_BY_SELECTOR = "app.kubernetes.io/managed-by=" + MANAGED_BY;

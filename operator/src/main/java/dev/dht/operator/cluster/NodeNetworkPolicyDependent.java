@@ -43,7 +43,7 @@ public class NodeNetworkPolicyDependent extends ClusterDependent<NetworkPolicy> 
   }
 
   static NetworkPolicy build(ClusterModel model, NetworkPolicySpec spec, AdminCallers admin) {
-    var ports = NodePorts.SPLIT; // TODO(ports): model.ports()
+    var ports = model.ports();
     return NodeNetworkPolicy.desired(
         ClusterDependent.metadata(model, model.name()),
         new NodeNetworkPolicy.Nodes(
