@@ -73,7 +73,10 @@ public record ClusterModel(
           "detachedClaims",
           "imagePullPolicy",
           "imagePullSecrets",
-          "operatorUpgrades");
+          "operatorUpgrades",
+          // what TLS changes in a pod (mounts, flags) is in the rendered template, hashed apart;
+          // here the new field's default would restart every existing cluster's nodes
+          "tls");
 
   public static final String MANAGED_BY = "dht-operator";
   public static final String MANAGED_BY_SELECTOR = "app.kubernetes.io/managed-by=" + MANAGED_BY;
