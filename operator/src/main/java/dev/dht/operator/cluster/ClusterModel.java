@@ -6,6 +6,7 @@ import dev.dht.contract.MembersFile;
 import dev.dht.operator.rolling.DesiredRevision;
 import dev.dht.operator.rolling.PodRevision;
 import dev.dht.operator.scaling.Membership;
+import dev.dht.operator.tls.SecretNames;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import java.util.ArrayList;
@@ -41,6 +42,7 @@ public record ClusterModel(
     OperatorDefaults defaults,
     String imagePullPolicy,
     List<LocalObjectReference> imagePullSecrets,
+    boolean tls,
     String inputs) {
 
   /** Key under which the reconciler hands the model to the dependents. */
@@ -152,6 +154,7 @@ public record ClusterModel(
         spec.getImagePullSecrets() != null && !spec.getImagePullSecrets().isEmpty()
             ? List.copyOf(spec.getImagePullSecrets())
             : pull.secrets().stream().map(LocalObjectReference::new).toList(),
+        spec.getTls() == null || spec.getTls().on(),
         inputs(spec, defaults));
   }
 
@@ -207,6 +210,7 @@ public record ClusterModel(
         defaults,
         imagePullPolicy,
         imagePullSecrets,
+        tls,
         inputs);
   }
 
@@ -233,6 +237,11 @@ public record ClusterModel(
 
   public String secretName() {
     return name + "-secret";
+  }
+
+  /** The Secrets of the cluster's CA and certificates (spec.tls); the nodes mount nodeTls. */
+  public SecretNames tlsSecrets() {
+    return SecretNames.of(name);
   }
 
   public String disruptionBudgetName() {

@@ -20,11 +20,6 @@ import java.util.Optional;
 final class ClusterTls {
   private ClusterTls() {}
 
-  static boolean enabled(DhtCluster cluster) {
-    var spec = cluster.getSpec();
-    return spec == null || spec.getTls() == null || spec.getTls().on();
-  }
-
   /** The Secrets brought up to date; {@link TlsReport#OFF} when the cluster turned TLS off. */
   static TlsReport reconcile(
       TlsSecrets secrets,
@@ -32,7 +27,7 @@ final class ClusterTls {
       DhtCluster cluster,
       ClusterModel model,
       Instant now) {
-    if (!enabled(cluster)) {
+    if (!model.tls()) {
       return TlsReport.OFF;
     }
     var target =

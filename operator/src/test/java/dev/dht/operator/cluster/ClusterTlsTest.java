@@ -32,13 +32,14 @@ class ClusterTlsTest {
   @Test
   void tlsIsOnUnlessTurnedOff() {
     var cluster = Clusters.cluster(3);
-    assertThat(ClusterTls.enabled(cluster)).isTrue();
+    assertThat(Clusters.model(cluster).tls()).isTrue();
     cluster.getSpec().setTls(null);
-    assertThat(ClusterTls.enabled(cluster)).isTrue();
+    assertThat(Clusters.model(cluster).tls()).isTrue();
     cluster.getSpec().setTls(TlsSpec.builder().enabled(null).build());
-    assertThat(ClusterTls.enabled(cluster)).isTrue();
+    assertThat(Clusters.model(cluster).tls()).isTrue();
     cluster.getSpec().setTls(TlsSpec.builder().enabled(false).build());
-    assertThat(ClusterTls.enabled(cluster)).isFalse();
+    assertThat(Clusters.model(cluster).tls()).isFalse();
+    assertThat(Clusters.model(cluster).tlsSecrets().nodeTls()).isEqualTo("demo-node-tls");
   }
 
   @Test
