@@ -121,11 +121,11 @@ step_install() {
   local sa="system:serviceaccount:$NS:$OPERATOR" other="default" yes no check verb res
   [ -z "${E2E_WATCH_ALL:-}" ] || other=""
   yes=("get dhtclusters" "patch dhtclusters" "watch dhtloadtests" "patch dhtclusters --subresource=status" "patch dhtloadtests --subresource=status"
-       "create statefulsets.apps" "patch services" "update configmaps" "create secrets"
+       "create statefulsets.apps" "patch services" "update configmaps" "create secrets" "update secrets"
        "create poddisruptionbudgets.policy" "create jobs.batch" "list pods" "create pods --subresource=eviction" "get pods/log"
        "delete persistentvolumeclaims" "patch networkpolicies.networking.k8s.io" "delete networkpolicies.networking.k8s.io"
        "create events" "patch events")
-  no=("create pods" "watch pods" "delete pods" "update secrets" "patch secrets" "delete secrets" "delete services" "update services"
+  no=("create pods" "watch pods" "delete pods" "patch secrets" "delete secrets" "delete services" "update services"
       "update statefulsets.apps" "delete statefulsets.apps" "delete jobs.batch" "patch dhtloadtests"
       "create deployments.apps" "delete dhtclusters" "create dhtclusters" "update pods/status"
       "create serviceaccounts" "create roles.rbac.authorization.k8s.io" "update networkpolicies.networking.k8s.io")

@@ -48,7 +48,7 @@ EXPECTED = {
     ("apps", "statefulsets"): APPLIED,
     ("", "services"): APPLIED,
     ("", "configmaps"): APPLIED + ["update"],  # JOSDK updates ConfigMaps without SSA
-    ("", "secrets"): ["get", "list", "watch", "create"],
+    ("", "secrets"): ["get", "list", "watch", "create", "update"],  # update: the TLS Secrets
     ("policy", "poddisruptionbudgets"): APPLIED,
     ("networking.k8s.io", "networkpolicies"): APPLIED + ["delete"],  # delete: networkPolicy.enabled=false
     ("batch", "jobs"): APPLIED,  # created by server-side apply, never changed after

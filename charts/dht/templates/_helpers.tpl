@@ -93,9 +93,10 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
 - apiGroups: [""]
   resources: ["configmaps"]
   verbs: ["get", "list", "watch", "create", "update", "patch"]
+# update: the TLS Secrets (a renewed certificate, a CA rotation's steps), at the version read
 - apiGroups: [""]
   resources: ["secrets"]
-  verbs: ["get", "list", "watch", "create"]
+  verbs: ["get", "list", "watch", "create", "update"]
 - apiGroups: ["policy"]
   resources: ["poddisruptionbudgets"]
   verbs: ["get", "list", "watch", "create", "patch"]

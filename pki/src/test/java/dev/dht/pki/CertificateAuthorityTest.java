@@ -103,6 +103,14 @@ class CertificateAuthorityTest {
   }
 
   @Test
+  void aKeyMatchesItsCertificateOnly() {
+    var leaf = TestPki.leaf(ca);
+    assertThat(Signatures.keyMatches(ca.certificate(), ca.privateKey())).isTrue();
+    assertThat(Signatures.keyMatches(leaf.certificate(), leaf.privateKey())).isTrue();
+    assertThat(Signatures.keyMatches(ca.certificate(), leaf.privateKey())).isFalse();
+  }
+
+  @Test
   void anExpiredLeafIsRefused() {
     var leaf = TestPki.leaf(ca).certificate();
     assertThatThrownBy(() -> validate(leaf, ca.certificate(), NOW.plus(Duration.ofDays(91))))

@@ -6,6 +6,7 @@ import dev.dht.operator.rolling.RollPlan;
 import dev.dht.operator.scaling.NodeAccess;
 import dev.dht.operator.scaling.NodeAdmin;
 import dev.dht.operator.scaling.ScalePlan;
+import dev.dht.operator.tls.NodeTlsSecret;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
@@ -253,15 +254,15 @@ final class ClusterActions {
               .getClient()
               .secrets()
               .inNamespace(model.namespace())
-              .withName(model.caBundleSecretName())
+              .withName(model.tlsSecrets().caCert())
               .get();
       cas =
           bundle == null
                   || bundle.getData() == null
-                  || bundle.getData().get(ClusterModel.TLS_CA_KEY) == null
+                  || bundle.getData().get(NodeTlsSecret.CA) == null
               ? ""
               : new String(
-                  Base64.getDecoder().decode(bundle.getData().get(ClusterModel.TLS_CA_KEY)),
+                  Base64.getDecoder().decode(bundle.getData().get(NodeTlsSecret.CA)),
                   StandardCharsets.US_ASCII);
     }
     return new NodeAccess(secret(context, model), model.ports().admin(), cas);

@@ -6,6 +6,7 @@ import dev.dht.contract.MembersFile;
 import dev.dht.operator.rolling.DesiredRevision;
 import dev.dht.operator.rolling.PodRevision;
 import dev.dht.operator.scaling.Membership;
+import dev.dht.operator.tls.SecretNames;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import java.util.ArrayList;
@@ -54,9 +55,6 @@ public record ClusterModel(
   public static final String MEMBERS_KEY = "members";
   public static final String SECRET_KEY = "secret";
   public static final String ALSO_ACCEPTED_SECRET_KEY = "also-accepted";
-  public static final String TLS_CERT_KEY = "tls.crt";
-  public static final String TLS_KEY_KEY = "tls.key";
-  public static final String TLS_CA_KEY = "ca.crt";
 
   /** The pod template's revision ({@link PodRevision}): a pod of another one may restart. */
   public static final String REVISION_ANNOTATION = "dht.dev/revision";
@@ -79,7 +77,10 @@ public record ClusterModel(
           "imagePullSecrets",
           "operatorUpgrades",
           // a NetworkPolicy is applied as it is, no node restarts for it
-          "networkPolicy");
+          "networkPolicy",
+          // what TLS changes in a pod (mounts, flags) is in the rendered template, hashed apart;
+          // here the new field's default would restart every existing cluster's nodes
+          "tls");
 
   public static final String MANAGED_BY = "dht-operator";
   public static final String MANAGED_BY_SELECTOR = "app.kubernetes.io/managed-by=" + MANAGED_BY;
@@ -161,17 +162,7 @@ public record ClusterModel(
 
   /** Whether the spec asks for TLS (the default). */
   static boolean wantsTls(DhtClusterSpec spec) {
-    return false; // TODO(tls): spec.tls.enabled once the field exists
-  }
-
-  /** The Secret with the CA bundle clients trust ({@code ca.crt}; TLS clusters). */
-  public String caBundleSecretName() {
-    return name + "-ca-cert";
-  }
-
-  /** The Secret with the nodes' certificate, key and trusted CAs (TLS clusters). */
-  public String nodeTlsSecretName() {
-    return name + "-node-tls";
+    return spec.getTls() == null || spec.getTls().on();
   }
 
   /** The ports of the nodes, by role. */
@@ -263,6 +254,11 @@ public record ClusterModel(
 
   public String secretName() {
     return name + "-secret";
+  }
+
+  /** The Secrets of the cluster's CA and certificates (spec.tls); the nodes mount nodeTls. */
+  public SecretNames tlsSecrets() {
+    return SecretNames.of(name);
   }
 
   public String disruptionBudgetName() {

@@ -7,6 +7,9 @@ import dev.dht.operator.rolling.RollPlan;
 import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.scaling.NodeAdmin;
 import dev.dht.operator.scaling.ScalePlan;
+import dev.dht.operator.tls.CertificatePolicy;
+import dev.dht.operator.tls.TlsReport;
+import dev.dht.operator.tls.TlsSecrets;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -69,6 +72,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
 
   private final ImagePull imagePull;
   private final NodeAdmin nodes;
+  private final TlsSecrets certificates;
 
   public DhtClusterReconciler(String defaultImage, ImagePull imagePull) {
     this(defaultImage, imagePull, new NodeAdmin(UnaryOperator.identity()));
@@ -83,9 +87,19 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   }
 
   DhtClusterReconciler(Supplier<String> defaultImage, ImagePull imagePull, NodeAdmin nodes) {
+    this(defaultImage, imagePull, nodes, CertificatePolicy.DEFAULT);
+  }
+
+  /** With other certificate lifetimes or propagation delay (tests). */
+  DhtClusterReconciler(
+      Supplier<String> defaultImage,
+      ImagePull imagePull,
+      NodeAdmin nodes,
+      CertificatePolicy certificatePolicy) {
     this.defaultImage = defaultImage;
     this.imagePull = imagePull;
     this.nodes = nodes;
+    this.certificates = new TlsSecrets(certificatePolicy);
   }
 
   /**
@@ -99,6 +113,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     ClusterModel model;
     final Seen seen;
     SecretState secret = SecretState.OURS;
+    TlsReport tls;
     ScalePlan.Decision scaleStep;
     RollPlan.Decision roll;
     ReplacementPlan.Decision replacement;
@@ -127,16 +142,19 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   }
 
   /**
-   * The chain of one reconciliation: observe; unless paused, the Secret, the upgrade permission,
-   * the replacement of a node on a new volume, the next step of a change of size, the owned
-   * objects, the pods' files, the nodes' streams and clean-ups, the next pod to restart, the claims
-   * of removed members; then the status. A Secret of that name that is not the cluster's stops the
-   * chain after the Secret: nothing that would mount it or send it is applied.
+   * The chain of one reconciliation: observe; unless paused, the Secret, the TLS certificates
+   * (before the StatefulSet that mounts them), the upgrade permission, the replacement of a node on
+   * a new volume, the next step of a change of size, the owned objects, the pods' files, the nodes'
+   * streams and clean-ups, the next pod to restart, the claims of removed members; then the status.
+   * A Secret of those names that is not the cluster's stops the chain there: nothing that would
+   * mount it or send it is applied.
    */
   @Override
   public UpdateControl<DhtCluster> reconcile(DhtCluster cluster, Context<DhtCluster> context) {
     var turn = observe(cluster, context);
-    if (!cluster.isPaused() && createSecretIfNew(turn) != SecretState.NOT_OURS) {
+    if (!cluster.isPaused()
+        && createSecretIfNew(turn) != SecretState.NOT_OURS
+        && issueCertificates(turn)) {
       takeUpgradePermission(turn);
       replaceNode(turn);
       planScaleStep(turn);
@@ -159,6 +177,17 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private static SecretState createSecretIfNew(Turn turn) {
     turn.secret = SecretDependent.ensure(turn.cluster, turn.context, turn.model);
     return turn.secret;
+  }
+
+  /**
+   * The CA, trust bundle and node certificate of a TLS cluster ({@link TlsSecrets}); false if a
+   * Secret of theirs is someone else's.
+   */
+  private boolean issueCertificates(Turn turn) {
+    turn.tls =
+        ClusterTls.reconcile(
+            certificates, turn.context.getClient(), turn.cluster, turn.model, Instant.now());
+    return !turn.tls.blocked();
   }
 
   private static void takeUpgradePermission(Turn turn) {
@@ -282,7 +311,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 turn.roll,
                 turn.operatorDefaults,
                 turn.secret,
-                turn.replacement));
+                turn.replacement),
+            turn.tls);
     var roll = turn.roll;
     boolean refused = turn.scaling() != null && turn.scaling().startsWith("refused");
     boolean busy =
@@ -292,7 +322,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
             || replacementBusy(status.getStatus())
             || !Conditions.isTrue(
                 status.getStatus().getConditions(), ClusterStatusCalculator.CONFIG_APPLIED);
-    return UpdateControl.patchStatus(status).rescheduleAfter(busy ? BUSY_PERIOD : WATCH_PERIOD);
+    return UpdateControl.patchStatus(status)
+        .rescheduleAfter(
+            ClusterTls.lookAgainAfter(busy ? BUSY_PERIOD : WATCH_PERIOD, turn.tls, Instant.now()));
   }
 
   /** A replacement runs, or its annotation is still to be seen removed. */
@@ -331,13 +363,21 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 null,
                 current,
                 SecretState.OURS,
-                null)));
+                null),
+            null));
   }
 
-  /** Computes the status, records events for its transitions, returns the status-only patch. */
+  /**
+   * Computes the status, records events for its transitions, returns the status-only patch; {@code
+   * tls} is null when the certificates were not looked at (their status is kept).
+   */
   private static DhtCluster report(
-      DhtCluster cluster, Context<DhtCluster> context, ClusterStatusCalculator.Observation in) {
+      DhtCluster cluster,
+      Context<DhtCluster> context,
+      ClusterStatusCalculator.Observation in,
+      TlsReport tls) {
     var status = ClusterStatusCalculator.compute(in);
+    ClusterTls.report(status, cluster, in.model().generation(), tls, in.now());
     ClusterEvents.emit(
         context.getClient(),
         cluster,

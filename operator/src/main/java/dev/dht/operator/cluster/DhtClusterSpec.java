@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.operator.crd.KubernetesSchemas;
 import dev.dht.operator.networking.NetworkPolicySpec;
+import dev.dht.operator.tls.TlsSpec;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Min;
@@ -182,6 +183,17 @@ public class DhtClusterSpec {
           + " admin port the operator's pods and the monitoring namespace the chart names."
           + " Unset: enabled, with the default clients.")
   private NetworkPolicySpec networkPolicy;
+
+  @Default("{}")
+  @JsonPropertyDescription(
+      "TLS of the nodes' ports, with certificates from a CA the operator runs for the cluster;"
+          + " on unless turned off. The CA lives a year, the node certificate 90 days; both are"
+          + " renewed 30 days before their end, and the annotation dht.dev/rotate-ca=<any new"
+          + " value> rotates the CA at once. A rotation trusts the new CA next to the old one,"
+          + " then re-issues the node certificate, then drops the old CA, each step a few minutes"
+          + " after the last: the nodes re-read their files, nothing restarts.")
+  @Builder.Default
+  private TlsSpec tls = new TlsSpec();
 
   /**
    * Default consistency of requests that do not say ack/from; reaches the nodes without a restart,

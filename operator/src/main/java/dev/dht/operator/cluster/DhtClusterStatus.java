@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.operator.crd.KubernetesSchemas;
 import dev.dht.operator.replacing.NodeReplacement;
 import dev.dht.operator.scaling.Membership;
+import dev.dht.operator.tls.TlsStatus;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.model.annotation.LabelSelector;
@@ -99,6 +100,11 @@ public class DhtClusterStatus {
           + " reports (membership epoch, defaults, hints, keys, SST bytes, stream and cleanup).")
   @Builder.Default
   private List<ObservedNode> nodes = new ArrayList<>();
+
+  @JsonPropertyDescription(
+      "The cluster's CA and node certificate (spec.tls): their fingerprints and ends, and the step"
+          + " of a CA rotation under way. Unset while TLS is off.")
+  private TlsStatus tls;
 
   @SchemaFrom(type = KubernetesSchemas.Condition[].class)
   @JsonPropertyDescription(

@@ -3,6 +3,7 @@ package dev.dht.operator.cluster;
 import dev.dht.contract.NodeFlags;
 import dev.dht.operator.kube.SecurityContexts;
 import dev.dht.operator.rolling.PodRevision;
+import dev.dht.operator.tls.NodeTlsSecret;
 import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
@@ -235,9 +236,9 @@ final class NodePodTemplate {
                 ? new NodeFlags.Tls(
                     model.ports().peer(),
                     model.ports().admin(),
-                    TLS_DIR + "/" + ClusterModel.TLS_CERT_KEY,
-                    TLS_DIR + "/" + ClusterModel.TLS_KEY_KEY,
-                    TLS_DIR + "/" + ClusterModel.TLS_CA_KEY)
+                    TLS_DIR + "/" + NodeTlsSecret.CERT,
+                    TLS_DIR + "/" + NodeTlsSecret.KEY,
+                    TLS_DIR + "/" + NodeTlsSecret.CA)
                 : null,
             ClusterModel.DATA_DIR,
             model.selfUrlTemplate(),
@@ -340,7 +341,7 @@ final class NodePodTemplate {
           new VolumeBuilder()
               .withName(TLS_VOLUME)
               .withNewSecret()
-              .withSecretName(model.nodeTlsSecretName())
+              .withSecretName(model.tlsSecrets().nodeTls())
               .withDefaultMode(0440) // the key: readable by the node only
               .endSecret()
               .build());

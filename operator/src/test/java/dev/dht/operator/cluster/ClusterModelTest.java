@@ -147,6 +147,19 @@ class ClusterModelTest {
   }
 
   @Test
+  void specTlsIsNoRestartInputOfItsOwn() {
+    // what TLS changes in a pod is in the rendered template; the new field's default alone must not
+    // restart the nodes of a cluster stored before it existed
+    var stored = cluster(3);
+    stored.getSpec().setTls(null);
+    var off = cluster(3);
+    off.getSpec().setTls(dev.dht.operator.tls.TlsSpec.builder().enabled(false).build());
+    assertThat(model(stored).inputs())
+        .isEqualTo(model(cluster(3)).inputs())
+        .isEqualTo(model(off).inputs());
+  }
+
+  @Test
   void theRevisionDoesNotDependOnResourceKeyOrder() {
     var a = new LinkedHashMap<String, String>();
     a.put("cpu", "1");

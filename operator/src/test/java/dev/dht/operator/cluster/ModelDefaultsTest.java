@@ -27,6 +27,7 @@ class ModelDefaultsTest {
       assertThat(spec.getImagePullSecrets()).isEmpty();
       assertThat(spec.getDetachedClaims()).isEqualTo(DhtClusterSpec.DetachedClaims.Keep);
       assertThat(spec.getOperatorUpgrades()).isEqualTo(DhtClusterSpec.OperatorUpgrades.Manual);
+      assertThat(spec.getTls().getEnabled()).isTrue();
     }
     assertThat(DhtClusterSpec.builder().build()).isEqualTo(new DhtClusterSpec());
     assertThat(new DhtClusterSpec().getJvmOptions())

@@ -11,6 +11,7 @@ import dev.dht.operator.loadtest.DhtLoadTest;
 import dev.dht.operator.loadtest.DhtLoadTestSpec;
 import dev.dht.operator.loadtest.DhtLoadTestSpec.KeyDistribution;
 import dev.dht.operator.loadtest.DhtLoadTestSpec.Operation;
+import dev.dht.operator.tls.NodeTlsSecret;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
@@ -231,7 +232,7 @@ public record LoadTestModel(
     args.add(LoadGenFlags.COMMAND);
     add(args, LoadGenFlags.URL, url);
     if (caSecretName != null) {
-      add(args, LoadGenFlags.CA_FILE, CA_DIR + "/" + ClusterModel.TLS_CA_KEY);
+      add(args, LoadGenFlags.CA_FILE, CA_DIR + "/" + NodeTlsSecret.CA);
     }
     add(args, LoadGenFlags.WORKLOAD, operation.cliName());
     add(args, LoadGenFlags.RATE, Integer.toString(rate));
