@@ -24,8 +24,10 @@ public class TlsSpec {
           + " cluster and keeps three Secrets: <name>-ca (the CA and its key), <name>-ca-cert"
           + " (ca.crt, the CA certificates clients trust) and <name>-node-tls (the nodes'"
           + " certificate, key and ca.crt); it renews them and rotates the CA without restarting"
-          + " the nodes (status.tls). false serves plaintext, an explicit choice; the Secrets"
-          + " already made are kept. Default: true.")
+          + " the nodes (status.tls). false makes a plain-HTTP cluster, an explicit choice for"
+          + " experiments. Counts when the cluster is created: a later change is not applied"
+          + " (condition TransportChangeRefused; status.transport says what runs). Default:"
+          + " true.")
   @Builder.Default
   private Boolean enabled = true;
 

@@ -1,5 +1,6 @@
 package dev.dht.operator.cluster;
 
+import dev.dht.operator.tls.TlsSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 
 /** DhtCluster objects for tests, as the apiserver would hold them after defaulting. */
@@ -15,6 +16,16 @@ final class Clusters {
     var spec = new DhtClusterSpec();
     spec.setReplicas(replicas);
     cluster.setSpec(spec);
+    return cluster;
+  }
+
+  /**
+   * A plain-HTTP cluster (spec.tls.enabled false): the nodes a {@link StandInKubelet} runs on local
+   * ports share one port and serve no TLS.
+   */
+  static DhtCluster plain(String name, String namespace, int replicas) {
+    var cluster = cluster(name, namespace, replicas);
+    cluster.getSpec().setTls(TlsSpec.builder().enabled(false).build());
     return cluster;
   }
 

@@ -87,7 +87,7 @@ class ReplaceOperatorTest {
 
   @Test
   void replacesANodeOnANewVolumeUnderAWriterAndAReader() throws Exception {
-    var created = Clusters.cluster(NAME, ns, NODES);
+    var created = Clusters.plain(NAME, ns, NODES);
     created.getMetadata().setGeneration(null);
     var scheduling = new Scheduling();
     // unschedulable: no kubelet runs the pods but the stand-in

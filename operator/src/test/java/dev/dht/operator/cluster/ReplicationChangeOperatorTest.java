@@ -67,7 +67,7 @@ class ReplicationChangeOperatorTest {
 
   @Test
   void aWiderDefaultFromIsAnnouncedFilledThenReadFromThenFinal() {
-    var cluster = Clusters.cluster(NAME, ns, NODES);
+    var cluster = Clusters.plain(NAME, ns, NODES);
     cluster.getMetadata().setGeneration(null);
     cluster.getSpec().getReplication().setDefaultFrom(2);
     var scheduling = new Scheduling();

@@ -82,7 +82,7 @@ class RollingOperatorTest {
 
   @Test
   void rollsOneReadyAndCaughtUpPodAtATimeAndRefusesWhenAQuorumWouldBreak() throws Exception {
-    var cluster = Clusters.cluster(NAME, ns, NODES);
+    var cluster = Clusters.plain(NAME, ns, NODES);
     cluster.getMetadata().setGeneration(null);
     var scheduling = new Scheduling();
     // unschedulable: no kubelet runs the pods but the stand-in

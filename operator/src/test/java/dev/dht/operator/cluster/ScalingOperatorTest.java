@@ -70,7 +70,7 @@ class ScalingOperatorTest {
 
   @Test
   void scalesUpAndDownUnderLoadWithAChangeDuringAChange() throws Exception {
-    var cluster = Clusters.cluster(NAME, ns, 3);
+    var cluster = Clusters.plain(NAME, ns, 3);
     cluster.getMetadata().setGeneration(null);
     var scheduling = new Scheduling();
     scheduling.setNodeSelector(Map.of("dht.dev/test-no-such-node", "true"));

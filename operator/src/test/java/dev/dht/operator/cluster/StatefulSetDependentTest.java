@@ -42,6 +42,43 @@ class StatefulSetDependentTest {
   }
 
   @Test
+  void aNewClusterServesTlsWithEachRoleOnAPortOfItsOwn() {
+    var sts = build(cluster("demo", "ns", 3));
+    var node = node(sts);
+    assertThat(node.getPorts())
+        .extracting(p -> p.getName() + "=" + p.getContainerPort())
+        .containsExactly("http=8080", "peer=7070", "admin=9090");
+    assertThat(node.getArgs())
+        .contains(
+            "--peer-port=7070",
+            "--admin-port=9090",
+            "--tls-cert-file=/etc/dht-tls/tls.crt",
+            "--tls-key-file=/etc/dht-tls/tls.key",
+            "--tls-ca-file=/etc/dht-tls/ca.crt");
+    assertThat(mounts(node)).containsEntry("tls", "/etc/dht-tls");
+    assertThat(sts.getSpec().getTemplate().getSpec().getVolumes())
+        .anyMatch(
+            v -> v.getSecret() != null && "demo-node-tls".equals(v.getSecret().getSecretName()));
+    var ready = node.getReadinessProbe().getHttpGet();
+    assertThat(ready.getPort().getStrVal()).isEqualTo("admin");
+    assertThat(ready.getScheme()).isEqualTo("HTTPS");
+    assertThat(sts.getSpec().getTemplate().getMetadata().getLabels())
+        .containsEntry("dht.dev/tls", "true");
+  }
+
+  @Test
+  void aPlainClusterKeepsOnePortAndTheFlagsOfBefore() {
+    var sts = build(Clusters.plain("demo", "ns", 3));
+    var node = node(sts);
+    assertThat(node.getPorts()).extracting(p -> p.getName()).containsExactly("http");
+    assertThat(node.getArgs()).noneMatch(a -> a.startsWith("--peer-port") || a.startsWith("--tls"));
+    assertThat(node.getReadinessProbe().getHttpGet().getScheme()).isNull();
+    assertThat(mounts(node)).doesNotContainKey("tls");
+    assertThat(sts.getSpec().getTemplate().getMetadata().getLabels())
+        .doesNotContainKey("dht.dev/tls");
+  }
+
+  @Test
   void dataLivesOnAClaimFromTheStorageSpec() {
     var cluster = cluster(3);
     cluster.getSpec().getStorage().setSize("5Gi");
@@ -57,7 +94,7 @@ class StatefulSetDependentTest {
 
   @Test
   void flagsPointAtTheMountedFiles() {
-    var cluster = cluster("demo", "ns", 3);
+    var cluster = Clusters.plain("demo", "ns", 3);
     cluster.getSpec().getThreads().setEventLoops(3);
     cluster.getSpec().getThreads().setStorageWorkers(5);
     cluster.getSpec().getLimits().setMaxInflight(10);
@@ -108,7 +145,7 @@ class StatefulSetDependentTest {
 
   @Test
   void probesUseTheNodeHealthEndpoints() {
-    var node = node(build(cluster(3)));
+    var node = node(build(Clusters.plain("demo", "ns", 3)));
     assertThat(node.getReadinessProbe().getHttpGet().getPath()).isEqualTo("/health/ready");
     assertThat(node.getLivenessProbe().getHttpGet().getPath()).isEqualTo("/health/live");
     assertThat(node.getStartupProbe().getHttpGet().getPath()).isEqualTo("/health/live");

@@ -229,7 +229,9 @@ class TlsOperatorTest {
     assertThat(condition.getMessage())
         .startsWith("Secret " + ns + "/tls-c-ca exists and was not made by the operator");
     assertThat(status.getTls()).isNull();
-    await(StatefulSet.class, "tls-c");
+    assertThat(client.apps().statefulSets().inNamespace(ns).withName("tls-c").get())
+        .as("no node mounts a Secret that is someone else's")
+        .isNull();
     var untouched = get("tls-c-ca");
     assertThat(untouched.getMetadata().getResourceVersion())
         .isEqualTo(foreign.getMetadata().getResourceVersion());
@@ -248,6 +250,7 @@ class TlsOperatorTest {
                     .orElse(false));
     assertThat(issued.getTls().getCaFingerprint()).isNotBlank();
     assertThat(get("tls-c-ca").getMetadata().getOwnerReferences()).hasSize(1);
+    await(StatefulSet.class, "tls-c");
   }
 
   @Test
