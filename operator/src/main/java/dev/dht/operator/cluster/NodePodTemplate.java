@@ -206,21 +206,14 @@ final class NodePodTemplate {
 
   /** Named ports: {@code http} (clients), and on a TLS cluster {@code peer} and {@code admin}. */
   private static List<ContainerPort> ports(ClusterModel model) {
-    var ports = new ArrayList<ContainerPort>();
-    ports.add(port("http", model.ports().client()));
-    if (!model.ports().shared()) {
-      ports.add(port("peer", model.ports().peer()));
-      ports.add(port("admin", model.ports().admin()));
-    }
-    return ports;
-  }
-
-  private static ContainerPort port(String name, int number) {
-    return new ContainerPortBuilder()
-        .withName(name)
-        .withContainerPort(number)
-        .withProtocol("TCP")
-        .build();
+    return model.ports().byName().entrySet().stream()
+        .map(port ->
+            new ContainerPortBuilder()
+                .withName(port.getKey())
+                .withContainerPort(port.getValue())
+                .withProtocol("TCP")
+                .build())
+        .toList();
   }
 
   static final int SHUTDOWN_DELAY_MS = 5000;

@@ -1,5 +1,8 @@
 package dev.dht.operator.cluster;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * The ports of a node by role: clients (the entity API), peers (node-to-node, mutual TLS when the
  * cluster has TLS) and admin (health, metrics, admin requests). Clusters made by this operator
@@ -14,5 +17,19 @@ public record NodePorts(int client, int peer, int admin) {
   /** Whether one port serves every role. */
   public boolean shared() {
     return client == peer && peer == admin;
+  }
+
+  /**
+   * The ports by the names pods and Services give them: {@code http} (clients; every role on a
+   * shared port), then {@code peer} and {@code admin}.
+   */
+  public Map<String, Integer> byName() {
+    var named = new LinkedHashMap<String, Integer>();
+    named.put("http", client);
+    if (!shared()) {
+      named.put("peer", peer);
+      named.put("admin", admin);
+    }
+    return named;
   }
 }

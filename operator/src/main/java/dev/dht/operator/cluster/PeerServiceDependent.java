@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.ServicePortBuilder;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.dependent.kubernetes.KubernetesDependent;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -46,21 +45,14 @@ public class PeerServiceDependent extends ClusterDependent<Service> {
 
   /** The node ports by name: a headless Service's DNS names the pods, whatever the port. */
   private static List<ServicePort> ports(ClusterModel model) {
-    var ports = new ArrayList<ServicePort>();
-    ports.add(port("http", model.ports().client()));
-    if (!model.ports().shared()) {
-      ports.add(port("peer", model.ports().peer()));
-      ports.add(port("admin", model.ports().admin()));
-    }
-    return ports;
-  }
-
-  private static ServicePort port(String name, int number) {
-    return new ServicePortBuilder()
-        .withName(name)
-        .withPort(number)
-        .withTargetPort(new IntOrString(name))
-        .withProtocol("TCP")
-        .build();
+    return model.ports().byName().entrySet().stream()
+        .map(port ->
+            new ServicePortBuilder()
+                .withName(port.getKey())
+                .withPort(port.getValue())
+                .withTargetPort(new IntOrString(port.getKey()))
+                .withProtocol("TCP")
+                .build())
+        .toList();
   }
 }
