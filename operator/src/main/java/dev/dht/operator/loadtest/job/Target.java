@@ -72,7 +72,13 @@ public record Target(
         url,
         image == null || image.isBlank() ? defaultImage : image,
         CLUSTER_READY,
-        "DhtCluster " + name + " is Ready; load goes to its client Service " + url,
+        "DhtCluster "
+            + name
+            + " is Ready; load goes to its client Service "
+            + url
+            + (tls && spec.getProfile() != null
+                ? " (no profiles: they are taken on plain-HTTP clusters only for now)"
+                : ""),
         status.getMembers() == null ? List.of() : List.copyOf(status.getMembers()),
         name + "-secret",
         tls ? name + "-ca-cert" : null);

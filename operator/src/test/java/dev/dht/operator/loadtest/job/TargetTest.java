@@ -3,6 +3,7 @@ package dev.dht.operator.loadtest.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.operator.cluster.Transport;
+import dev.dht.operator.loadtest.DhtLoadTestSpec;
 import dev.dht.operator.loadtest.LoadTests;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,10 @@ class TargetTest {
     var target = Target.resolve(test, Optional.of(cluster), LoadTests.IMAGE);
     assertThat(target.url()).isEqualTo("https://demo.ns.svc:8080");
     assertThat(target.caSecretName()).isEqualTo("demo-ca-cert");
+    test.getSpec().setProfile(new DhtLoadTestSpec.Profile());
+    assertThat(Target.resolve(test, Optional.of(cluster), LoadTests.IMAGE).message())
+        .contains("no profiles");
+    test.getSpec().setProfile(null);
     var model = LoadTestModel.of(test, target);
     assertThat(model.args())
         .containsSubsequence(
