@@ -102,7 +102,8 @@ class BootstrapProcessTest {
             .until(() -> bootstrap(node).serving());
         assertThat(bootstrap(node).heldDataSinceMillis()).isEqualTo(-1);
       }
-      assertThat(nodes.get(0).client().put("new", "v", 3, 3).status()).isEqualTo(201);
+      var put = nodes.get(0).client().put("new", "v", 3, 3);
+      assertThat(put.status()).as("%s", put).isEqualTo(201);
       assertThat(nodes.get(1).client().get("new", 3, 3).text()).isEqualTo("v");
       assertThat(bootstrap(nodes.get(2)).heldDataSinceMillis()).isPositive();
     } finally {

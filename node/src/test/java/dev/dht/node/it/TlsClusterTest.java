@@ -183,24 +183,42 @@ class TlsClusterTest {
     write("ca.crt", Pem.certificates(List.of(ca.certificate(), next.certificate())));
     writeLeaf(next.issue(nodeCertificate()));
     HttpClient trustsOnlyTheNewCa = client(next.certificate(), null);
-    await("the nodes serve the new CA's certificate")
+    HttpClient newPeer = client(next.certificate(), next.issue(nodeCertificate()));
+    IssuedCertificate oldLeaf = ca.issue(nodeCertificate());
+    // each node re-reads its files on its own second: wait for all three, on both ports
+    await("every node serves the new CA's certificate and trusts both CAs")
+        .atMost(Duration.ofSeconds(10))
+        .until(() ->
+            everyNode(i ->
+                status(trustsOnlyTheNewCa, client(i) + "/v0/status") == 200
+                    && status(newPeer, clock(i)) == 204));
+    write("ca.crt", Pem.certificate(next.certificate()));
+    // a connection made before keeps going (TLS checks a peer once, at the handshake): each try
+    // is a new client, so a new handshake
+    await("no node trusts the old CA any more")
         .atMost(Duration.ofSeconds(10))
         .until(
-            () -> status(trustsOnlyTheNewCa, "https://127.0.0.3:" + CLIENT + "/v0/status") == 200);
-    write("ca.crt", Pem.certificate(next.certificate()));
-    String clock = "https://127.0.0.1:" + PEER + "/internal/v0/clock";
-    await("the old CA is no longer trusted")
-        .atMost(Duration.ofSeconds(10))
-        .until(() -> status(client(next.certificate(), ca.issue(nodeCertificate())), clock) == -1);
-    assertThat(status(client(next.certificate(), next.issue(nodeCertificate())), clock))
-        .isEqualTo(204);
+            () -> everyNode(i -> status(newClient(next.certificate(), oldLeaf), clock(i)) == -1));
+    assertThat(status(newPeer, clock(1))).isEqualTo(204);
     var put =
         trustsOnlyTheNewCa.send(
-            request("https://127.0.0.2:" + CLIENT + "/v0/entity?id=k2&ack=3&from=3")
+            request(client(2) + "/v0/entity?id=k2&ack=3&from=3")
                 .PUT(BodyPublishers.ofString("v2"))
                 .build(),
             BodyHandlers.ofString());
     assertThat(put.statusCode()).isEqualTo(201);
+  }
+
+  private static boolean everyNode(java.util.function.IntPredicate check) {
+    return java.util.stream.IntStream.rangeClosed(1, 3).allMatch(check);
+  }
+
+  private static String client(int node) {
+    return "https://127.0.0." + node + ":" + CLIENT;
+  }
+
+  private static String clock(int node) {
+    return "https://127.0.0." + node + ":" + PEER + "/internal/v0/clock";
   }
 
   private static LeafRequest nodeCertificate() {
@@ -242,6 +260,14 @@ class TlsClusterTest {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return -1;
+    }
+  }
+
+  private static HttpClient newClient(X509Certificate trusted, IssuedCertificate identity) {
+    try {
+      return client(trusted, identity);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
   }
 
