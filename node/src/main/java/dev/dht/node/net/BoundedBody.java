@@ -30,6 +30,11 @@ public final class BoundedBody {
   /** The whole body of {@code response}, failing once it is over {@code maxBytes}. */
   public static Future<Buffer> read(HttpClientResponse response, int maxBytes) {
     long declared = declaredLength(response);
+    if (declared == 0) {
+      // nothing follows the headers: the response may have ended already, and a handler set on an
+      // ended response throws
+      return Future.succeededFuture(Buffer.buffer());
+    }
     if (declared > maxBytes) {
       response.request().reset();
       return Future.failedFuture(
