@@ -34,7 +34,8 @@ class WarmUpProcessTest {
       String log = node.log();
       assertThat(log).contains("warmed up in");
       // the training nodes' own traffic happened before this node opened its port
-      assertThat(log.indexOf("warmed up in")).isLessThan(log.lastIndexOf("serving plain HTTP on ports"));
+      assertThat(log.indexOf("warmed up in"))
+          .isLessThan(log.lastIndexOf("serving plain HTTP on ports"));
       try (var left = Files.list(scratch)) { // (RocksDB's and Vert.x's own files stay)
         assertThat(left.map(p -> p.getFileName().toString()))
             .noneMatch(name -> name.startsWith("dht-warm-up"));
