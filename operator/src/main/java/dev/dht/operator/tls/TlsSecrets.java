@@ -134,13 +134,7 @@ public final class TlsSecrets {
               ? wanted.rotationRequested()
               : old.map(CaSecret::rotationHandled).orElse(null);
       var content = new CaSecret(ca, previous, handled);
-      var written =
-          write(
-              secrets.ca(),
-              cluster.secretNames().ca(),
-              "Opaque",
-              content.data(),
-              content.annotations());
+      var written = writeCa(secrets, content);
       events.add(
           new Events.Transition(
               Events.NORMAL,
@@ -221,13 +215,7 @@ public final class TlsSecrets {
         CertificatePlan.RetirePreviousCa step,
         List<Events.Transition> events) {
       var content = secrets.caContent().orElseThrow().withoutPrevious();
-      var written =
-          write(
-              secrets.ca(),
-              cluster.secretNames().ca(),
-              "Opaque",
-              content.data(),
-              content.annotations());
+      var written = writeCa(secrets, content);
       events.add(
           new Events.Transition(
               Events.NORMAL,
@@ -250,6 +238,16 @@ public final class TlsSecrets {
      * Creates the Secret, or updates the one read at its version. Labels and annotations of others
      * on an existing Secret are kept; the owner reference is the cluster's.
      */
+    /** The CA Secret with {@code content}, written over the one read. */
+    private Secret writeCa(ClusterSecrets secrets, CaSecret content) {
+      return write(
+          secrets.ca(),
+          cluster.secretNames().ca(),
+          "Opaque",
+          content.data(),
+          content.annotations());
+    }
+
     private Secret write(
         Secret existing,
         String name,
