@@ -29,10 +29,13 @@ $(APP_JAR): $(SOURCES) | check-java
 run: build
 	scripts/local-cluster.sh run
 
-## test: unit, property and black-box tests of every module (and the operator's against a real apiserver)
+## test: unit, property and black-box tests of every module (and the operator's against a real apiserver;
+## installs Debian's faketime and chromium when missing: clock-skew tests, the report site in a browser)
 test: check-java prereqs chart-test
 	@[ -e /usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1 ] || { echo "installing faketime (clock-skew tests)"; \
 	  apt-get update -qq && apt-get install -y -qq faketime >/dev/null; }
+	@command -v chromium >/dev/null || { echo "installing chromium (the report site read in a browser)"; \
+	  apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
 	$(MVN) install
 
 ## chaos: faults against local node processes (kill -9, SIGSTOP, wiped data, clock jumps, away past

@@ -14,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
@@ -25,6 +26,14 @@ import java.util.concurrent.Semaphore;
  * /reports/<ns>/<name>/<artifact>} an artifact (a flame graph). Only namespaces the operator
  * watches are served; anything else is 404. Reads the objects on each request (no cache: a report
  * page is rare).
+ *
+ * <p>Only for Kubernetes users, as kube-rbac-proxy lets them in: every request carries a bearer
+ * token ({@code Authorization: Bearer}, or the cookie of {@link Login}), the apiserver says who it
+ * is (TokenReview; none or an invalid one: 401) and whether they may {@code get} the namespace's
+ * dhtloadtests, or the page's test by name (SubjectAccessReview; 403 otherwise). The index of every
+ * namespace lists the tests of the namespaces the reader may get dhtloadtests in: all if they may
+ * in every namespace (one review without a namespace), else one review per namespace that has
+ * tests. Reviews are remembered briefly ({@link RememberedReviews}).
  *
  * <p>What it serves, tenants may have written: every answer carries {@link SiteHeaders}, a report
  * or artifact is served only if its test owns it (UID), and artifacts are unpacked within caps.
@@ -39,11 +48,19 @@ public final class ReportSite implements HttpHandler {
 
   private final KubernetesClient client;
   private final Set<String> namespaces;
+  private final Reviews reviews;
+  private final Login login;
 
   /** {@code namespaces}: the watched ones; empty: all. */
   public ReportSite(KubernetesClient client, Set<String> namespaces) {
+    this(client, namespaces, new RememberedReviews(new ApiserverReviews(client)));
+  }
+
+  ReportSite(KubernetesClient client, Set<String> namespaces, Reviews reviews) {
     this.client = client;
     this.namespaces = Set.copyOf(namespaces);
+    this.reviews = reviews;
+    this.login = new Login(reviews);
   }
 
   /** A request path, parsed: which page. Pure. */
@@ -79,6 +96,9 @@ public final class ReportSite implements HttpHandler {
     try (exchange) {
       try {
         serve(exchange);
+      } catch (Reviews.Unavailable e) {
+        exchange.getResponseHeaders().set("Retry-After", "5");
+        text(exchange, e.status(), "cannot check the token now: " + e.getMessage() + "\n");
       } catch (RuntimeException e) { // answered before the exchange closes
         text(exchange, 500, "error: " + e.getMessage() + "\n");
       }
@@ -86,17 +106,36 @@ public final class ReportSite implements HttpHandler {
   }
 
   private void serve(HttpExchange exchange) throws IOException {
+    String path = exchange.getRequestURI().getPath();
+    if (Login.handles(path)) {
+      login.handle(exchange);
+      return;
+    }
     if (!"GET".equals(exchange.getRequestMethod())) {
       text(exchange, 405, "read-only: GET\n");
       return;
     }
-    var page = Page.of(exchange.getRequestURI().getPath());
+    String token = Credentials.token(exchange.getRequestHeaders());
+    var who = token == null ? null : reviews.authenticate(token);
+    if (who == null || !who.authenticated()) {
+      Login.challenge(exchange, who, path);
+      return;
+    }
+    var page = Page.of(path);
     if (page == null || page.namespace() != null && !serves(page.namespace())) {
       text(exchange, 404, "no such report\n");
       return;
     }
+    var viewer = who.viewer();
+    if (page.namespace() != null) {
+      var access = reviews.authorize(viewer, page.namespace(), page.test());
+      if (!access.allowed()) {
+        text(exchange, 403, access.refusal(viewer, page.namespace(), page.test()));
+        return;
+      }
+    }
     if (page.test() == null) {
-      send(exchange, 200, "text/html; charset=utf-8", index(page.namespace()));
+      send(exchange, 200, "text/html; charset=utf-8", index(viewer, page.namespace()));
     } else if (page.artifact() == null) {
       testPage(exchange, page);
     } else {
@@ -106,9 +145,10 @@ public final class ReportSite implements HttpHandler {
 
   /**
    * The index of one namespace, or of every watched one: listed namespace by namespace, since an
-   * operator that watches some namespaces may not list across all of them.
+   * operator that watches some namespaces may not list across all of them. The index of every
+   * namespace holds those the viewer may read only.
    */
-  private byte[] index(String namespace) {
+  private byte[] index(Reviews.Viewer viewer, String namespace) {
     var resources = client.resources(DhtLoadTest.class);
     List<DhtLoadTest> listed =
         namespace != null
@@ -118,8 +158,9 @@ public final class ReportSite implements HttpHandler {
                 : namespaces.stream()
                     .flatMap(ns -> resources.inNamespace(ns).list().getItems().stream())
                     .toList();
+    var shown = namespace == null ? readable(viewer, listed) : listed;
     var tests =
-        listed.stream()
+        shown.stream()
             .sorted(
                 Comparator.comparing((DhtLoadTest t) -> t.getMetadata().getNamespace())
                     .thenComparing(
@@ -127,6 +168,20 @@ public final class ReportSite implements HttpHandler {
                         Comparator.nullsLast(Comparator.reverseOrder())))
             .toList();
     return ReportIndex.render(namespace, tests).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Of {@code tests}, those in the namespaces where {@code viewer} may get dhtloadtests. */
+  private List<DhtLoadTest> readable(Reviews.Viewer viewer, List<DhtLoadTest> tests) {
+    if (reviews.authorize(viewer, null, null).allowed()) {
+      return tests;
+    }
+    var allowed = new HashMap<String, Boolean>();
+    return tests.stream()
+        .filter(t ->
+            allowed.computeIfAbsent(
+                t.getMetadata().getNamespace(),
+                ns -> reviews.authorize(viewer, ns, null).allowed()))
+        .toList();
   }
 
   /**
@@ -164,8 +219,8 @@ public final class ReportSite implements HttpHandler {
 
   /**
    * An artifact's parts, by name, each owned by the test; unpacked within the caps of {@link
-   * Artifacts#read}, and by at most {@link #ARTIFACTS_AT_ONCE} requests at a time: the site answers
-   * anyone who reaches the port, and each may hold up to 16 MiB of parts and {@link
+   * Artifacts#read}, and by at most {@link #ARTIFACTS_AT_ONCE} requests at a time: any reader of
+   * the test may ask, and each request may hold up to 16 MiB of parts and {@link
    * Artifacts#MAX_ARTIFACT_BYTES} unpacked.
    */
   private void artifact(HttpExchange exchange, Page page) throws IOException {
@@ -225,7 +280,7 @@ public final class ReportSite implements HttpHandler {
     return parts;
   }
 
-  private static void text(HttpExchange exchange, int status, String text) throws IOException {
+  static void text(HttpExchange exchange, int status, String text) throws IOException {
     send(exchange, status, "text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8));
   }
 

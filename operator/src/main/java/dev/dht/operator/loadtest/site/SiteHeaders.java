@@ -5,20 +5,32 @@ import com.sun.net.httpserver.Headers;
 /**
  * The headers that keep what tenants wrote from acting in a reader's browser. Anyone who may write
  * ConfigMaps in a watched namespace may write a report page or an artifact, so no page of the site
- * runs a script, loads anything from elsewhere or posts a form, and each page has an opaque origin
- * of its own (CSP {@code sandbox}): what one page holds cannot reach another through the site's
- * origin. Pure.
+ * runs a script, loads anything from elsewhere or posts a form, and every artifact runs its scripts
+ * in an opaque origin of its own (CSP {@code sandbox} without {@code allow-same-origin}): what an
+ * artifact holds cannot reach the site, its login cookie or another page. Pure.
  */
 final class SiteHeaders {
   /**
    * The index and the report pages: inline styles and an inline SVG chart, iframes of the test's
    * artifacts, nothing else. {@code allow-scripts} in the sandbox lets the framed flame graphs run
    * theirs (a frame inherits its page's sandbox); the page's own scripts stay blocked by {@code
-   * default-src 'none'}.
+   * default-src 'none'}. {@code allow-same-origin}: a page in an opaque origin is another site to
+   * the browser, which then sends no {@code SameSite} cookie with the requests of its frames and
+   * links (Chromium sends none), so the login cookie would not reach the flame graphs; a page that
+   * runs no script gains nothing else from its origin.
    */
   static final String PAGE_POLICY =
       "default-src 'none'; style-src 'unsafe-inline'; frame-src 'self'; base-uri 'none';"
-          + " form-action 'none'; frame-ancestors 'none'; sandbox allow-scripts";
+          + " form-action 'none'; frame-ancestors 'none'; sandbox allow-scripts allow-same-origin";
+
+  /**
+   * The login form (and the 401 that shows it): the site's own page, no tenant's text in it; it
+   * posts its form to the site ({@code allow-forms}, {@code form-action 'self'}) from the site's
+   * origin, so that the browser names it in {@code Origin} and {@code Sec-Fetch-Site}.
+   */
+  static final String LOGIN_POLICY =
+      "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self';"
+          + " frame-ancestors 'none'; sandbox allow-forms allow-same-origin";
 
   /**
    * An artifact: a flame graph is a page with inline scripts and styles that draws on a canvas. It
@@ -36,6 +48,12 @@ final class SiteHeaders {
   static void page(Headers headers, String contentType) {
     common(headers, contentType);
     headers.set("Content-Security-Policy", PAGE_POLICY);
+  }
+
+  /** For the login form. */
+  static void login(Headers headers) {
+    common(headers, "text/html; charset=utf-8");
+    headers.set("Content-Security-Policy", LOGIN_POLICY);
   }
 
   /** For an artifact, whatever its type says it is. */

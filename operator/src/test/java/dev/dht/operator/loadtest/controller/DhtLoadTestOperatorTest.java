@@ -17,6 +17,7 @@ import dev.dht.operator.loadtest.job.GeneratorPods;
 import dev.dht.operator.loadtest.job.GeneratorResult;
 import dev.dht.operator.loadtest.report.Artifacts;
 import dev.dht.operator.loadtest.site.ReportSite;
+import dev.dht.operator.loadtest.site.SiteReaders;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
@@ -332,7 +333,10 @@ class DhtLoadTestOperatorTest {
       String html = new String(Artifacts.read(parts), java.nio.charset.StandardCharsets.UTF_8);
       assertThat(html).startsWith("<!DOCTYPE html>").contains("cpu, 1 s");
 
-      // the report site serves the index, the page and the flame graph; other namespaces: 404
+      // the report site serves the index, the page and the flame graph to a reader of the
+      // namespace's load tests; other namespaces: 404
+      String token = SiteReaders.token(client, ns, "report-reader");
+      SiteReaders.mayGet(client, ns, "report-reader");
       var site =
           com.sun.net.httpserver.HttpServer.create(
               new java.net.InetSocketAddress("127.0.0.1", 0), 4);
@@ -340,12 +344,12 @@ class DhtLoadTestOperatorTest {
       site.start();
       try {
         String base = "http://127.0.0.1:" + site.getAddress().getPort() + "/reports/";
-        var index = fetch(http, base);
+        var index = fetch(http, token, base);
         assertThat(index.statusCode()).isEqualTo(200);
         assertThat(index.body()).contains("put-zeta", "Passed");
-        var page = fetch(http, base + ns + "/put-zeta/");
+        var page = fetch(http, token, base + ns + "/put-zeta/");
         assertThat(page.body()).contains("<a href=\"flame-zeta-0-cpu.html\">");
-        var flame = fetch(http, base + ns + "/put-zeta/flame-zeta-0-cpu.html");
+        var flame = fetch(http, token, base + ns + "/put-zeta/flame-zeta-0-cpu.html");
         assertThat(flame.statusCode()).isEqualTo(200);
         assertThat(flame.headers().firstValue("content-type")).contains("text/html");
         assertThat(flame.headers().firstValue("content-security-policy"))
@@ -359,8 +363,8 @@ class DhtLoadTestOperatorTest {
             .contains("default-src 'none'");
         assertThat(page.body())
             .contains("<iframe sandbox=\"allow-scripts\" src=\"flame-zeta-0-cpu.html\"");
-        assertThat(fetch(http, base + "kube-system/").statusCode()).isEqualTo(404);
-        assertThat(fetch(http, base + ns + "/no-such-test/").statusCode()).isEqualTo(404);
+        assertThat(fetch(http, token, base + "kube-system/").statusCode()).isEqualTo(404);
+        assertThat(fetch(http, token, base + ns + "/no-such-test/").statusCode()).isEqualTo(404);
       } finally {
         site.stop(0);
       }
@@ -722,10 +726,12 @@ class DhtLoadTestOperatorTest {
 
   // --- helpers ---
 
-  private static java.net.http.HttpResponse<String> fetch(java.net.http.HttpClient http, String url)
-      throws Exception {
+  private static java.net.http.HttpResponse<String> fetch(
+      java.net.http.HttpClient http, String token, String url) throws Exception {
     return http.send(
-        java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+            .header("Authorization", "Bearer " + token)
+            .build(),
         java.net.http.HttpResponse.BodyHandlers.ofString());
   }
 

@@ -36,7 +36,9 @@ import org.junit.jupiter.api.Test;
  * The report site over HTTP, on objects in a real kube-apiserver (k8s-local {@code ensure.sh api}),
  * some of them written as a tenant could: every answer carries its Content-Security-Policy, a
  * report or artifact that its test does not own is not served, and a gzip bomb in an artifact stops
- * at the cap. No operator runs: the test writes what the operator would.
+ * at the cap. No operator runs: the test writes what the operator would. Every request carries the
+ * token of a ServiceAccount that may get the namespace's load tests ({@link ReportSiteAuthTest}
+ * tries the others).
  */
 class ReportSiteHttpTest {
   private static final int MIB = 1024 * 1024;
@@ -51,6 +53,7 @@ class ReportSiteHttpTest {
   static String base;
   static final HttpClient HTTP = HttpClient.newHttpClient();
   static DhtLoadTest test;
+  static String token;
 
   @BeforeAll
   static void start() throws Exception {
@@ -60,6 +63,8 @@ class ReportSiteHttpTest {
         .resource(new NamespaceBuilder().withNewMetadata().withName(ns).endMetadata().build())
         .create();
     test = createTest("put-kappa");
+    token = SiteReaders.token(client, ns, "reader");
+    SiteReaders.mayGet(client, ns, "reader");
     site = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 8);
     site.createContext("/reports/", new ReportSite(client, Set.of(ns)));
     site.start();
@@ -95,7 +100,8 @@ class ReportSiteHttpTest {
 
   private static HttpResponse<String> get(String url) throws Exception {
     return HTTP.send(
-        HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + token).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   private static void assertPagePolicy(HttpResponse<String> answer) {
@@ -117,7 +123,7 @@ class ReportSiteHttpTest {
     assertThat(SiteHeaders.PAGE_POLICY)
         .contains("default-src 'none'", "sandbox allow-scripts", "frame-ancestors 'none'")
         .as("the page's own scripts stay blocked")
-        .doesNotContain("script-src", "allow-same-origin");
+        .doesNotContain("script-src");
 
     var index = get(base);
     assertThat(index.statusCode()).isEqualTo(200);
@@ -176,8 +182,8 @@ class ReportSiteHttpTest {
 
   /**
    * A gigabyte of zeros gzipped, in two parts the test owns (as anyone who may write ConfigMaps in
-   * the namespace could write them): one unauthenticated GET makes the site unpack it; it stops at
-   * the 16 MiB cap with a clear error, and the JVM allocated far less than the gigabyte.
+   * the namespace could write them): one GET of a reader makes the site unpack it; it stops at the
+   * 16 MiB cap with a clear error, and the JVM allocated far less than the gigabyte.
    */
   @Test
   void aGzipBombInAnArtifactStopsAtTheCap() throws Exception {

@@ -38,9 +38,9 @@ class ReportSiteTest {
 
   @Test
   void onlyWatchedNamespacesAreServed() {
-    assertThat(new ReportSite(null, Set.of("team-a")).serves("team-a")).isTrue();
-    assertThat(new ReportSite(null, Set.of("team-a")).serves("kube-system")).isFalse();
-    assertThat(new ReportSite(null, Set.of()).serves("anything")).as("watching all").isTrue();
+    assertThat(new ReportSite(null, Set.of("team-a"), null).serves("team-a")).isTrue();
+    assertThat(new ReportSite(null, Set.of("team-a"), null).serves("kube-system")).isFalse();
+    assertThat(new ReportSite(null, Set.of(), null).serves("anything")).as("watching all").isTrue();
   }
 
   @Test
