@@ -2,7 +2,8 @@
 # chart-check.sh: offline checks of the Helm chart (charts/dht), no cluster needed (`make chart-test`).
 #   1. helm lint --strict with the default values and with every switch flipped
 #   2. helm template (CRDs included) for three value sets; duplicate keys rejected; assertions on
-#      what the chart promises (RBAC exactly the operator's, ClusterRole only for all namespaces,
+#      what the chart promises (RBAC exactly the operator's, ClusterRole only for all namespaces
+#      besides the report site's for TokenReviews and SubjectAccessReviews,
 #      env, probes, the sample cluster only when asked)
 #   3. built-in kinds validated against Kubernetes 1.34's schemas by kubernetes-validate (PyPI, strict)
 #   4. our custom resources (the sample DhtCluster, e2e/manifests/*.yaml) validated by

@@ -21,7 +21,8 @@ die() { echo "e2e: ERROR: $*" >&2; exit 1; }
 . target/images.env
 export NODE_IMAGE OPERATOR_IMAGE
 for tool in kubectl helm; do command -v "$tool" >/dev/null || die "$tool not found"; done
-# the report page check renders the page in headless Chromium and reads its screenshot with Pillow
+# the report page check logs in and renders the page in headless Chromium (e2e/lib/report_browser.py)
+# and reads its screenshot with Pillow
 # (Debian's python3-pil, for Debian's /usr/bin/python3: PATH may start with another python3)
 pil_python() { for p in python3 /usr/bin/python3; do "$p" -c 'import PIL' 2>/dev/null && { command -v "$p"; return; }; done; }
 if ! command -v chromium >/dev/null || [ -z "$(pil_python)" ]; then

@@ -10,8 +10,10 @@
 #                from one node through the headless peers Service (from a pod in the cluster)
 #   4 loadtest   a ~30 s DhtLoadTest at 300 req/s: Succeeded, results, verdict, report ConfigMap;
 #                again for 15 s with the nodes profiled (cpu, alloc) and the first as baseline:
-#                a flame graph per node and event stored, the comparison in the status; its page on
-#                the report site through kubectl port-forward, rendered by headless Chromium
+#                a flame graph per node and event stored, the comparison in the status; the report
+#                site through kubectl port-forward: 401 without a token, 403 with a ServiceAccount's
+#                that may not get dhtloadtests, 200 with one that may; its page rendered by headless
+#                Chromium after a login through the form (CSP header, no violation)
 #   5 parallel   a DhtLoadTest with parallelism 2 (indexed Job): both generators' measured windows
 #                overlap by >= 90%, achievedRate is their sum, one merged spectrum, both in the report;
 #                then one with an unmeetable p99 and abortOnFail: Failed (Aborted) long before 120 s
@@ -124,7 +126,8 @@ step_install() {
        "create statefulsets.apps" "patch services" "update configmaps" "create secrets" "update secrets"
        "create poddisruptionbudgets.policy" "create jobs.batch" "list pods" "create pods --subresource=eviction" "get pods/log"
        "delete persistentvolumeclaims" "patch networkpolicies.networking.k8s.io" "delete networkpolicies.networking.k8s.io"
-       "create events" "patch events")
+       "create events" "patch events"
+       "create tokenreviews.authentication.k8s.io" "create subjectaccessreviews.authorization.k8s.io")
   no=("create pods" "watch pods" "delete pods" "patch secrets" "delete secrets" "delete services" "update services"
       "update statefulsets.apps" "delete statefulsets.apps" "delete jobs.batch" "patch dhtloadtests"
       "create deployments.apps" "delete dhtclusters" "create dhtclusters" "update pods/status"
@@ -423,29 +426,72 @@ PY
   log "the stored flame graph of demo-0 (cpu) reads back ($((SECONDS - t))s); profile requests of the generator:"
   k logs "job/$(jp "dhtloadtest/$name" '{.status.jobName}')" 2>/dev/null | grep '^profile ' | sed 's/^/    | /'
 
-  # the report site, as a user reaches it: kubectl port-forward to the operator, the page rendered
-  # by headless Chromium (its DOM and a screenshot checked by e2e/lib/report_page.py)
+  # the report site, as a user reaches it: kubectl port-forward to the operator, a ServiceAccount's
+  # token (kubectl create token) that may get the namespace's dhtloadtests; the page rendered by
+  # headless Chromium after a login through the form (e2e/lib/report_browser.py), its DOM and
+  # screenshot checked by e2e/lib/report_page.py
+  k create serviceaccount report-reader >/dev/null && k create serviceaccount report-nobody >/dev/null &&
+    k create role read-load-tests --verb=get --resource=dhtloadtests.dht.dev >/dev/null &&
+    k create rolebinding read-load-tests --role=read-load-tests --serviceaccount="$NS:report-reader" >/dev/null ||
+    die "cannot create the report readers (ServiceAccounts, Role, RoleBinding)"
+  local reader nobody
+  reader="$(k create token report-reader --duration=10m)" && nobody="$(k create token report-nobody --duration=10m)" ||
+    die "kubectl create token failed"
+  until_ok 30 "report-reader may get dhtloadtests (RBAC in effect)" \
+    sh -c "timeout 20 kubectl auth can-i get dhtloadtests.dht.dev -n '$NS' --as 'system:serviceaccount:$NS:report-reader' >/dev/null 2>&1"
   local port pf url code
   timeout 150 kubectl -n "$NS" port-forward "deploy/$OPERATOR" :8081 > "$WORK/port-forward.log" 2>&1 &
   pf=$!  # a free local port, which kubectl names in its first line
   until_ok 30 "kubectl port-forward to the operator's port 8081" \
     sh -c "grep -q '^Forwarding from 127.0.0.1:' '$WORK/port-forward.log'"
   port="$(sed -n 's/^Forwarding from 127.0.0.1:\([0-9]*\) .*/\1/p' "$WORK/port-forward.log" | head -n1)"
-  code="$(curl -s -o "$WORK/index.html" -w '%{http_code}' --max-time 10 "http://127.0.0.1:$port/reports/")"
-  [ "$code" = 200 ] || { kill $pf; die "the report index answered $code"; }
-  grep -q "put-300-profiled" "$WORK/index.html" || { kill $pf; die "the report index does not list put-300-profiled"; }
   url="http://127.0.0.1:$port/reports/$NS/$name/"
-  code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$port/reports/kube-system/")"
+  # site PATH [TOKEN]: the status of a GET, the body in $WORK/site.out, the headers in $WORK/site.headers
+  site() {
+    curl -s -o "$WORK/site.out" -D "$WORK/site.headers" -w '%{http_code}' --max-time 10 \
+      ${2:+-H "Authorization: Bearer $2"} "http://127.0.0.1:$port$1"
+  }
+  code="$(site "/reports/$NS/$name/")"
+  [ "$code" = 401 ] || { kill $pf; die "the report page without a token answered $code, not 401"; }
+  grep -qi '^www-authenticate: Bearer realm="dht-reports"' "$WORK/site.headers" ||
+    { kill $pf; die "a 401 without the Bearer challenge: $(cat "$WORK/site.headers")"; }
+  code="$(site "/reports/$NS/$name/" "$nobody")"
+  [ "$code" = 403 ] || { kill $pf; die "the report page with a token that may not get dhtloadtests answered $code, not 403"; }
+  code="$(site "/reports/$NS/$name/" "$reader")"
+  [ "$code" = 200 ] || { kill $pf; die "the report page with the reader's token answered $code: $(head -c 300 "$WORK/site.out")"; }
+  grep -qi "^content-security-policy: default-src 'none'" "$WORK/site.headers" ||
+    { kill $pf; die "the report page has no Content-Security-Policy: $(cat "$WORK/site.headers")"; }
+  code="$(site /reports/ "$reader")"
+  [ "$code" = 200 ] || { kill $pf; die "the report index answered $code"; }
+  grep -q "put-300-profiled" "$WORK/site.out" || { kill $pf; die "the report index does not list put-300-profiled"; }
+  code="$(site /reports/kube-system/ "$reader")"
   [ "$code" = 404 ] || { kill $pf; die "a namespace the operator does not watch answered $code, not 404"; }
-  local chrome=(chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,3000
-    --virtual-time-budget=10000)
-  timeout 90 "${chrome[@]}" --dump-dom "$url" > "$WORK/report-dom.html" 2> "$WORK/chromium.log" &&
-    timeout 90 "${chrome[@]}" --screenshot="$WORK/report.png" "$url" >> "$WORK/chromium.log" 2>&1
+  log "report site: 401 without a token, 403 for report-nobody, 200 for report-reader, 404 outside $NS"
+  printf '%s' "$reader" > "$WORK/reader.token"
+  timeout 120 python3 "$ROOT/e2e/lib/report_browser.py" --token-file "$WORK/reader.token" --out "$WORK/browser" \
+    "$url" > "$WORK/browser.json" 2> "$WORK/chromium.log"
   local rc=$?
   kill $pf 2>/dev/null
+  rm -f "$WORK/reader.token"
+  k delete serviceaccount report-reader report-nobody --ignore-not-found >/dev/null 2>&1
+  k delete role,rolebinding read-load-tests --ignore-not-found >/dev/null 2>&1 # (the uninstall step looks for leftovers)
   [ $rc = 0 ] || { tail -5 "$WORK/chromium.log"; die "headless Chromium failed on $url (exit $rc)"; }
-  cp "$WORK/report.png" "$ROOT/target/e2e-report-page.png" 2>/dev/null # to look at afterwards
-  "${PIL_PYTHON:-python3}" "$ROOT/e2e/lib/report_page.py" "$WORK/report-dom.html" "$WORK/report.png" \
+  python3 - "$WORK/browser.json" "$url" <<'PY' || die "the report page in Chromium ($url)"
+import json, sys
+page = json.loads(open(sys.argv[1]).readline())
+problems = []
+if page["finalUrl"] != sys.argv[2] or page["status"] != 200:
+    problems.append(f"the login led to {page['finalUrl']} ({page['status']}), not the page")
+if not (page["csp"] or "").startswith("default-src 'none'"):
+    problems.append(f"Content-Security-Policy {page['csp']!r}")
+violations = [e["text"] for e in page["console"] if "Content Security Policy" in (e["text"] or "")]
+if violations:
+    problems.append(f"CSP violations: {violations}")
+if problems: sys.exit("; ".join(problems))
+print(f"    logged in through the form; {page['title']!r}: 200, CSP present, no violation")
+PY
+  cp "$WORK/browser/page-0.png" "$ROOT/target/e2e-report-page.png" 2>/dev/null # to look at afterwards
+  "${PIL_PYTHON:-python3}" "$ROOT/e2e/lib/report_page.py" "$WORK/browser/page-0.html" "$WORK/browser/page-0.png" \
     flame-demo-{0,1,2}-{cpu,alloc}.html || die "the report page as Chromium rendered it ($url)"
   log "report page through kubectl port-forward, rendered by headless Chromium ($((SECONDS - t))s)"
 }
@@ -851,6 +897,7 @@ step_uninstall() {
   if [ -n "${E2E_WATCH_ALL:-}" ]; then
     timeout 30 kubectl get clusterrole "$OPERATOR" >/dev/null 2>&1 && die "ClusterRole $OPERATOR left behind"
   fi
+  timeout 30 kubectl get clusterrole "$OPERATOR-reviews" >/dev/null 2>&1 && die "ClusterRole $OPERATOR-reviews left behind"
   log "helm uninstall: operator Deployment, ServiceAccount, Roles, RoleBindings, ConfigMap gone"
   # the clusters need no operator to go: owner references, no finalizers
   local kinds="dhtcluster"; crd_present dhtloadtests.dht.dev && kinds="dhtcluster,dhtloadtest"

@@ -6,6 +6,8 @@ splits the documents into built-in kinds (BUILTIN_OUT, for kubernetes-validate) 
 custom resources (CUSTOM_OUT, for kubeconform), and asserts what the chart promises for CASE:
   default     all namespaces: ClusterRole + ClusterRoleBinding with exactly the operator's rules
   namespaced  watchNamespaces=[team-a,team-b], no leader election, sample cluster: Roles only
+  (both: the report site's ClusterRole, <fullname>-reviews, to create TokenReviews and
+  SubjectAccessReviews, cluster-scoped, and nothing else)
   norbac      rbac.create=false, serviceAccount.create=false: no RBAC, no ServiceAccount
 """
 import json
@@ -60,6 +62,9 @@ EXPECTED = {
 }
 EXPECTED = {k: sorted(v) for k, v in EXPECTED.items()}
 LEASE = {("coordination.k8s.io", "leases"): ["create", "get", "patch", "update"]}
+# the report site: who a bearer token is, and whether they may get dhtloadtests (operator/README.md)
+REVIEWS = {("authentication.k8s.io", "tokenreviews"): ["create"],
+           ("authorization.k8s.io", "subjectaccessreviews"): ["create"]}
 
 failures = []
 
@@ -122,11 +127,28 @@ def main(case, rendered, builtin_out, custom_out):
         check(env.get("DHT_NODE_IMAGE", {}).get("value", "").startswith("local/dht-node:"), "default node image")
 
     roles = kinds.get("Role", [])
-    croles = kinds.get("ClusterRole", [])
+    def reviews(objects):
+        return [o for o in objects if o["metadata"]["name"].endswith("-reviews")]
+    review_roles = reviews(kinds.get("ClusterRole", []))
+    review_bindings = reviews(kinds.get("ClusterRoleBinding", []))
+    croles = [r for r in kinds.get("ClusterRole", []) if r not in review_roles]
+    cbindings = [b for b in kinds.get("ClusterRoleBinding", []) if b not in review_bindings]
+    if case != "norbac":
+        check(len(review_roles) == 1 and len(review_bindings) == 1,
+              "the report site's ClusterRole (-reviews) and its binding, whatever the namespaces")
+        if review_roles:
+            got = flatten(review_roles[0]["rules"])
+            check(got == REVIEWS, f"the report site's ClusterRole creates reviews only: got {got}")
+        if review_roles and review_bindings and deploy:
+            account = deploy[0]["spec"]["template"]["spec"].get("serviceAccountName")
+            binding = review_bindings[0]
+            check(binding["roleRef"]["name"] == review_roles[0]["metadata"]["name"]
+                  and [s["name"] for s in binding["subjects"]] == [account],
+                  f"the report site's ClusterRole is bound to the operator's ServiceAccount {account}")
     lease_roles = [r for r in roles if r["metadata"]["name"].endswith("-leader-election")]
     ns_roles = [r for r in roles if r not in lease_roles]
     if case == "default":
-        check(len(croles) == 1 and len(kinds.get("ClusterRoleBinding", [])) == 1,
+        check(len(croles) == 1 and len(cbindings) == 1,
               "ClusterRole + ClusterRoleBinding when watching all namespaces")
         check(not ns_roles, "no namespaced Role besides leader election when watching all namespaces")
         if croles:
@@ -140,7 +162,7 @@ def main(case, rendered, builtin_out, custom_out):
         check(env["DHT_MONITORING_NAMESPACE"]["value"] == "", "no monitoring namespace by default")
         check(len(kinds.get("ServiceAccount", [])) == 1, "a ServiceAccount")
     elif case == "namespaced":
-        check(not croles and not kinds.get("ClusterRoleBinding"), "no ClusterRole when watching namespaces")
+        check(not croles and not cbindings, "no ClusterRole but the report site's when watching namespaces")
         check(sorted(r["metadata"]["namespace"] for r in ns_roles) == ["team-a", "team-b"],
               "a Role in each watched namespace")
         for r in ns_roles:
