@@ -129,7 +129,7 @@ step_install() {
        "create events" "patch events"
        "create tokenreviews.authentication.k8s.io" "create subjectaccessreviews.authorization.k8s.io")
   no=("create pods" "watch pods" "delete pods" "patch secrets" "delete secrets" "delete services" "update services"
-      "update statefulsets.apps" "delete statefulsets.apps" "delete jobs.batch" "patch dhtloadtests"
+      "get statefulsets.apps" "update statefulsets.apps" "delete statefulsets.apps" "delete jobs.batch" "patch dhtloadtests"
       "create deployments.apps" "delete dhtclusters" "create dhtclusters" "update pods/status"
       "create serviceaccounts" "create roles.rbac.authorization.k8s.io" "update networkpolicies.networking.k8s.io")
   for check in "${yes[@]}"; do

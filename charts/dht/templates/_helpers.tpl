@@ -66,47 +66,63 @@ app.kubernetes.io/component: operator
 {{- end -}}
 
 {{/*
-What the operator may do in a namespace it watches: exactly the kinds it reconciles, owns or reads.
+What the operator may do in a namespace it watches: exactly the calls it makes.
 Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
 */}}
 {{- define "dht.rules" -}}
-# Exactly the verbs the operator uses (operator/README.md "RBAC"); pinned by e2e/lib/chart_asserts.py.
-# No delete where the garbage collector deletes (owned objects), no update where JOSDK applies
-# server-side (patch), no watch where there is no informer (pods).
+# Exactly the calls the operator makes (operator/README.md "RBAC"): the operator's tests run it as
+# this ServiceAccount and ChartRbacTest fails on a call these rules refuse, or on a rule no call
+# uses that its NOT_REACHED list does not explain. The owned objects are server-side applied (a
+# patch, and a create when new) and read from informers (list, watch: no get); the garbage
+# collector deletes them through owner references (no delete).
+# patch: the operator removes the annotations it consumed (dht.dev/allow-restart, dht.dev/replace)
 - apiGroups: ["dht.dev"]
   resources: ["dhtclusters"]
   verbs: ["get", "list", "watch", "patch"]
+# get: a load test's baseline; the report site's pages
 - apiGroups: ["dht.dev"]
   resources: ["dhtloadtests"]
   verbs: ["get", "list", "watch"]
 - apiGroups: ["dht.dev"]
   resources: ["dhtclusters/status", "dhtloadtests/status"]
-  verbs: ["get", "patch"]
+  verbs: ["patch"]
 - apiGroups: ["apps"]
   resources: ["statefulsets"]
-  verbs: ["get", "list", "watch", "create", "patch"]
+  verbs: ["list", "watch", "create", "patch"]
 - apiGroups: [""]
   resources: ["services"]
-  verbs: ["get", "list", "watch", "create", "patch"]
-# JOSDK creates and updates ConfigMaps without server-side apply (its default for ConfigMaps and
-# Secrets); the load test reports are applied server-side
+  verbs: ["list", "watch", "create", "patch"]
+# JOSDK creates and updates the cluster's ConfigMap without server-side apply (its default for
+# ConfigMaps and Secrets); the load tests' results and reports are applied server-side; get: a
+# baseline's report, the report site's pages
 - apiGroups: [""]
   resources: ["configmaps"]
   verbs: ["get", "list", "watch", "create", "update", "patch"]
-# update: the TLS Secrets (a renewed certificate, a CA rotation's steps), at the version read
+# RBAC cannot narrow list, watch or create to some Secrets, so the operator does: its only Secret
+# informer lists and watches by its label (app.kubernetes.io/managed-by=dht-operator: the cluster
+# secrets <cluster>-secret); every other read is a get by name: the TLS Secrets <cluster>-ca,
+# -ca-cert, -node-tls (no managed-by label: they would break that informer's one Secret per
+# cluster), a cluster secret just made, a load test's cluster secret. create: those, for a new
+# cluster; update: the TLS Secrets (a renewed certificate, a CA rotation's steps), at the version
+# read, and only those the DhtCluster owns (its UID).
 - apiGroups: [""]
   resources: ["secrets"]
   verbs: ["get", "list", "watch", "create", "update"]
 - apiGroups: ["policy"]
   resources: ["poddisruptionbudgets"]
-  verbs: ["get", "list", "watch", "create", "patch"]
-# applied like the above; delete: spec.networkPolicy.enabled=false removes the cluster's policy
+  verbs: ["list", "watch", "create", "patch"]
+# delete: spec.networkPolicy.enabled=false removes the cluster's policy
 - apiGroups: ["networking.k8s.io"]
   resources: ["networkpolicies"]
-  verbs: ["get", "list", "watch", "create", "patch", "delete"]
+  verbs: ["list", "watch", "create", "patch", "delete"]
+# get: a Job the load test's status names and the informer has not seen yet
 - apiGroups: ["batch"]
   resources: ["jobs"]
   verbs: ["get", "list", "watch", "create", "patch"]
+# list (by the cluster's or the Job's labels): readiness, revision, image, a generator's state;
+# get: a replaced node's pod. patch: the dht.dev/config-files annotation after a new membership, which makes the
+# kubelet refresh the members file now rather than after its sync period (up to a minute or more
+# per step of a change of size). No watch (no pod informer), no delete (evictions instead).
 - apiGroups: [""]
   resources: ["pods"]
   verbs: ["get", "list", "patch"]
@@ -115,13 +131,16 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
 - apiGroups: [""]
   resources: ["pods/eviction"]
   verbs: ["create"]
+# the end of a load generator's log, for the report
 - apiGroups: [""]
   resources: ["pods/log"]
   verbs: ["get"]
-# the claims of members a scale-down removed (detachedClaims), and of a replaced node
+# the claims of members a scale-down removed (labelled, or deleted: detachedClaims), and of a
+# replaced node (deleted)
 - apiGroups: [""]
   resources: ["persistentvolumeclaims"]
   verbs: ["get", "list", "patch", "delete"]
+# a repeated event raises the count of the one recorded (get, patch)
 - apiGroups: [""]
   resources: ["events"]
   verbs: ["create", "get", "patch"]

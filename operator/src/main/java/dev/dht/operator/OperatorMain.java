@@ -5,6 +5,7 @@ import dev.dht.operator.cluster.NetworkPolicyDependentFactory;
 import dev.dht.operator.loadtest.controller.DhtLoadTestReconciler;
 import dev.dht.operator.loadtest.site.ReportSite;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.monitoring.micrometer.MicrometerMetrics;
 import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
@@ -15,6 +16,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +54,17 @@ public final class OperatorMain {
 
   /** The operator with the DhtCluster and DhtLoadTest controllers registered, not started. */
   public static Operator create(OperatorSettings settings, PrometheusMeterRegistry registry) {
+    return create(settings, registry, o -> {});
+  }
+
+  /**
+   * The same, then {@code overrides} applied: a test's client, a leader election that does not end
+   * the JVM when it stops.
+   */
+  static Operator create(
+      OperatorSettings settings,
+      PrometheusMeterRegistry registry,
+      Consumer<ConfigurationServiceOverrider> overrides) {
     var operator =
         new Operator(o -> {
           o.withMetrics(MicrometerMetrics.withoutPerResourceMetrics(registry));
@@ -61,6 +74,7 @@ public final class OperatorMain {
             o.withLeaderElectionConfiguration(
                 new LeaderElectionConfiguration(settings.leaseName(), settings.leaseNamespace()));
           }
+          overrides.accept(o);
         });
     operator.register(
         new DhtClusterReconciler(settings.nodeImage(), settings.nodeImagePull()),

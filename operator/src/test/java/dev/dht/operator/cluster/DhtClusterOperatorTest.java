@@ -9,6 +9,7 @@ import dev.dht.operator.TestCrds;
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.networking.AdminCallers;
 import dev.dht.operator.networking.NetworkPolicySpec;
+import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.scaling.Membership;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
@@ -64,11 +65,10 @@ class DhtClusterOperatorTest {
 
   @RegisterExtension
   static final LocallyRunOperatorExtension OPERATOR =
-      LocallyRunOperatorExtension.builder()
+      ChartRbacOperator.builder()
           .withReconciler(new DhtClusterReconciler(IMAGE, ImagePull.DEFAULT))
           .withConfigurationService(
               o -> o.withDependentResourceFactory(new NetworkPolicyDependentFactory(ADMIN_CALLERS)))
-          .oneNamespacePerClass(true)
           .build();
 
   static KubernetesClient client;
@@ -76,7 +76,7 @@ class DhtClusterOperatorTest {
 
   @BeforeAll
   static void connect() {
-    client = OPERATOR.getKubernetesClient();
+    client = OPERATOR.getInfrastructureKubernetesClient();
     ns = OPERATOR.getNamespace();
   }
 

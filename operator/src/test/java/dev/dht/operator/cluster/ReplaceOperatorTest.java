@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.operator.TestCrds;
 import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.replacing.NodeReplacement;
 import dev.dht.operator.replacing.ReplacementPlan;
 import dev.dht.operator.scaling.Membership;
@@ -59,12 +60,11 @@ class ReplaceOperatorTest {
 
   @RegisterExtension
   static final LocallyRunOperatorExtension OPERATOR =
-      LocallyRunOperatorExtension.builder()
+      ChartRbacOperator.builder()
           .withReconciler(
               new DhtClusterReconciler(
                   "local/dht-node:it",
                   new NodeAdmin(url -> StandInKubelet.local(url, NAME, PORTS))))
-          .oneNamespacePerClass(true)
           .build();
 
   static KubernetesClient client;
@@ -74,7 +74,7 @@ class ReplaceOperatorTest {
 
   @BeforeAll
   static void start() throws IOException {
-    client = OPERATOR.getKubernetesClient();
+    client = OPERATOR.getInfrastructureKubernetesClient();
     ns = OPERATOR.getNamespace();
     kubelet = new StandInKubelet(client, ns, NAME, PORTS);
     cluster = new ClusterPods(client, ns, NAME, NODES);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.operator.TestCrds;
 import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.scaling.NodeAdmin;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -41,12 +42,11 @@ class ReplicationChangeOperatorTest {
 
   @RegisterExtension
   static final LocallyRunOperatorExtension OPERATOR =
-      LocallyRunOperatorExtension.builder()
+      ChartRbacOperator.builder()
           .withReconciler(
               new DhtClusterReconciler(
                   "local/dht-node:it",
                   new NodeAdmin(url -> StandInKubelet.local(url, NAME, PORTS))))
-          .oneNamespacePerClass(true)
           .build();
 
   static KubernetesClient client;
@@ -55,7 +55,7 @@ class ReplicationChangeOperatorTest {
 
   @BeforeAll
   static void start() throws IOException {
-    client = OPERATOR.getKubernetesClient();
+    client = OPERATOR.getInfrastructureKubernetesClient();
     ns = OPERATOR.getNamespace();
     kubelet = new StandInKubelet(client, ns, NAME, PORTS);
   }

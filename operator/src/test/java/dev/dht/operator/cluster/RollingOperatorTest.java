@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.operator.TestCrds;
 import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.scaling.NodeAdmin;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.IntOrString;
@@ -53,13 +54,12 @@ class RollingOperatorTest {
 
   @RegisterExtension
   static final LocallyRunOperatorExtension OPERATOR =
-      LocallyRunOperatorExtension.builder()
+      ChartRbacOperator.builder()
           .withReconciler(
               new DhtClusterReconciler(
                   OPERATOR_IMAGE::get,
                   ImagePull.DEFAULT,
                   new NodeAdmin(url -> StandInKubelet.local(url, NAME, PORTS))))
-          .oneNamespacePerClass(true)
           .build();
 
   static KubernetesClient client;
@@ -69,7 +69,7 @@ class RollingOperatorTest {
 
   @BeforeAll
   static void start() throws IOException {
-    client = OPERATOR.getKubernetesClient();
+    client = OPERATOR.getInfrastructureKubernetesClient();
     ns = OPERATOR.getNamespace();
     kubelet = new StandInKubelet(client, ns, NAME, PORTS);
     clusterPods = new ClusterPods(client, ns, NAME, NODES);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.operator.TestCrds;
 import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.scaling.NodeAdmin;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -41,11 +42,10 @@ class ScalingOperatorTest {
 
   @RegisterExtension
   static final LocallyRunOperatorExtension OPERATOR =
-      LocallyRunOperatorExtension.builder()
+      ChartRbacOperator.builder()
           .withReconciler(
               new DhtClusterReconciler(
                   "local/dht-node:it", new NodeAdmin(ScalingOperatorTest::local)))
-          .oneNamespacePerClass(true)
           .build();
 
   static KubernetesClient client;
@@ -54,7 +54,7 @@ class ScalingOperatorTest {
 
   @BeforeAll
   static void start() throws IOException {
-    client = OPERATOR.getKubernetesClient();
+    client = OPERATOR.getInfrastructureKubernetesClient();
     ns = OPERATOR.getNamespace();
     kubelet = new StandInKubelet(client, ns, NAME, PORTS);
   }

@@ -5,6 +5,7 @@ import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.dht.operator.TestCrds;
 import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.scaling.NodeAdmin;
 import dev.dht.operator.tls.CertificatePolicy;
 import dev.dht.operator.tls.NodeDnsNames;
@@ -61,14 +62,13 @@ class TlsOperatorTest {
 
   @RegisterExtension
   static final LocallyRunOperatorExtension OPERATOR =
-      LocallyRunOperatorExtension.builder()
+      ChartRbacOperator.builder()
           .withReconciler(
               new DhtClusterReconciler(
                   () -> IMAGE,
                   ImagePull.DEFAULT,
                   new NodeAdmin(UnaryOperator.identity()),
                   CertificatePolicy.DEFAULT.withPropagationDelay(DELAY)))
-          .oneNamespacePerClass(true)
           .build();
 
   static KubernetesClient client;
@@ -76,7 +76,7 @@ class TlsOperatorTest {
 
   @BeforeAll
   static void connect() {
-    client = OPERATOR.getKubernetesClient();
+    client = OPERATOR.getInfrastructureKubernetesClient();
     ns = OPERATOR.getNamespace();
   }
 

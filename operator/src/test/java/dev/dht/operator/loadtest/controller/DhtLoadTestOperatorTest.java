@@ -18,6 +18,7 @@ import dev.dht.operator.loadtest.job.GeneratorResult;
 import dev.dht.operator.loadtest.report.Artifacts;
 import dev.dht.operator.loadtest.site.ReportSite;
 import dev.dht.operator.loadtest.site.SiteReaders;
+import dev.dht.operator.rbac.ChartRbacOperator;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
@@ -62,10 +63,9 @@ class DhtLoadTestOperatorTest {
 
   @RegisterExtension
   static final LocallyRunOperatorExtension OPERATOR =
-      LocallyRunOperatorExtension.builder()
+      ChartRbacOperator.builder()
           .withReconciler(new DhtLoadTestReconciler(IMAGE, DhtLoadTestOperatorTest::local))
           .withAdditionalCustomResourceDefinition(DhtCluster.class)
-          .oneNamespacePerClass(true)
           .build();
 
   static KubernetesClient client;
@@ -97,7 +97,7 @@ class DhtLoadTestOperatorTest {
 
   @BeforeAll
   static void connect() {
-    client = OPERATOR.getKubernetesClient();
+    client = OPERATOR.getInfrastructureKubernetesClient();
     ns = OPERATOR.getNamespace();
   }
 
