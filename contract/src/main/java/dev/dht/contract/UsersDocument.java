@@ -33,11 +33,11 @@ import java.util.regex.Pattern;
  * <p>A node applies a document only if its {@code revision} is higher than the one in force, so the
  * file and the push may race in any order. A user authenticates with a bearer token (the document
  * holds only its SHA-256, so a leaked document leaks no token) or with a client certificate of the
- * cluster's CA whose subject CN is its {@code certificateCommonName}; its ACLs grant operations on
- * the keys that start with a prefix (empty: every key); {@code requestsPerSecond} (0: none) is a
- * quota per node. Unknown fields are ignored (a newer operator may add some); anything else that is
- * not as described rejects the whole document, with the reason, and the one in force stays: a
- * half-understood access list must never be applied.
+ * cluster's CA whose subject CN is its {@code certificateCommonName} ({@code dht-user.<name>}); its
+ * ACLs grant operations on the keys that start with a prefix (empty: every key); {@code
+ * requestsPerSecond} (0: none) is a quota per node. Unknown fields are ignored (a newer operator
+ * may add some); anything else that is not as described rejects the whole document, with the
+ * reason, and the one in force stays: a half-understood access list must never be applied.
  */
 public record UsersDocument(long revision, Authentication authentication, List<User> users) {
   /** Whether a node asks its clients who they are. */
@@ -99,6 +99,14 @@ public record UsersDocument(long revision, Authentication authentication, List<U
       }
       if (certificateCommonName != null) {
         requireText("certificateCommonName", certificateCommonName, MAX_NAME_CHARS);
+        if (!isUserCommonName(certificateCommonName)) {
+          throw new IllegalArgumentException(
+              "user "
+                  + name
+                  + ": certificateCommonName must be "
+                  + USER_COMMON_NAME_PREFIX
+                  + "<name without spaces> (a user's certificate is never a node's)");
+        }
       }
       acls = List.copyOf(acls);
       if (requestsPerSecond < 0 || requestsPerSecond > MAX_REQUESTS_PER_SECOND) {
@@ -111,6 +119,22 @@ public record UsersDocument(long revision, Authentication authentication, List<U
                 + requestsPerSecond);
       }
     }
+  }
+
+  /** How the common name of every user's certificate starts: {@link #isUserCommonName}. */
+  public static final String USER_COMMON_NAME_PREFIX = "dht-user.";
+
+  private static final Pattern USER_COMMON_NAME = Pattern.compile("dht-user\\.\\S+");
+
+  /**
+   * Whether a certificate's common name is a client user's: {@code dht-user.} and a name without
+   * whitespace. Users' certificates are issued by the cluster's CA, which the nodes also trust for
+   * each other: a node refuses such a certificate as a peer's or an admin's, and a user's {@code
+   * certificateCommonName} must be such a name (the nodes' own, {@code <cluster>.<namespace> dht
+   * node}, never is).
+   */
+  public static boolean isUserCommonName(String commonName) {
+    return USER_COMMON_NAME.matcher(commonName).matches();
   }
 
   /** The most a document may take, in bytes of JSON (the size a node's push takes). */

@@ -70,6 +70,17 @@ class UsersDocumentTest {
   }
 
   @Test
+  void aUsersCertificateNameIsNeverANodes() {
+    assertThat(UsersDocument.isUserCommonName("dht-user.app")).isTrue();
+    assertThat(UsersDocument.isUserCommonName("dht-user.team.app-1")).isTrue();
+    assertThat(UsersDocument.isUserCommonName("dht-user.")).isFalse();
+    assertThat(UsersDocument.isUserCommonName("dht-user.x dht node"))
+        .as("the node certificate of a cluster named dht-user in namespace x")
+        .isFalse();
+    assertThat(UsersDocument.isUserCommonName("demo.shop dht node")).isFalse();
+  }
+
+  @Test
   void fieldsItDoesNotKnowAreIgnored() {
     var read =
         UsersDocument.parse(
@@ -106,14 +117,15 @@ class UsersDocumentTest {
           {"revision": 1, "authentication": "none", "users": [{"name": "u", "tokenSha256": "ABC"}]}   | 64 lowercase hex
           {"revision": 1, "authentication": "none", "users": [{"name": "u", "tokenSha256": 5}]}       | users[0].tokenSha256: not a string
           {"revision": 1, "authentication": "none", "users": [{"name": "u", "certificateCommonName": ""}]} | certificateCommonName: missing or empty
+          {"revision": 1, "authentication": "none", "users": [{"name": "u", "certificateCommonName": "dht node"}]} | certificateCommonName must be dht-user.<name without spaces>
           {"revision": 1, "authentication": "none", "users": [{"name": "u", "tokenSha256": "HASH", "requestsPerSecond": -1}]} | requestsPerSecond must be 0
           {"revision": 1, "authentication": "none", "users": [{"name": "u", "tokenSha256": "HASH", "acls": {}}]} | users[0].acls: not an array
           {"revision": 1, "authentication": "none", "users": [{"name": "u", "tokenSha256": "HASH", "acls": [{"operations": ["read"]}]}]} | users[0].acls[0].prefix: missing
           {"revision": 1, "authentication": "none", "users": [{"name": "u", "tokenSha256": "HASH", "acls": [{"prefix": 3}]}]} | users[0].acls[0].prefix: not a string
           {"revision": 1, "authentication": "none", "users": [{"name": "u", "tokenSha256": "HASH", "acls": [{"prefix": "", "operations": ["raed"]}]}]} | users[0].acls[0].operations[0]: not one of
-          {"revision": 1, "authentication": "none", "users": [{"name": "u", "tokenSha256": "HASH"}, {"name": "u", "certificateCommonName": "c"}]} | two users are named u
+          {"revision": 1, "authentication": "none", "users": [{"name": "u", "tokenSha256": "HASH"}, {"name": "u", "certificateCommonName": "dht-user.c"}]} | two users are named u
           {"revision": 1, "authentication": "none", "users": [{"name": "u", "tokenSha256": "HASH"}, {"name": "v", "tokenSha256": "HASH"}]} | user v has the tokenSha256 of another user
-          {"revision": 1, "authentication": "none", "users": [{"name": "u", "certificateCommonName": "c"}, {"name": "v", "certificateCommonName": "c"}]} | user v has the certificateCommonName of another user
+          {"revision": 1, "authentication": "none", "users": [{"name": "u", "certificateCommonName": "dht-user.c"}, {"name": "v", "certificateCommonName": "dht-user.c"}]} | user v has the certificateCommonName of another user
           """)
   void aMalformedDocumentIsRefusedWholeWithItsReason(String json, String reason) {
     assertThatThrownBy(() -> UsersDocument.parse(json.replace("HASH", TOKEN_HASH)))

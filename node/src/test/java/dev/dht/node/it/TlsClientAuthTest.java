@@ -135,6 +135,28 @@ class TlsClientAuthTest {
         .isEqualTo(401);
   }
 
+  /**
+   * A user's certificate is of the cluster's CA, which the peer and admin ports trust: there it
+   * must not pass for a node's, or a user could write any replica or run the admin's actions.
+   */
+  @Test
+  void aUsersCertificateIsNoPeersAndNoAdmins() throws Exception {
+    HttpClient user = client(ca.issue(userCertificate("dht-user.app")));
+    HttpClient peer = client(ca.issue(nodeCertificate()));
+    String clock = "https://127.0.0.1:" + PEER + "/internal/v0/clock";
+    String status = "https://127.0.0.1:" + ADMIN + "/v0/admin/status";
+    assertThat(get(peer, clock).statusCode()).as("a node's certificate").isEqualTo(204);
+    assertThat(get(user, clock).statusCode()).isEqualTo(403);
+    assertThat(get(peer, status).statusCode()).isEqualTo(200);
+    assertThat(get(user, status).statusCode()).isEqualTo(401);
+  }
+
+  private static HttpResponse<String> get(HttpClient client, String url) throws Exception {
+    return client.send(
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+        BodyHandlers.ofString());
+  }
+
   @Test
   void curlWithACertificateOrAToken() throws Exception {
     IssuedCertificate user = ca.issue(userCertificate("dht-user.app"));
