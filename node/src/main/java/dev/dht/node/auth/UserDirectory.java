@@ -21,6 +21,10 @@ public final class UserDirectory {
   public static final UserDirectory OPEN = new UserDirectory(null, Map.of(), Map.of());
 
   private final UsersDocument document;
+
+  /** Read on every client request: a field, not a look into the document. */
+  private final boolean required;
+
   private final TokenHashes byTokenHash;
   private final Map<String, ClientUser> byCommonName;
   private final Map<String, ClientUser> byName;
@@ -30,6 +34,7 @@ public final class UserDirectory {
       Map<byte[], ClientUser> byTokenHash,
       Map<String, ClientUser> byCommonName) {
     this.document = document;
+    this.required = document != null && document.authentication() == Authentication.REQUIRED;
     this.byTokenHash = new TokenHashes(byTokenHash);
     this.byCommonName = Map.copyOf(byCommonName);
     Map<String, ClientUser> names = new HashMap<>();
@@ -62,7 +67,7 @@ public final class UserDirectory {
 
   /** Whether every client request must be a user's. */
   public boolean required() {
-    return document != null && document.authentication() == Authentication.REQUIRED;
+    return required;
   }
 
   /** {@code required} or {@code none}, as the admin status reports it. */
