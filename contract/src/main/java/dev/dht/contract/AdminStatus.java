@@ -10,9 +10,12 @@ import java.util.Map;
  * A node's {@code GET /v0/admin/status}: the membership it runs with, its default ack/from, its
  * repair, stream and clean-up, the hints it holds for others, its storage's size, the fingerprints
  * of the cluster secrets it sends and accepts, its settings, whether it serves reads yet, and
- * whether its clock is fenced. The node writes it and the operator reads it, both through {@link
- * #toJson()} and {@link #fromJson(String)}; fields a reader does not know are ignored, so that
- * nodes and operators of neighbouring versions understand each other during an upgrade.
+ * whether its clock is fenced, and its client authentication: {@code usersRevision}, the revision
+ * of the {@link UsersDocument} in force (null: the node reads none), and {@code authentication},
+ * {@code required} or {@code none} (null: a node older than client authentication). The node writes
+ * it and the operator reads it, both through {@link #toJson()} and {@link #fromJson(String)};
+ * fields a reader does not know are ignored, so that nodes and operators of neighbouring versions
+ * understand each other during an upgrade.
  */
 public record AdminStatus(
     String self,
@@ -31,7 +34,9 @@ public record AdminStatus(
     Settings settings,
     Bootstrap bootstrap,
     Tombstones tombstones,
-    Clock clock) {
+    Clock clock,
+    Long usersRevision,
+    String authentication) {
 
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);

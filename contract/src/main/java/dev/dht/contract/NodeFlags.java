@@ -37,6 +37,10 @@ public final class NodeFlags {
   public static final String CLUSTER_SECRET_ALSO_ACCEPTED_FILE =
       "--cluster-secret-also-accepted-file";
   public static final String INSECURE = "--insecure";
+
+  /** The users document ({@link UsersDocument}); without it, clients are not authenticated. */
+  public static final String USERS_FILE = "--users-file";
+
   public static final String IDLE_TIMEOUT_S = "--idle-timeout-s";
   public static final String BODY_TIMEOUT_MS = "--body-timeout-ms";
   public static final String MAX_BODY_BYTES_INFLIGHT = "--max-body-bytes-inflight";

@@ -63,7 +63,9 @@ class AdminStatusTest {
               true),
           new AdminStatus.Bootstrap("bootstrapping", 1_700_000_000_000L),
           new AdminStatus.Tombstones(1_700_000_100_000L, 1_699_900_000_000L),
-          new AdminStatus.Clock(true, 120_000, 2, 2, "clock fenced: 120000 ms ahead"));
+          new AdminStatus.Clock(true, 120_000, 2, 2, "clock fenced: 120000 ms ahead"),
+          7L,
+          "required");
 
   @Test
   void whatTheNodeWritesTheOperatorReads() {
@@ -81,6 +83,8 @@ class AdminStatusTest {
     assertThat(read.secretFingerprints()).isNull();
     assertThat(read.bootstrap()).as("a node of an older version").isNull();
     assertThat(read.clock()).as("a node of an older version").isNull();
+    assertThat(read.usersRevision()).as("a node of an older version").isNull();
+    assertThat(read.authentication()).as("a node of an older version").isNull();
   }
 
   @Test

@@ -1,5 +1,7 @@
 package dev.dht.node;
 
+import dev.dht.node.auth.UsersInForce;
+import dev.dht.node.auth.UsersReloader;
 import dev.dht.node.bootstrap.BootstrapMetrics;
 import dev.dht.node.bootstrap.Bootstrapper;
 import dev.dht.node.bootstrap.DataIdentity;
@@ -78,6 +80,8 @@ public final class Node implements AutoCloseable {
   private final TlsReloader tls;
   private final PeerTransport transport;
   private final TombstoneHorizon tombstones = new TombstoneHorizon();
+  private final UsersInForce users;
+  private final UsersReloader usersReloader;
   private long secretsTimer = -1;
   private long tlsTimer = -1;
   private String deploymentId;
@@ -127,6 +131,9 @@ public final class Node implements AutoCloseable {
     metrics.bindAdmission("internal", peers::inflight, peers::bodyBytes);
     metrics.bind(new StorageMetrics(storage));
     secrets = new ClusterSecrets(config.clusterSecret(), config.alsoAcceptedSecret());
+    users = new UsersInForce(config.users(), System::nanoTime);
+    usersReloader =
+        config.usersFile() == null ? null : new UsersReloader(vertx, users, config.usersFile());
     tls = config.tls() == null ? null : new TlsReloader(config.tls());
     transport = new PeerTransport(config.peerPortSeparate() ? config.peerPort() : 0, tls, secrets);
     hints = hintStore(config);
@@ -153,7 +160,8 @@ public final class Node implements AutoCloseable {
         "node {} (id {}) serving {} on ports {} ({} transport) with data in {}; cluster {}",
         topology.self(),
         config.nodeId(),
-        tls == null ? "plain HTTP" : "TLS (" + TlsEngine.name() + ")",
+        (tls == null ? "plain HTTP" : "TLS (" + TlsEngine.name() + ")")
+            + (users.current().required() ? ", clients authenticated" : ""),
         ports(config),
         vertx.isNativeTransportEnabled() ? "epoll" : "NIO",
         config.dataDir(),
@@ -283,6 +291,8 @@ public final class Node implements AutoCloseable {
             config.idleTimeoutSeconds()),
         metrics,
         secrets,
+        users,
+        usersReloader,
         config.requestTimeoutMs(),
         PEER_POOL_SIZE,
         PeerLimits.perLoop(
@@ -376,6 +386,9 @@ public final class Node implements AutoCloseable {
     if (tls != null) {
       tlsTimer = tls.watch(vertx, WATCH_PERIOD_MS);
     }
+    if (usersReloader != null) {
+      usersReloader.watch(WATCH_PERIOD_MS);
+    }
     if (config.clusterSecretFile() != null) {
       secretsTimer =
           secrets.watch(
@@ -403,6 +416,9 @@ public final class Node implements AutoCloseable {
       }
     }
     watchers.forEach(FileWatcher::stop);
+    if (usersReloader != null) {
+      usersReloader.stop();
+    }
     if (secretsTimer >= 0) {
       vertx.cancelTimer(secretsTimer);
     }

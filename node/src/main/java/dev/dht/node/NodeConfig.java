@@ -1,12 +1,15 @@
 package dev.dht.node;
 
+import dev.dht.contract.UsersDocument;
 import dev.dht.node.tls.TlsFiles;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
  * Everything a node needs to start, resolved from flags, environment and files. {@code port} serves
- * clients; peers and admin requests have their own ports or share it; {@code tls} null: plain HTTP.
+ * clients; peers and admin requests have their own ports or share it; {@code tls} null: plain HTTP;
+ * {@code users} the users document {@code usersFile} held at start (both null: clients are not
+ * authenticated).
  */
 public record NodeConfig(
     int port,
@@ -42,7 +45,9 @@ public record NodeConfig(
     Repair repair,
     int peerPort,
     int adminPort,
-    TlsFiles tls) {
+    TlsFiles tls,
+    Path usersFile,
+    UsersDocument users) {
 
   /** Whether peers talk to a port of their own (and, with TLS, prove who they are on it). */
   public boolean peerPortSeparate() {

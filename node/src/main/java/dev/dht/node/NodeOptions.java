@@ -1,6 +1,7 @@
 package dev.dht.node;
 
 import dev.dht.contract.NodeFlags;
+import dev.dht.contract.UsersDocument;
 import dev.dht.node.cluster.Replication;
 import dev.dht.node.tls.TlsFiles;
 import java.io.IOException;
@@ -162,6 +163,15 @@ public final class NodeOptions {
   boolean insecure;
 
   @Option(
+      names = NodeFlags.USERS_FILE,
+      defaultValue = "${env:DHT_USERS_FILE}",
+      description =
+          "JSON users document: who may use the client API (bearer tokens, certificates), with"
+              + " their ACLs and quotas; re-read while the node runs, a higher revision replacing"
+              + " the one in force (none: clients are not authenticated)")
+  Path usersFile;
+
+  @Option(
       names = NodeFlags.IDLE_TIMEOUT_S,
       defaultValue = "${env:DHT_IDLE_TIMEOUT_S:-60}",
       description = "idle keep-alive connections are closed after this many seconds")
@@ -291,10 +301,35 @@ public final class NodeOptions {
     requireValidLimits();
     TlsFiles tls = tls();
     var ports = ports(listenPort, tls);
+    UsersDocument users = users();
     boolean hasSecret = secret != null && !secret.isEmpty();
     requireSecretIfSeveralMembers(members.size(), hasSecret || tls != null);
     return nodeConfig(
-        ports, tls, selfUrl, members, defaults, hasSecret ? secret : null, alsoAccepted);
+        ports, tls, selfUrl, members, defaults, hasSecret ? secret : null, alsoAccepted, users);
+  }
+
+  /**
+   * The users document of {@code --users-file}; null without the flag. A node refuses to start on a
+   * file it cannot read or that is not a valid document: it would otherwise serve clients with
+   * fewer checks than its operator asked for.
+   */
+  private UsersDocument users() throws IOException {
+    if (usersFile == null) {
+      return null;
+    }
+    String where = NodeFlags.USERS_FILE + " " + usersFile;
+    if (!Files.isRegularFile(usersFile)) {
+      throw new IllegalArgumentException(where + ": no such file");
+    }
+    if (Files.size(usersFile) > UsersDocument.MAX_BYTES) {
+      throw new IllegalArgumentException(
+          where + ": larger than " + UsersDocument.MAX_BYTES + " bytes");
+    }
+    try {
+      return UsersDocument.parse(Files.readString(usersFile));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(where + ": not a valid users document: " + e.getMessage());
+    }
   }
 
   /** From the cluster file, else {@code --cluster}, else this node alone. */
@@ -463,7 +498,8 @@ public final class NodeOptions {
       List<String> members,
       Replication.Defaults defaults,
       String secret,
-      String alsoAccepted) {
+      String alsoAccepted,
+      UsersDocument users) {
     long heap = Runtime.getRuntime().maxMemory();
     return new NodeConfig(
         ports.client(),
@@ -500,7 +536,9 @@ public final class NodeOptions {
             repairIntervalSeconds * 1000, repairBytesPerSecond, tombstoneGraceSeconds * 1000),
         ports.peer(),
         ports.admin(),
-        tls);
+        tls,
+        usersFile,
+        users);
   }
 
   private static long orDefault(long configured, long byDefault) {

@@ -3,6 +3,7 @@ package dev.dht.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dht.node.auth.UsersDocumentExamples;
 import dev.dht.node.tls.TlsFiles;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -50,6 +51,8 @@ class NodeOptionsTest {
     Path members = Files.writeString(dir.resolve("members"), "http://a:1\nhttp://b:2\n");
     Path secret = Files.writeString(dir.resolve("secret"), " s1\n");
     Path alsoAccepted = Files.writeString(dir.resolve("also"), "s2\n");
+    Path users =
+        Files.writeString(dir.resolve("users.json"), UsersDocumentExamples.ONE_USER.toJson());
     NodeConfig config =
         NodeOptions.parse(
             "--port=9000",
@@ -89,7 +92,8 @@ class NodeOptionsTest {
             "--admin-port=9002",
             "--tls-cert-file=c.pem",
             "--tls-key-file=k.pem",
-            "--tls-ca-file=ca.pem");
+            "--tls-ca-file=ca.pem",
+            "--users-file=" + users);
     assertThat(config)
         .isEqualTo(
             new NodeConfig(
@@ -126,7 +130,9 @@ class NodeOptionsTest {
                 new NodeConfig.Repair(22_000, 23, 24_000),
                 9001,
                 9002,
-                new TlsFiles(Path.of("c.pem"), Path.of("k.pem"), Path.of("ca.pem"))));
+                new TlsFiles(Path.of("c.pem"), Path.of("k.pem"), Path.of("ca.pem")),
+                users,
+                UsersDocumentExamples.ONE_USER));
   }
 
   @Test
@@ -169,6 +175,8 @@ class NodeOptionsTest {
                 new NodeConfig.Repair(3_600_000, 16 << 20, 86_400_000),
                 8080,
                 8080,
+                null,
+                null,
                 null));
     NodeConfig config =
         NodeOptions.parse(
@@ -293,6 +301,27 @@ class NodeOptionsTest {
     assertThatThrownBy(() -> NodeOptions.parse("--settings-file=/etc/dht/settings.properties"))
         .as("a pod of an older operator's template: refused, not silently other defaults")
         .hasMessageStartingWith("--settings-file is no longer read");
+  }
+
+  @Test
+  void aUsersFileThatIsMissingOrInvalidKeepsTheNodeFromStarting() throws Exception {
+    StringWriter err = new StringWriter();
+    int exit =
+        Main.commandLine(new Main())
+            .setErr(new PrintWriter(err))
+            .execute("--data-dir", dir.resolve("data").toString(), "--users-file", "/no/such");
+    assertThat(exit).isEqualTo(2);
+    assertThat(err.toString()).startsWith("dht-node: --users-file /no/such: no such file");
+    assertThat(dir).isEmptyDirectory(); // refused before anything was opened
+
+    Path invalid = Files.writeString(dir.resolve("users.json"), "{\"revision\": 1}");
+    assertThatThrownBy(() -> NodeOptions.parse("--users-file=" + invalid))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "--users-file " + invalid + ": not a valid users document: authentication: missing");
+    Path valid = Files.writeString(dir.resolve("ok.json"), UsersDocumentExamples.ONE_USER.toJson());
+    assertThat(NodeOptions.parse("--users-file=" + valid).users())
+        .isEqualTo(UsersDocumentExamples.ONE_USER);
   }
 
   private static String[] concat(String[] head, String... tail) {

@@ -24,13 +24,15 @@ import java.util.Map;
  * <ul>
  *   <li>{@code GET status}: membership epoch and member states, repair, streaming and cleanup
  *       progress, hints held for others, estimated keys and SST bytes, settings, bootstrap phase,
- *       whether the clock is fenced and its offset to the peers (JSON);
+ *       whether the clock is fenced and its offset to the peers, the users document's revision and
+ *       whether it requires authentication (JSON);
  *   <li>{@code GET repair}: the repair status alone;
  *   <li>{@code POST repair | stream | cleanup}: starts one now ({@code 202}; {@code 409} if one
  *       runs, or cleanup during a transition);
  *   <li>{@code POST profile?events=cpu,alloc,lock&seconds=30}: profiles the JVM with async-profiler
  *       ({@code 202}; {@code 409} if a profile runs); {@code GET profile}: its state; {@code GET
- *       profile/<event>.html}: the last profile's flame graph of an event.
+ *       profile/<event>.html}: the last profile's flame graph of an event;
+ *   <li>{@code PUT users}: a new users document ({@link UsersPush}).
  * </ul>
  */
 final class AdminHandler {
@@ -43,21 +45,24 @@ final class AdminHandler {
   private final ClusterSecret secret;
 
   private final ClusterSecrets secrets;
+  private final UsersPush users;
 
   AdminHandler(
       ClusterState cluster,
       Maintenance maintenance,
       ClockOffsets clockOffsets,
       ClusterSecrets secrets,
-      boolean tls) {
+      boolean tls,
+      UsersPush users) {
     this.cluster = cluster;
     this.maintenance = maintenance;
     this.clockOffsets = clockOffsets;
     this.secrets = secrets;
     this.secret = new ClusterSecret(secrets, tls);
+    this.users = users;
   }
 
-  void handle(HttpServerRequest request) {
+  void handle(HttpServerRequest request, RequestBody body) {
     if (!secret.admits(request)) {
       Responses.text(
           request, 401, "admin requests need the cluster secret in " + InternalApi.SECRET_HEADER);
@@ -79,8 +84,12 @@ final class AdminHandler {
       }
       return;
     }
+    if (request.method() == HttpMethod.PUT && what.equals(UsersPush.PATH)) {
+      users.handle(request, body);
+      return;
+    }
     if (request.method() != HttpMethod.POST) {
-      request.response().putHeader(HttpHeaders.ALLOW, "GET, POST");
+      request.response().putHeader(HttpHeaders.ALLOW, "GET, POST, PUT");
       Responses.text(request, 405, "method " + request.method() + " is not allowed here");
       return;
     }
@@ -181,7 +190,9 @@ final class AdminHandler {
         new AdminStatus.Tombstones(
             maintenance.repairer().status().repairedSinceMillis(),
             maintenance.tombstones().millis()),
-        clock());
+        clock(),
+        users.revision(),
+        users.authentication());
   }
 
   /** Whether the clock is fenced, and the offsets to the peers it was measured against. */

@@ -1,5 +1,7 @@
 package dev.dht.node.http;
 
+import dev.dht.contract.UsersDocument;
+import dev.dht.node.auth.CertificateNames;
 import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.replication.InternalApi;
 import io.vertx.core.http.HttpServerRequest;
@@ -8,9 +10,9 @@ import javax.net.ssl.SSLPeerUnverifiedException;
 /**
  * Who may make node-to-node and admin requests: one over a connection whose client certificate the
  * TLS handshake verified against the cluster's CAs (the peer port demands one, the admin port asks
- * for one), or one carrying the cluster secret. Without a secret configured, a plain-HTTP node
- * admits every request (one node, or an explicitly insecure cluster); a TLS node, certificates
- * only.
+ * for one) and that is not a client user's, or one carrying the cluster secret. Without a secret
+ * configured, a plain-HTTP node admits every request (one node, or an explicitly insecure cluster);
+ * a TLS node, certificates only.
  */
 final class ClusterSecret {
   private final ClusterSecrets secrets;
@@ -32,14 +34,22 @@ final class ClusterSecret {
     return secrets.admits(request.getHeader(InternalApi.SECRET_HEADER));
   }
 
+  /**
+   * A node's certificate: verified by the handshake, and not a client user's, which the cluster's
+   * CA issues too ({@link UsersDocument#isUserCommonName}).
+   */
   private static boolean hasVerifiedCertificate(HttpServerRequest request) {
     if (!request.isSSL()) {
       return false;
     }
     try {
-      return !request.connection().peerCertificates().isEmpty();
+      if (request.connection().peerCertificates().isEmpty()) {
+        return false;
+      }
     } catch (SSLPeerUnverifiedException e) {
       return false;
     }
+    String commonName = CertificateNames.commonName(request.sslSession());
+    return commonName == null || !UsersDocument.isUserCommonName(commonName);
   }
 }

@@ -1,5 +1,7 @@
 package dev.dht.node.http;
 
+import dev.dht.contract.UsersDocument.Operation;
+import dev.dht.node.auth.ClientUser;
 import dev.dht.node.cluster.HybridClock;
 import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Topology;
@@ -18,15 +20,23 @@ final class EntityHandler {
   private final HybridClock clock;
   private final Admission admission;
   private final Limits limits;
+  private final ClientGate gate;
 
-  EntityHandler(Coordinator coordinator, HybridClock clock, Admission admission, Limits limits) {
+  EntityHandler(
+      Coordinator coordinator,
+      HybridClock clock,
+      Admission admission,
+      Limits limits,
+      ClientGate gate) {
     this.coordinator = coordinator;
     this.clock = clock;
     this.admission = admission;
     this.limits = limits;
+    this.gate = gate;
   }
 
-  void handle(HttpServerRequest request, RequestBody body) {
+  /** A request of {@code user}, admitted by the {@link ClientGate} already. */
+  void handle(HttpServerRequest request, RequestBody body, ClientUser user) {
     Query query = new Query(request.query());
     byte[] keyBytes = query.bytes("id");
     String invalidKey = KeyRules.check(keyBytes, limits.maxKeyBytes(), "id");
@@ -38,6 +48,13 @@ final class EntityHandler {
     if (method != HttpMethod.GET && method != HttpMethod.PUT && method != HttpMethod.DELETE) {
       request.response().putHeader(HttpHeaders.ALLOW, "GET, PUT, DELETE");
       Responses.text(request, 405, "method " + method + " is not allowed here");
+      return;
+    }
+    Operation operation =
+        method == HttpMethod.GET
+            ? Operation.READ
+            : method == HttpMethod.PUT ? Operation.WRITE : Operation.DELETE;
+    if (!gate.allows(request, user, operation, keyBytes)) {
       return;
     }
     Topology topology = coordinator.cluster().topology();

@@ -1,5 +1,8 @@
 package dev.dht.node.http;
 
+import dev.dht.node.auth.ClientUser;
+import dev.dht.node.auth.UsersInForce;
+import dev.dht.node.auth.UsersReloader;
 import dev.dht.node.bootstrap.DataState;
 import dev.dht.node.cluster.ClockOffsets;
 import dev.dht.node.cluster.ClusterSecrets;
@@ -37,11 +40,15 @@ import java.util.function.BooleanSupplier;
  * when they share one): each routes a request by path to its handler, and refuses paths of another
  * port's role. Every event loop runs its own instance on the shared ports, with its own peer
  * client, so a request never leaves its loop. HTTP/1.1 only: an {@code Upgrade: h2c} offer (the JDK
- * client makes one on every plain request) is ignored, so every client stays on HTTP/1.1. Every
- * answer is counted in the metrics, whatever path or status.
+ * client makes one on every plain request) is ignored, so every client stays on HTTP/1.1. A client
+ * request passes the {@link ClientGate} first (who, quota, ACL) when the users document in force
+ * requires authentication. Every answer is counted in the metrics, whatever path or status.
  */
 public final class HttpVerticle extends VerticleBase {
-  /** What every instance shares: one node's storage, cluster view, clock, limits and metrics. */
+  /**
+   * What every instance shares: one node's storage, cluster view, clock, limits and metrics, and
+   * the users document in force ({@code usersReloader} null: the node reads none).
+   */
   public record Shared(
       List<Listener> listeners,
       String listenAddress,
@@ -61,6 +68,8 @@ public final class HttpVerticle extends VerticleBase {
       Limits limits,
       NodeMetrics metrics,
       ClusterSecrets secret,
+      UsersInForce users,
+      UsersReloader usersReloader,
       long requestTimeoutMs,
       int connectionsPerPeer,
       PeerLimits peerLimits,
@@ -83,6 +92,7 @@ public final class HttpVerticle extends VerticleBase {
   private InternalHandler internal;
   private ServiceHandler service;
   private AdminHandler admin;
+  private ClientGate gate;
 
   public HttpVerticle(Shared shared) {
     this.shared = shared;
@@ -116,8 +126,9 @@ public final class HttpVerticle extends VerticleBase {
     bodyDeadlines =
         new DelayedActions(
             vertx, limits.bodyTimeoutMs(), BODY_TIMER_RESOLUTION_MS, System::nanoTime);
-    entities = new EntityHandler(coordinator, shared.clock(), shared.clients(), limits);
-    ranges = new RangeHandler(local, shared.clients(), limits);
+    gate = new ClientGate(shared.metrics());
+    entities = new EntityHandler(coordinator, shared.clock(), shared.clients(), limits, gate);
+    ranges = new RangeHandler(local, shared.clients(), limits, gate);
     internal =
         new InternalHandler(
             local,
@@ -141,7 +152,8 @@ public final class HttpVerticle extends VerticleBase {
             shared.maintenance(),
             shared.clockOffsets(),
             shared.secret(),
-            shared.tls() != null);
+            shared.tls() != null,
+            new UsersPush(shared.users(), shared.usersReloader(), shared.peers()));
     List<Future<HttpServer>> listening = new ArrayList<>();
     for (Listener listener : shared.listeners()) {
       HttpServer server = vertx.createHttpServer(serverOptions(listener, limits));
@@ -158,7 +170,10 @@ public final class HttpVerticle extends VerticleBase {
     return Future.all(listening);
   }
 
-  /** Plain HTTP/1.1, or TLS with the node's certificate (the peer port: a client's too). */
+  /**
+   * Plain HTTP/1.1, or TLS with the node's certificate (the peer port demands a client's too, the
+   * others ask for one: {@link Listener#clientAuth}).
+   */
   private HttpServerOptions serverOptions(Listener listener, Limits limits) {
     HttpServerOptions options =
         new HttpServerOptions()
@@ -205,9 +220,16 @@ public final class HttpVerticle extends VerticleBase {
       return;
     }
     try {
+      ClientUser user = ClientUser.ANYONE;
+      if (role == Listener.Role.CLIENT) {
+        user = gate.admit(request, shared.users().current());
+        if (user == null) {
+          return; // refused, and answered
+        }
+      }
       switch (path) {
-        case "/v0/entity", "/v0/entry" -> entities.handle(request, body);
-        case "/v0/entities" -> ranges.handle(request);
+        case "/v0/entity", "/v0/entry" -> entities.handle(request, body, user);
+        case "/v0/entities" -> ranges.handle(request, user);
         case "/v0/status" -> service.status(request);
         case "/health/live" -> service.live(request);
         case "/health/ready" -> service.ready(request);
@@ -217,7 +239,7 @@ public final class HttpVerticle extends VerticleBase {
           if (path.startsWith(InternalApi.PREFIX)) {
             internal.handle(request, body);
           } else if (path.startsWith(AdminHandler.PREFIX)) {
-            admin.handle(request);
+            admin.handle(request, body);
           } else {
             Responses.text(request, 400, "unknown path " + path);
           }

@@ -34,13 +34,12 @@ record Listener(int port, Set<Role> roles) {
 
   /**
    * With TLS, the client certificates this port asks for: the peer port demands one from the
-   * cluster's CA, an admin port takes one (the cluster secret will do as well), clients need none.
+   * cluster's CA; the other ports ask for one and take a connection without: an admin may prove
+   * itself with the cluster secret instead, a client user with a bearer token (a user's certificate
+   * is one of the cluster's CA with its user's common name).
    */
   ClientAuth clientAuth() {
-    if (roles.equals(Set.of(Role.PEER))) {
-      return ClientAuth.REQUIRED;
-    }
-    return serves(Role.ADMIN) ? ClientAuth.REQUEST : ClientAuth.NONE;
+    return roles.equals(Set.of(Role.PEER)) ? ClientAuth.REQUIRED : ClientAuth.REQUEST;
   }
 
   boolean serves(Role role) {

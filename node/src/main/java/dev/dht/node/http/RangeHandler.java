@@ -1,5 +1,6 @@
 package dev.dht.node.http;
 
+import dev.dht.node.auth.ClientUser;
 import dev.dht.node.replication.LocalReplica;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
@@ -22,14 +23,17 @@ final class RangeHandler {
   private final LocalReplica local;
   private final Admission admission;
   private final Limits limits;
+  private final ClientGate gate;
 
-  RangeHandler(LocalReplica local, Admission admission, Limits limits) {
+  RangeHandler(LocalReplica local, Admission admission, Limits limits, ClientGate gate) {
     this.local = local;
     this.admission = admission;
     this.limits = limits;
+    this.gate = gate;
   }
 
-  void handle(HttpServerRequest request) {
+  /** A request of {@code user}, admitted by the {@link ClientGate} already. */
+  void handle(HttpServerRequest request, ClientUser user) {
     if (request.method() != HttpMethod.GET) {
       request.response().putHeader(HttpHeaders.ALLOW, "GET");
       Responses.text(request, 405, "method " + request.method() + " is not allowed here");
@@ -44,6 +48,9 @@ final class RangeHandler {
     }
     if (invalid != null) {
       Responses.text(request, 400, invalid);
+      return;
+    }
+    if (!gate.allowsRange(request, user, start, end)) {
       return;
     }
     if (!local.data().servesReads()) {

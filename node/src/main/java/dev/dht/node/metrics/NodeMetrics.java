@@ -95,6 +95,18 @@ public final class NodeMetrics implements AutoCloseable {
         .register(registry);
   }
 
+  /**
+   * The counter of client requests refused for {@code reason} by client authentication or
+   * authorization (missing credentials, unknown token, over quota, forbidden, ...); the same meter
+   * for the same reason.
+   */
+  public Counter clientRefusals(String reason) {
+    return Counter.builder("dht_client_refusals")
+        .description("client requests refused by authentication, quota or ACL, by reason")
+        .tag("reason", reason)
+        .register(registry);
+  }
+
   public void peerOpShed() {
     peerOpsShed.increment();
   }
