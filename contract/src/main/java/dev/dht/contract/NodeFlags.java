@@ -37,6 +37,7 @@ public final class NodeFlags {
   public static final String CLUSTER_SECRET_ALSO_ACCEPTED_FILE =
       "--cluster-secret-also-accepted-file";
   public static final String INSECURE = "--insecure";
+  public static final String USERS_FILE = "--users-file";
   public static final String IDLE_TIMEOUT_S = "--idle-timeout-s";
   public static final String BODY_TIMEOUT_MS = "--body-timeout-ms";
   public static final String MAX_BODY_BYTES_INFLIGHT = "--max-body-bytes-inflight";
@@ -62,9 +63,10 @@ public final class NodeFlags {
 
   /**
    * The flags of a node in a pod, as the operator passes them: where it listens and keeps its data,
-   * its own URL and the files it re-reads (the members, with the replication defaults, and the
-   * secrets), its threads and admission limits, its warm-up and its shutdown delay; with TLS, its
-   * peer and admin ports and its certificate files ({@link Tls}; null: plain HTTP on one port).
+   * its own URL and the files it re-reads (the members, with the replication defaults, the secrets,
+   * and the users: null for none), its threads and admission limits, its warm-up and its shutdown
+   * delay; with TLS, its peer and admin ports and its certificate files ({@link Tls}; null: plain
+   * HTTP on one port).
    */
   public record Pod(
       int port,
@@ -74,6 +76,7 @@ public final class NodeFlags {
       String clusterFile,
       String clusterSecretFile,
       String alsoAcceptedSecretFile,
+      String usersFile,
       int eventLoops,
       int storageThreads,
       int maxInflight,
@@ -102,6 +105,9 @@ public final class NodeFlags {
               MAX_VALUE_BYTES + "=" + maxValueBytes,
               WARM_UP_S + "=" + warmUpSeconds,
               SHUTDOWN_DELAY_MS + "=" + shutdownDelayMs));
+      if (usersFile != null) {
+        args.add(USERS_FILE + "=" + usersFile);
+      }
       return List.copyOf(args);
     }
   }
