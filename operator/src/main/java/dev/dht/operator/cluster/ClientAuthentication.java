@@ -21,6 +21,6 @@ record ClientAuthentication(boolean usersFile, Authentication mode) {
             && status.getUsers() == null
             && (status.getMembership() != null
                 || (status.getMembers() != null && !status.getMembers().isEmpty()));
-    return madeBeforeUsers ? LEGACY : new ClientAuthentication(true, Authentication.Required);
+    return madeBeforeUsers ? LEGACY : new ClientAuthentication(true, Authentication.None);
   }
 }

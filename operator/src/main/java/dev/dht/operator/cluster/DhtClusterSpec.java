@@ -185,15 +185,16 @@ public class DhtClusterSpec {
           + " Unset: enabled, with the default clients.")
   private NetworkPolicySpec networkPolicy;
 
-  // no CRD default: an existing cluster's clients would meet 401s after an operator upgrade; the
-  // operator decides an unset one (ClusterModel: required for clusters made from now on)
+  // no CRD default: the operator decides an unset one (ClientAuthentication), and a CRD default
+  // would be written into every existing cluster's spec
   @JsonPropertyDescription(
-      "Whether the nodes demand credentials of their clients: required (the default for new"
-          + " clusters) admits only the tokens of the DhtUsers of this cluster, each within its"
-          + " ACLs and quota (401 without or with a bad token, 403 outside the ACLs, 429 beyond"
-          + " the quota); none lets anyone who reaches the client port do anything, an explicit"
-          + " choice for experiments. Changes apply within seconds, without restarts. Unset on a"
-          + " cluster made before users existed: none.")
+      "Whether the nodes demand credentials of their clients: required admits only the tokens"
+          + " of the DhtUsers of this cluster, each within its ACLs and quota (401 without or"
+          + " with a bad token, 403 outside the ACLs, 429 beyond the quota); none lets anyone who"
+          + " reaches the client port do anything. Changes apply within seconds, without"
+          + " restarts (except on a cluster made before DhtUsers existed: its first setting rolls"
+          + " its pods once to mount the users file). Unset: none, until load tests get users"
+          + " of their own.")
   private Authentication authentication;
 
   @Default("{}")

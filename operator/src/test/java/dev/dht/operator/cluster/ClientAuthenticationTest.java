@@ -14,13 +14,13 @@ class ClientAuthenticationTest {
   }
 
   @Test
-  void aNewClusterDemandsCredentialsUnlessItsSpecSaysNone() {
-    assertThat(ClientAuthentication.decide(null, null))
+  void aNewClusterGetsAUsersFileWithTheModeItsSpecAsks() {
+    assertThat(ClientAuthentication.decide(Authentication.Required, null))
         .isEqualTo(new ClientAuthentication(true, Authentication.Required));
-    assertThat(ClientAuthentication.decide(null, new DhtClusterStatus()).mode())
-        .isEqualTo(Authentication.Required);
-    assertThat(ClientAuthentication.decide(Authentication.None, null))
-        .as("none still gets the file: a later required takes effect without a restart")
+    assertThat(ClientAuthentication.decide(Authentication.Required, new DhtClusterStatus()))
+        .isEqualTo(new ClientAuthentication(true, Authentication.Required));
+    assertThat(ClientAuthentication.decide(null, null))
+        .as("unset: none, with the file, so that a later required needs no restart")
         .isEqualTo(new ClientAuthentication(true, Authentication.None));
   }
 
@@ -31,7 +31,7 @@ class ClientAuthenticationTest {
         .isEqualTo(new ClientAuthentication(true, Authentication.Required));
     var withUsers = running().toBuilder().users(new UsersStatus()).build();
     assertThat(ClientAuthentication.decide(null, withUsers))
-        .as("once it has a users file, an unset mode is the default")
-        .isEqualTo(new ClientAuthentication(true, Authentication.Required));
+        .as("once it has a users file, it keeps it")
+        .isEqualTo(new ClientAuthentication(true, Authentication.None));
   }
 }
