@@ -106,8 +106,26 @@ public record UsersDocument(long revision, Authentication authentication, List<E
     }
   }
 
+  /**
+   * Whether the document {@code json} (as written) admits {@code user} with the token whose hash is
+   * {@code tokenSha256}.
+   */
+  public static boolean admits(String json, String user, String tokenSha256) {
+    try {
+      for (var entry : JSON.readTree(json).path("users")) {
+        if (user.equals(entry.path("name").asText())
+            && tokenSha256.equals(entry.path("tokenSha256").asText())) {
+          return true;
+        }
+      }
+      return false;
+    } catch (JsonProcessingException e) {
+      return false;
+    }
+  }
+
   /** Lower-case hex of the SHA-256 of the token's UTF-8 bytes. */
-  static String sha256(String token) {
+  public static String sha256(String token) {
     try {
       return HexFormat.of()
           .formatHex(
