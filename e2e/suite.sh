@@ -279,7 +279,6 @@ kind: DhtCluster
 metadata: {name: $c}
 spec:
   replicas: 3
-  authentication: required
   storage: {size: 64Mi}
   resources: {requests: {cpu: 50m, memory: 256Mi}, limits: {memory: 512Mi}}
   jvmOptions: ["-Xmx160m", "-XX:TieredStopAtLevel=1"]
@@ -362,6 +361,38 @@ SH
   sed 's/^/    /' "$WORK/revoke.log"
   [ $revoked = 0 ] || die "a revoked user's token was still accepted 10 s after kubectl delete dhtuser"
   log "revoked user refused $((SECONDS - t))s after kubectl delete dhtuser (bound: 10 s + kubectl)"
+  # a load test on it: a DhtUser of its own on the test's key prefix, TLS and token on every request
+  k apply -f - >/dev/null <<YAML || die "kubectl apply of DhtLoadTest secure-put failed"
+apiVersion: dht.dev/v1alpha1
+kind: DhtLoadTest
+metadata: {name: secure-put}
+spec:
+  clusterRef: {name: $c}
+  workload: {operation: put, keyspace: 1000, valueSize: 100}
+  rate: 100
+  duration: 10s
+  warmup: 2s
+  connections: 4
+  threads: 1
+  thresholds: {maxErrorRatio: 0}
+  resources: {requests: {cpu: 100m, memory: 256Mi}, limits: {memory: 512Mi}}
+YAML
+  local phase=""
+  t=$SECONDS
+  while :; do
+    phase="$(jp dhtloadtest/secure-put '{.status.phase}')"
+    case "$phase" in Succeeded|Failed) break ;; esac
+    [ $((SECONDS - t)) -lt 240 ] || die "DhtLoadTest secure-put not finished after 240s (phase ${phase:-none}: $(jp dhtloadtest/secure-put '{range .status.conditions[*]}{.type}={.reason}: {.message}; {end}'))"
+    sleep 3
+  done
+  local counts
+  counts="$(jp dhtloadtest/secure-put '{.status.results.requests} requests, {.status.results.errors} errors, {.status.results.non2xx} non-2xx, p99 {.status.results.latencyMs.p99} ms, verdict {.status.verdict}')"
+  [ "$phase" = Succeeded ] && [ "$(jp dhtloadtest/secure-put '{.status.verdict}')" = Passed ] ||
+    die "DhtLoadTest secure-put on the TLS cluster with tokens: $phase, $counts"
+  log "DhtLoadTest secure-put (TLS + its own DhtUser) in $((SECONDS - t))s: $counts"
+  for i in $(seq 1 20); do k get dhtuser secure-put-loadgen >/dev/null 2>&1 || break; sleep 1; done
+  k get dhtuser secure-put-loadgen >/dev/null 2>&1 && die "the load test's DhtUser outlived the test"
+  k delete dhtloadtest secure-put --wait=false >/dev/null 2>&1 || true
   k get networkpolicy "$c" >/dev/null 2>&1 && log "NetworkPolicy $c: $(jp "networkpolicy/$c" '{range .spec.ingress[*]}{.ports[0].port} {end}')"
   k delete dhtcluster "$c" --wait=true --timeout=120s >/dev/null || die "cannot delete DhtCluster $c"
   k delete pvc -l "app.kubernetes.io/instance=$c" --wait=false >/dev/null 2>&1 || true
@@ -1000,7 +1031,7 @@ STEPS=(
   "install|helm install the operator (charts/dht) with the built images|step_install|360"
   "cluster|3-replica DhtCluster: Ready, 3/3, printer columns|step_cluster|660"
   "api|PUT/GET/DELETE via the client Service, ack/from, range read from one node|step_api|240"
-  "tls|a DhtCluster with defaults is TLS-only: curl --cacert with a DhtUser token works, plain HTTP, foreign certificates, bad tokens (401), keys outside the ACL (403) and a revoked user refused|step_tls|660"
+  "tls|a DhtCluster with defaults is TLS-only: curl --cacert with a DhtUser token works, plain HTTP, foreign certificates, bad tokens (401), keys outside the ACL (403) and a revoked user refused, a load test with its own DhtUser|step_tls|900"
   "loadtest|DhtLoadTest ~30 s at 300 req/s: Succeeded, results, verdict, report; profiled, with a baseline|step_loadtest|600"
   "parallel|DhtLoadTest with parallelism 2: windows overlap, one merged result, both generators in the report; abortOnFail|step_parallel|480"
   "failover|delete a node pod during a write loop at ack=2/from=3|step_failover|720"

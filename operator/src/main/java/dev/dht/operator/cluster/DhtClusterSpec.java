@@ -193,8 +193,8 @@ public class DhtClusterSpec {
           + " with a bad token, 403 outside the ACLs, 429 beyond the quota); none lets anyone who"
           + " reaches the client port do anything. Changes apply within seconds, without"
           + " restarts (except on a cluster made before DhtUsers existed: its first setting rolls"
-          + " its pods once to mount the users file). Unset: none, until load tests get users"
-          + " of their own.")
+          + " its pods once to mount the users file). Unset: required (none on a cluster made"
+          + " before DhtUsers existed).")
   private Authentication authentication;
 
   @Default("{}")

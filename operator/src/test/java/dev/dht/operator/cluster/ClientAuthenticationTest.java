@@ -20,7 +20,10 @@ class ClientAuthenticationTest {
     assertThat(ClientAuthentication.decide(Authentication.Required, new DhtClusterStatus()))
         .isEqualTo(new ClientAuthentication(true, Authentication.Required));
     assertThat(ClientAuthentication.decide(null, null))
-        .as("unset: none, with the file, so that a later required needs no restart")
+        .as("unset: required")
+        .isEqualTo(new ClientAuthentication(true, Authentication.Required));
+    assertThat(ClientAuthentication.decide(Authentication.None, null))
+        .as("none still gets the file: a later required takes effect without a restart")
         .isEqualTo(new ClientAuthentication(true, Authentication.None));
   }
 
@@ -31,7 +34,7 @@ class ClientAuthenticationTest {
         .isEqualTo(new ClientAuthentication(true, Authentication.Required));
     var withUsers = running().toBuilder().users(new UsersStatus()).build();
     assertThat(ClientAuthentication.decide(null, withUsers))
-        .as("once it has a users file, it keeps it")
-        .isEqualTo(new ClientAuthentication(true, Authentication.None));
+        .as("once it has a users file, an unset mode is the default")
+        .isEqualTo(new ClientAuthentication(true, Authentication.Required));
   }
 }
