@@ -285,6 +285,13 @@ spec:
   storage: {size: 64Mi}
   resources: {requests: {cpu: 50m, memory: 256Mi}, limits: {memory: 512Mi}}
   jvmOptions: ["-Xmx160m", "-XX:TieredStopAtLevel=1"]
+---
+apiVersion: dht.dev/v1alpha1
+kind: DhtUser
+metadata: {name: app}
+spec:
+  cluster: $c
+  acls: [{prefix: "tls-", operations: [read, write, delete]}]
 YAML
   local t=$SECONDS
   timeout 500 kubectl -n "$NS" wait "dhtcluster/$c" --for=condition=Ready --timeout=490s >/dev/null ||
@@ -306,7 +313,11 @@ YAML
     openssl x509 -req -in intruder.csr -CA other-ca.crt -CAkey other-ca.key -CAcreateserial -days 1 \
       -out intruder.crt -extfile <(printf '%s\n' "subjectAltName=DNS:*.$c-peers.$NS.svc" \
         "extendedKeyUsage=serverAuth,clientAuth") 2>/dev/null) || die "openssl could not make a foreign certificate"
-  for f in "$c-ca.crt" intruder.crt intruder.key; do
+  timeout 40 kubectl -n "$NS" wait dhtuser/app --for=condition=Ready --timeout=35s >/dev/null ||
+    die "DhtUser app not Ready: $(jp dhtuser/app '{range .status.conditions[*]}{.reason}: {.message}; {end}')"
+  k get secret app -o jsonpath='{.data.token}' | base64 -d > "$WORK/token"
+  [ -s "$WORK/token" ] || die "no token in Secret app"
+  for f in "$c-ca.crt" intruder.crt intruder.key token; do
     timeout 20 kubectl -n "$NS" exec -i client -- sh -c "cat > /tmp/$f" < "$WORK/$f" || die "cannot copy $f"
   done
   in_pod client 120 >"$WORK/tls.log" 2>&1 <<SH
@@ -314,14 +325,19 @@ S=https://$c:8080
 P0=$c-0.$c-peers.$NS.svc
 SH_FAIL=0
 code() { curl -s -o /tmp/body -w '%{http_code}' --max-time 5 --cacert /tmp/$c-ca.crt "\$@"; }
+A="Authorization: Bearer \$(cat /tmp/token)"
 check() { # check DESCRIPTION WANT_CODE GOT_CODE [WANT_BODY]
   if [ "\$3" != "\$2" ]; then echo "FAIL \$1 -> \$3 (want \$2)"; SH_FAIL=1; return; fi
   if [ \$# -ge 4 ] && [ "\$(cat /tmp/body)" != "\$4" ]; then echo "FAIL \$1 -> body '\$(cat /tmp/body)' (want '\$4')"; SH_FAIL=1; return; fi
   echo "ok   \$1 -> \$3"
 }
 check "plain HTTP to the client port is refused"   000 "\$(code http://$c:8080/v0/status)"
-check "PUT tls-a ack=3&from=3 (curl --cacert)"      201 "\$(code -X PUT --data-binary sealed "\$S/v0/entity?id=tls-a&ack=3&from=3")"
-check "GET tls-a ack=3&from=3 from $c-2"          200 "\$(code "https://$c-2.$c-peers.$NS.svc:8080/v0/entity?id=tls-a&ack=3&from=3")" sealed
+check "PUT tls-a without a token"                 401 "\$(code -X PUT --data-binary sealed "\$S/v0/entity?id=tls-a")"
+check "GET tls-a with a wrong token"              401 "\$(code -H 'Authorization: Bearer not-a-token' "\$S/v0/entity?id=tls-a")"
+check "PUT tls-a ack=3&from=3 (curl --cacert, token)" 201 "\$(code -H "\$A" -X PUT --data-binary sealed "\$S/v0/entity?id=tls-a&ack=3&from=3")"
+check "GET tls-a ack=3&from=3 from $c-2"          200 "\$(code -H "\$A" "https://$c-2.$c-peers.$NS.svc:8080/v0/entity?id=tls-a&ack=3&from=3")" sealed
+check "PUT outside the user's ACL"                403 "\$(code -H "\$A" -X PUT --data-binary x "\$S/v0/entity?id=other-a")"
+check "range outside the user's ACL"              403 "\$(code -H "\$A" "\$S/v0/entities?start=tls-&end=tls.")"
 check "the CA is checked: no --cacert"             000 "\$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "\$S/v0/status")"
 check "peer port without a certificate"            000 "\$(code "https://\$P0:7070/internal/v0/clock")"
 check "peer port with another CA's certificate"    000 "\$(code --cert /tmp/intruder.crt --key /tmp/intruder.key "https://\$P0:7070/internal/v0/clock")"
@@ -332,6 +348,54 @@ SH
   local rc=$?
   sed 's/^/    /' "$WORK/tls.log"
   [ $rc = 0 ] || die "$(grep -c '^FAIL' "$WORK/tls.log") TLS check(s) failed (exit $rc)"
+  # revocation: the user deleted, its token refused within 10 s (the operator pushes to the nodes)
+  k delete dhtuser app --wait=false >/dev/null || die "cannot delete DhtUser app"
+  t=$SECONDS
+  in_pod client 30 >"$WORK/revoke.log" 2>&1 <<SH
+for i in \$(seq 1 40); do
+  c=\$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 --cacert /tmp/$c-ca.crt \
+    -H "Authorization: Bearer \$(cat /tmp/token)" "https://$c:8080/v0/entity?id=tls-a")
+  [ "\$c" = 401 ] && { echo "refused after \$i tries"; exit 0; }
+  sleep 0.25
+done
+echo "still \$c after 10 s"; exit 1
+SH
+  local revoked=$?
+  sed 's/^/    /' "$WORK/revoke.log"
+  [ $revoked = 0 ] || die "a revoked user's token was still accepted 10 s after kubectl delete dhtuser"
+  log "revoked user refused $((SECONDS - t))s after kubectl delete dhtuser (bound: 10 s + kubectl)"
+  # a load test on it: a DhtUser of its own on the test's key prefix, TLS and token on every request
+  k apply -f - >/dev/null <<YAML || die "kubectl apply of DhtLoadTest secure-put failed"
+apiVersion: dht.dev/v1alpha1
+kind: DhtLoadTest
+metadata: {name: secure-put}
+spec:
+  clusterRef: {name: $c}
+  workload: {operation: put, keyspace: 1000, valueSize: 100}
+  rate: 100
+  duration: 10s
+  warmup: 2s
+  connections: 4
+  threads: 1
+  thresholds: {maxErrorRatio: 0}
+  resources: {requests: {cpu: 100m, memory: 256Mi}, limits: {memory: 512Mi}}
+YAML
+  local phase=""
+  t=$SECONDS
+  while :; do
+    phase="$(jp dhtloadtest/secure-put '{.status.phase}')"
+    case "$phase" in Succeeded|Failed) break ;; esac
+    [ $((SECONDS - t)) -lt 240 ] || die "DhtLoadTest secure-put not finished after 240s (phase ${phase:-none}: $(jp dhtloadtest/secure-put '{range .status.conditions[*]}{.type}={.reason}: {.message}; {end}'))"
+    sleep 3
+  done
+  local counts
+  counts="$(jp dhtloadtest/secure-put '{.status.results.requests} requests, {.status.results.errors} errors, {.status.results.non2xx} non-2xx, p99 {.status.results.latencyMs.p99} ms, verdict {.status.verdict}')"
+  [ "$phase" = Succeeded ] && [ "$(jp dhtloadtest/secure-put '{.status.verdict}')" = Passed ] ||
+    die "DhtLoadTest secure-put on the TLS cluster with tokens: $phase, $counts"
+  log "DhtLoadTest secure-put (TLS + its own DhtUser) in $((SECONDS - t))s: $counts"
+  for i in $(seq 1 20); do k get dhtuser secure-put-loadgen >/dev/null 2>&1 || break; sleep 1; done
+  k get dhtuser secure-put-loadgen >/dev/null 2>&1 && die "the load test's DhtUser outlived the test"
+  k delete dhtloadtest secure-put --wait=false >/dev/null 2>&1 || true
   k get networkpolicy "$c" >/dev/null 2>&1 && log "NetworkPolicy $c: $(jp "networkpolicy/$c" '{range .spec.ingress[*]}{.ports[0].port} {end}')"
   k delete dhtcluster "$c" --wait=true --timeout=120s >/dev/null || die "cannot delete DhtCluster $c"
   k delete pvc -l "app.kubernetes.io/instance=$c" --wait=false >/dev/null 2>&1 || true
@@ -1014,7 +1078,7 @@ STEPS=(
   "install|helm install the operator (charts/dht) with the built images|step_install|360"
   "cluster|3-replica DhtCluster: Ready, 3/3, printer columns|step_cluster|660"
   "api|PUT/GET/DELETE via the client Service, ack/from, range read from one node|step_api|240"
-  "tls|a DhtCluster with defaults is TLS-only: curl --cacert works, plain HTTP and foreign certificates refused|step_tls|660"
+  "tls|a DhtCluster with defaults is TLS-only: curl --cacert with a DhtUser token works, plain HTTP, foreign certificates, bad tokens (401), keys outside the ACL (403) and a revoked user refused, a load test with its own DhtUser|step_tls|900"
   "loadtest|DhtLoadTest ~30 s at 300 req/s: Succeeded, results, verdict, report; profiled, with a baseline|step_loadtest|600"
   "parallel|DhtLoadTest with parallelism 2: windows overlap, one merged result, both generators in the report; abortOnFail|step_parallel|480"
   "failover|delete a node pod during a write loop at ack=2/from=3|step_failover|720"

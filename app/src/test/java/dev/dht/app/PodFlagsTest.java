@@ -30,6 +30,7 @@ class PodFlagsTest {
             members.toString(),
             secret.toString(),
             dir.resolve("also-accepted").toString(),
+            null,
             2,
             3,
             512,

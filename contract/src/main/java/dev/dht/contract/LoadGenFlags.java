@@ -11,6 +11,7 @@ public final class LoadGenFlags {
 
   public static final String URL = "--url";
   public static final String CA_FILE = "--ca-file";
+  public static final String TOKEN_FILE = "--token-file";
   public static final String WORKLOAD = "--workload";
   public static final String RATE = "--rate";
   public static final String DURATION = "--duration";

@@ -66,9 +66,10 @@ public final class NodeFlags {
 
   /**
    * The flags of a node in a pod, as the operator passes them: where it listens and keeps its data,
-   * its own URL and the files it re-reads (the members, with the replication defaults, and the
-   * secrets), its threads and admission limits, its warm-up and its shutdown delay; with TLS, its
-   * peer and admin ports and its certificate files ({@link Tls}; null: plain HTTP on one port).
+   * its own URL and the files it re-reads (the members, with the replication defaults, the secrets,
+   * and the users: null for none), its threads and admission limits, its warm-up and its shutdown
+   * delay; with TLS, its peer and admin ports and its certificate files ({@link Tls}; null: plain
+   * HTTP on one port).
    */
   public record Pod(
       int port,
@@ -78,6 +79,7 @@ public final class NodeFlags {
       String clusterFile,
       String clusterSecretFile,
       String alsoAcceptedSecretFile,
+      String usersFile,
       int eventLoops,
       int storageThreads,
       int maxInflight,
@@ -106,6 +108,9 @@ public final class NodeFlags {
               MAX_VALUE_BYTES + "=" + maxValueBytes,
               WARM_UP_S + "=" + warmUpSeconds,
               SHUTDOWN_DELAY_MS + "=" + shutdownDelayMs));
+      if (usersFile != null) {
+        args.add(USERS_FILE + "=" + usersFile);
+      }
       return List.copyOf(args);
     }
   }

@@ -4,6 +4,7 @@ import dev.dht.operator.cluster.DhtClusterReconciler;
 import dev.dht.operator.cluster.NetworkPolicyDependentFactory;
 import dev.dht.operator.loadtest.controller.DhtLoadTestReconciler;
 import dev.dht.operator.loadtest.site.ReportSite;
+import dev.dht.operator.users.DhtUserReconciler;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
@@ -52,7 +53,9 @@ public final class OperatorMain {
         settings.adminCallers());
   }
 
-  /** The operator with the DhtCluster and DhtLoadTest controllers registered, not started. */
+  /**
+   * The operator with the DhtCluster, DhtUser and DhtLoadTest controllers registered, not started.
+   */
   public static Operator create(OperatorSettings settings, PrometheusMeterRegistry registry) {
     return create(settings, registry, o -> {});
   }
@@ -78,6 +81,13 @@ public final class OperatorMain {
         });
     operator.register(
         new DhtClusterReconciler(settings.nodeImage(), settings.nodeImagePull()),
+        c -> {
+          if (!settings.watchNamespaces().isEmpty()) {
+            c.settingNamespaces(settings.watchNamespaces());
+          }
+        });
+    operator.register(
+        new DhtUserReconciler(),
         c -> {
           if (!settings.watchNamespaces().isEmpty()) {
             c.settingNamespaces(settings.watchNamespaces());

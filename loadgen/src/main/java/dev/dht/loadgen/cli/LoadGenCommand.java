@@ -187,6 +187,13 @@ public final class LoadGenCommand implements Callable<Integer> {
   Path caFile;
 
   @Option(
+      names = LoadGenFlags.TOKEN_FILE,
+      description =
+          "File holding a DhtUser's token, sent as Authorization: Bearer with every request (a"
+              + " cluster with spec.authentication required).")
+  Path tokenFile;
+
+  @Option(
       names = LoadGenFlags.PROFILE_SECRET_FILE,
       description = "File holding the cluster secret the profile requests need.")
   Path profileSecretFile;
@@ -370,7 +377,27 @@ public final class LoadGenCommand implements Callable<Integer> {
         timeout,
         share.seed(seed),
         keyPrefix,
-        caFile);
+        caFile,
+        token());
+  }
+
+  /** The token of --token-file, stripped; null without one. */
+  private String token() {
+    if (tokenFile == null) {
+      return null;
+    }
+    try {
+      String token = java.nio.file.Files.readString(tokenFile).strip();
+      if (token.isEmpty()) {
+        throw new ParameterException(
+            spec.commandLine(), LoadGenFlags.TOKEN_FILE + " " + tokenFile + " is empty");
+      }
+      return token;
+    } catch (java.io.IOException e) {
+      throw new ParameterException(
+          spec.commandLine(),
+          LoadGenFlags.TOKEN_FILE + " " + tokenFile + " cannot be read: " + e.getMessage());
+    }
   }
 
   private List<URI> parseUrls() {

@@ -26,7 +26,8 @@ public record LoadConfig(
     Duration timeout,
     long seed,
     String keyPrefix,
-    Path caFile) {
+    Path caFile,
+    String token) {
 
   static final Duration MAX_DRAIN = Duration.ofSeconds(5);
 
@@ -54,7 +55,8 @@ public record LoadConfig(
         timeout,
         seed,
         keyPrefix,
-        caFile);
+        caFile,
+        token);
   }
 
   /** How long in-flight requests may finish after the last send before the run is cut. */

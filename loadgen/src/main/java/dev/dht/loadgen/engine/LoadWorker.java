@@ -113,7 +113,12 @@ final class LoadWorker extends VerticleBase {
         URI url = config.urls().get(g % config.urls().size());
         VertxTransport t =
             new VertxTransport(
-                client, url.getHost(), port(url), config.timeout().toMillis(), value);
+                client,
+                url.getHost(),
+                port(url),
+                config.timeout().toMillis(),
+                value,
+                config.token());
         transports.add(t);
         t.open(opened::countDown);
       }

@@ -8,6 +8,7 @@ import io.vertx.core.http.HttpClientConnection;
 import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpConnectOptions;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import java.net.ConnectException;
@@ -27,6 +28,9 @@ final class VertxTransport implements Transport {
   private final long timeoutMillis;
   private final Buffer value;
 
+  /** {@code Bearer <token>}, sent with every request; null: no Authorization header. */
+  private final CharSequence authorization;
+
   private final Handler<AsyncResult<HttpClientConnection>> onConnected = this::connected;
   private final Handler<AsyncResult<HttpClientRequest>> onRequest = this::requestReady;
   private final Handler<AsyncResult<HttpClientResponse>> onResponse = this::responded;
@@ -37,8 +41,15 @@ final class VertxTransport implements Transport {
   private Callback callback;
   private int status;
 
-  VertxTransport(HttpClientAgent client, String host, int port, long timeoutMillis, Buffer value) {
+  VertxTransport(
+      HttpClientAgent client,
+      String host,
+      int port,
+      long timeoutMillis,
+      Buffer value,
+      String token) {
     this.client = client;
+    this.authorization = token == null ? null : HttpHeaders.createOptimized("Bearer " + token);
     this.host = host;
     this.port = port;
     this.timeoutMillis = timeoutMillis;
@@ -69,11 +80,12 @@ final class VertxTransport implements Transport {
         .compose(c ->
             adopt(c)
                 .request(
-                    new RequestOptions()
-                        .setHost(host)
-                        .setPort(port)
-                        .setURI("/v0/status")
-                        .setIdleTimeout(timeoutMillis)))
+                    authorized(
+                        new RequestOptions()
+                            .setHost(host)
+                            .setPort(port)
+                            .setURI("/v0/status")
+                            .setIdleTimeout(timeoutMillis))))
         .compose(HttpClientRequest::send)
         .compose(HttpClientResponse::body)
         .onComplete(ar -> done.run());
@@ -105,7 +117,13 @@ final class VertxTransport implements Transport {
             .setPort(port)
             .setURI(request.uri())
             .setIdleTimeout(timeoutMillis);
-    c.request(options).onComplete(onRequest);
+    c.request(authorized(options)).onComplete(onRequest);
+  }
+
+  private RequestOptions authorized(RequestOptions options) {
+    return authorization == null
+        ? options
+        : options.putHeader(HttpHeaders.AUTHORIZATION, authorization);
   }
 
   private void requestReady(AsyncResult<HttpClientRequest> ar) {

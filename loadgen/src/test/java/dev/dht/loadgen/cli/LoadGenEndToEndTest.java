@@ -243,6 +243,39 @@ class LoadGenEndToEndTest {
   }
 
   @Test
+  void aTokenFileIsSentAsBearerWithEveryRequest() throws Exception {
+    var unauthorized = new java.util.concurrent.atomic.AtomicInteger();
+    HttpServer server =
+        serve(req -> {
+          boolean ok = "Bearer s3cret-token".equals(req.getHeader("Authorization"));
+          if (!ok) {
+            unauthorized.incrementAndGet();
+          }
+          req.response().setStatusCode(ok ? 200 : 401).end(ok ? "v" : "");
+        });
+    try {
+      Path token = Files.writeString(dir.resolve("token"), "s3cret-token\n");
+      JsonObject j =
+          run(
+              server.actualPort(),
+              "--rate",
+              "200",
+              "--connections",
+              "2",
+              "--threads",
+              "1",
+              "--workload",
+              "get",
+              "--token-file",
+              token.toString());
+      assertThat(j.getLong("ok")).isPositive().isEqualTo(j.getLong("requests"));
+      assertThat(unauthorized.get()).as("requests without the token, /v0/status included").isZero();
+    } finally {
+      server.close();
+    }
+  }
+
+  @Test
   void unexpectedStatusesAreNon2xxNotErrors() throws Exception {
     HttpServer server = serve(req -> req.response().setStatusCode(503).end());
     try {

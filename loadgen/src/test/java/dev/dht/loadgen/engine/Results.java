@@ -30,6 +30,7 @@ public final class Results {
         Duration.ofSeconds(2),
         42,
         "k",
+        null,
         null);
   }
 

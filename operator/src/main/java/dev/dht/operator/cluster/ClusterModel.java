@@ -43,6 +43,7 @@ public record ClusterModel(
     String imagePullPolicy,
     List<LocalObjectReference> imagePullSecrets,
     Transport transport,
+    ClientAuthentication authentication,
     String inputs) {
 
   /** Key under which the reconciler hands the model to the dependents. */
@@ -52,6 +53,8 @@ public record ClusterModel(
   public static final String DATA_DIR = "/data";
   public static final String CONFIG_DIR = "/etc/dht";
   public static final String SECRET_DIR = "/etc/dht-secret";
+  public static final String USERS_DIR = "/etc/dht-users";
+  public static final String USERS_KEY = "users.json";
   public static final String MEMBERS_KEY = "members";
   public static final String SECRET_KEY = "secret";
   public static final String ALSO_ACCEPTED_SECRET_KEY = "also-accepted";
@@ -80,7 +83,9 @@ public record ClusterModel(
           "networkPolicy",
           // what TLS changes in a pod (mounts, flags) is in the rendered template, hashed apart;
           // here the new field's default would restart every existing cluster's nodes
-          "tls");
+          "tls",
+          // the mode is in the users file, re-read; the file's mount is in the template
+          "authentication");
 
   public static final String MANAGED_BY = "dht-operator";
   public static final String MANAGED_BY_SELECTOR = "app.kubernetes.io/managed-by=" + MANAGED_BY;
@@ -157,6 +162,7 @@ public record ClusterModel(
             ? List.copyOf(spec.getImagePullSecrets())
             : pull.secrets().stream().map(LocalObjectReference::new).toList(),
         Transport.decide(wantsTls(spec), cluster.getStatus()),
+        ClientAuthentication.decide(spec.getAuthentication(), cluster.getStatus()),
         inputs(spec, defaults));
   }
 
@@ -173,6 +179,11 @@ public record ClusterModel(
   /** Whether the nodes serve TLS and peers authenticate with certificates. */
   public boolean tls() {
     return transport.tls();
+  }
+
+  /** The Secret with the nodes' users file ({@link ClientAuthentication}). */
+  public String usersSecretName() {
+    return name + "-users";
   }
 
   /**
@@ -228,6 +239,7 @@ public record ClusterModel(
         imagePullPolicy,
         imagePullSecrets,
         transport,
+        authentication,
         inputs);
   }
 

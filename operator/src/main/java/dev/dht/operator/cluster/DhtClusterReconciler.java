@@ -10,19 +10,26 @@ import dev.dht.operator.scaling.ScalePlan;
 import dev.dht.operator.tls.CertificatePolicy;
 import dev.dht.operator.tls.TlsReport;
 import dev.dht.operator.tls.TlsSecrets;
+import dev.dht.operator.users.DhtUser;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.ErrorStatusUpdateControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.api.reconciler.Workflow;
 import io.javaoperatorsdk.operator.api.reconciler.dependent.Dependent;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -114,6 +121,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     final Seen seen;
     SecretState secret = SecretState.OURS;
     TlsReport tls;
+    ClusterUsers.Report users;
     ScalePlan.Decision scaleStep;
     RollPlan.Decision roll;
     ReplacementPlan.Decision replacement;
@@ -149,17 +157,36 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
    * A Secret of those names that is not the cluster's stops the chain there: nothing that would
    * mount it or send it is applied.
    */
+  /**
+   * The DhtUsers, mapped to the cluster they name: a new, changed or deleted user (or a new token,
+   * status.tokenIssued) reaches the nodes at once.
+   */
+  @Override
+  public List<EventSource<?, DhtCluster>> prepareEventSources(
+      EventSourceContext<DhtCluster> context) {
+    var users =
+        InformerEventSourceConfiguration.from(DhtUser.class, DhtCluster.class)
+            .withSecondaryToPrimaryMapper((DhtUser user) ->
+                user.clusterName() == null
+                    ? Set.of()
+                    : Set.of(new ResourceID(user.clusterName(), user.getMetadata().getNamespace())))
+            .build();
+    return List.of(new InformerEventSource<>(users, context));
+  }
+
   @Override
   public UpdateControl<DhtCluster> reconcile(DhtCluster cluster, Context<DhtCluster> context) {
     var turn = observe(cluster, context);
     if (!cluster.isPaused()
         && createSecretIfNew(turn) != SecretState.NOT_OURS
-        && issueCertificates(turn)) {
+        && issueCertificates(turn)
+        && writeUsers(turn)) {
       takeUpgradePermission(turn);
       replaceNode(turn);
       planScaleStep(turn);
       applyOwnedObjects(turn);
       refreshFiles(turn);
+      pushUsers(turn);
       startStreamsAndCleanups(turn);
       restartNextPod(turn);
       detachClaimsWhenStable(turn);
@@ -188,6 +215,25 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         ClusterTls.reconcile(
             certificates, turn.context.getClient(), turn.cluster, turn.model, Instant.now());
     return !turn.tls.blocked();
+  }
+
+  /** The users file ({@link ClusterUsers}); false if a Secret of that name is someone else's. */
+  private static boolean writeUsers(Turn turn) {
+    turn.users = ClusterUsers.write(turn.context, turn.model, turn.seen);
+    return turn.users == null || !turn.users.blocked();
+  }
+
+  /** The users document to the nodes that hold an older one (a revocation: within seconds). */
+  private void pushUsers(Turn turn) {
+    if (turn.users != null && turn.seen.any()) {
+      turn.users =
+          ClusterUsers.push(
+              turn.users,
+              turn.seen,
+              turn.model,
+              ClusterActions.access(turn.context, turn.model),
+              nodes);
+    }
   }
 
   private static void takeUpgradePermission(Turn turn) {
@@ -312,7 +358,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 turn.operatorDefaults,
                 turn.secret,
                 turn.replacement),
-            turn.tls);
+            turn.tls,
+            turn.users);
     var roll = turn.roll;
     boolean refused = turn.scaling() != null && turn.scaling().startsWith("refused");
     boolean busy =
@@ -320,6 +367,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
             || roll != null && !(roll instanceof RollPlan.Done || roll instanceof RollPlan.Refuse)
             || status.getStatus().getRoll() != null
             || replacementBusy(status.getStatus())
+            || turn.users != null && turn.users.nodesBehind() > 0
             || !Conditions.isTrue(
                 status.getStatus().getConditions(), ClusterStatusCalculator.CONFIG_APPLIED);
     return UpdateControl.patchStatus(status)
@@ -364,20 +412,24 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 current,
                 SecretState.OURS,
                 null),
+            null,
             null));
   }
 
   /**
    * Computes the status, records events for its transitions, returns the status-only patch; {@code
-   * tls} is null when the certificates were not looked at (their status is kept).
+   * tls} and {@code users} are null when the certificates or users were not looked at (their status
+   * is kept).
    */
   private static DhtCluster report(
       DhtCluster cluster,
       Context<DhtCluster> context,
       ClusterStatusCalculator.Observation in,
-      TlsReport tls) {
+      TlsReport tls,
+      ClusterUsers.Report users) {
     var status = ClusterStatusCalculator.compute(in);
     ClusterTls.report(status, cluster, in.model().generation(), tls, in.now());
+    ClusterUsers.report(status, cluster, in.model(), users, in.now());
     ClusterEvents.emit(
         context.getClient(),
         cluster,

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.operator.crd.KubernetesSchemas;
 import dev.dht.operator.networking.NetworkPolicySpec;
 import dev.dht.operator.tls.TlsSpec;
+import dev.dht.operator.users.Authentication;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Default;
 import io.fabric8.generator.annotation.Min;
@@ -183,6 +184,18 @@ public class DhtClusterSpec {
           + " admin port the operator's pods and the monitoring namespace the chart names."
           + " Unset: enabled, with the default clients.")
   private NetworkPolicySpec networkPolicy;
+
+  // no CRD default: the operator decides an unset one (ClientAuthentication), and a CRD default
+  // would be written into every existing cluster's spec
+  @JsonPropertyDescription(
+      "Whether the nodes demand credentials of their clients: required admits only the tokens"
+          + " of the DhtUsers of this cluster, each within its ACLs and quota (401 without or"
+          + " with a bad token, 403 outside the ACLs, 429 beyond the quota); none lets anyone who"
+          + " reaches the client port do anything. Changes apply within seconds, without"
+          + " restarts (except on a cluster made before DhtUsers existed: its first setting rolls"
+          + " its pods once to mount the users file). Unset: required (none on a cluster made"
+          + " before DhtUsers existed).")
+  private Authentication authentication;
 
   @Default("{}")
   @JsonPropertyDescription(

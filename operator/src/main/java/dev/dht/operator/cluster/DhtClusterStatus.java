@@ -6,6 +6,7 @@ import dev.dht.operator.crd.KubernetesSchemas;
 import dev.dht.operator.replacing.NodeReplacement;
 import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.tls.TlsStatus;
+import dev.dht.operator.users.UsersStatus;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.model.annotation.LabelSelector;
@@ -89,6 +90,12 @@ public class DhtClusterStatus {
           + " clients on 8080, peers with certificates on 7070, admin on 9090) or Plain (plain"
           + " HTTP on 8080 for all; clusters made before TLS, or spec.tls.enabled false).")
   private Transport transport;
+
+  @JsonPropertyDescription(
+      "Client authentication: the mode in force, and the users file the nodes were given"
+          + " (DhtUsers of this cluster). Unset on a cluster made before users existed and that"
+          + " does not set spec.authentication.")
+  private UsersStatus users;
 
   @JsonPropertyDescription(
       "The membership published to the nodes with the default ack/from in force, and the step"

@@ -50,6 +50,7 @@ final class NodePodTemplate {
   private static final String SECRET_VOLUME = "cluster-secret";
   private static final String TMP_VOLUME = "tmp";
   private static final String TLS_VOLUME = "tls";
+  private static final String USERS_VOLUME = "users";
 
   /** Where a TLS node finds its certificate, key and trusted CAs (Secret {@code <c>-node-tls}). */
   static final String TLS_DIR = "/etc/dht-tls";
@@ -188,6 +189,9 @@ final class NodePodTemplate {
     if (model.tls()) {
       mounts.add(mount(TLS_VOLUME, TLS_DIR, true));
     }
+    if (model.authentication().usersFile()) {
+      mounts.add(mount(USERS_VOLUME, ClusterModel.USERS_DIR, true));
+    }
     return new ContainerBuilder()
         .withName("node")
         .withImage(model.image())
@@ -240,6 +244,9 @@ final class NodePodTemplate {
             ClusterModel.SECRET_DIR + "/" + ClusterModel.SECRET_KEY,
             // a rotation: the Secret's also-accepted key; the node re-reads both files
             ClusterModel.SECRET_DIR + "/" + ClusterModel.ALSO_ACCEPTED_SECRET_KEY,
+            model.authentication().usersFile()
+                ? ClusterModel.USERS_DIR + "/" + ClusterModel.USERS_KEY
+                : null,
             model.eventLoops(),
             model.storageWorkers(),
             model.maxInflight(),
@@ -336,6 +343,16 @@ final class NodePodTemplate {
               .withNewSecret()
               .withSecretName(model.tlsSecrets().nodeTls())
               .withDefaultMode(0440) // the key: readable by the node only
+              .endSecret()
+              .build());
+    }
+    if (model.authentication().usersFile()) {
+      volumes.add(
+          new VolumeBuilder()
+              .withName(USERS_VOLUME)
+              .withNewSecret()
+              .withSecretName(model.usersSecretName())
+              .withDefaultMode(0440)
               .endSecret()
               .build());
     }

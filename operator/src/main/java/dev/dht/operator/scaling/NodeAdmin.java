@@ -108,6 +108,29 @@ public final class NodeAdmin {
     }
   }
 
+  /**
+   * Gives the node at {@code url} the users document {@code json} ({@code PUT /v0/admin/users}); a
+   * node keeps the one of the highest revision. True if it answered 200.
+   */
+  public boolean putUsers(String url, String json, NodeAccess access) {
+    try {
+      return BoundedHttp.send(
+                  client(access),
+                  request(url, "users", access)
+                      .header("Content-Type", "application/json")
+                      .PUT(HttpRequest.BodyPublishers.ofString(json))
+                      .build(),
+                  STARTED)
+              .status()
+          == 200;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
   private HttpRequest.Builder request(String url, String what, NodeAccess access) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(

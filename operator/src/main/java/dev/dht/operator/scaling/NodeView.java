@@ -21,8 +21,9 @@ public record NodeView(
 
   /**
    * What else a node reports: the hints it holds for others, the default ack/from it serves, its
-   * estimated key count and SST bytes (-1 where unknown), and the fingerprints of the cluster
-   * secrets it sends and accepts.
+   * estimated key count and SST bytes (-1 where unknown), the fingerprints of the cluster secrets
+   * it sends and accepts, its data phase, and the revision of the users document it holds (-1:
+   * none, or a node that does not say).
    */
   public record Report(
       long pendingHints,
@@ -31,12 +32,13 @@ public record NodeView(
       long estimatedKeys,
       long sstBytes,
       List<String> secretFingerprints,
-      String dataPhase) {
-    public static final Report NONE = new Report(0, -1, -1, -1, -1, List.of(), null);
+      String dataPhase,
+      long usersRevision) {
+    public static final Report NONE = new Report(0, -1, -1, -1, -1, List.of(), null, -1);
 
     public Report(
         long pendingHints, int defaultAck, int defaultFrom, long estimatedKeys, long sstBytes) {
-      this(pendingHints, defaultAck, defaultFrom, estimatedKeys, sstBytes, List.of(), null);
+      this(pendingHints, defaultAck, defaultFrom, estimatedKeys, sstBytes, List.of(), null, -1);
     }
   }
 
@@ -73,7 +75,8 @@ public record NodeView(
             status.secretFingerprints() == null
                 ? List.of()
                 : List.copyOf(status.secretFingerprints()),
-            status.bootstrap() == null ? null : status.bootstrap().phase()));
+            status.bootstrap() == null ? null : status.bootstrap().phase(),
+            -1));
   }
 
   public static NodeView unreachable(int ordinal, boolean podReady) {

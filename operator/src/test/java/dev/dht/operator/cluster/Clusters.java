@@ -1,6 +1,7 @@
 package dev.dht.operator.cluster;
 
 import dev.dht.operator.tls.TlsSpec;
+import dev.dht.operator.users.Authentication;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 
 /** DhtCluster objects for tests, as the apiserver would hold them after defaulting. */
@@ -20,12 +21,14 @@ final class Clusters {
   }
 
   /**
-   * A plain-HTTP cluster (spec.tls.enabled false): the nodes a {@link StandInKubelet} runs on local
-   * ports share one port and serve no TLS.
+   * A plain-HTTP cluster (spec.tls.enabled false) that admits every client (spec.authentication
+   * none): the nodes a {@link StandInKubelet} runs on local ports share one port, serve no TLS, and
+   * the tests' clients send no token.
    */
   static DhtCluster plain(String name, String namespace, int replicas) {
     var cluster = cluster(name, namespace, replicas);
     cluster.getSpec().setTls(TlsSpec.builder().enabled(false).build());
+    cluster.getSpec().setAuthentication(Authentication.None);
     return cluster;
   }
 

@@ -116,20 +116,35 @@ class StatefulSetDependentTest {
             "--request-timeout-ms=20",
             "--max-value-bytes=30",
             "--warm-up-s=60",
-            "--shutdown-delay-ms=5000");
+            "--shutdown-delay-ms=5000",
+            "--users-file=/etc/dht-users/users.json");
     assertThat(node.getEnv().getFirst().getName()).isEqualTo("POD_NAME");
     assertThat(node.getEnv().getFirst().getValueFrom().getFieldRef().getFieldPath())
         .isEqualTo("metadata.name");
     assertThat(mounts(node))
         .containsEntry("config", "/etc/dht")
-        .containsEntry("cluster-secret", "/etc/dht-secret");
+        .containsEntry("cluster-secret", "/etc/dht-secret")
+        .containsEntry("users", "/etc/dht-users");
     var volumes = build(cluster).getSpec().getTemplate().getSpec().getVolumes();
     assertThat(volumes.stream().filter(v -> v.getConfigMap() != null))
         .singleElement()
         .satisfies(v -> assertThat(v.getConfigMap().getName()).isEqualTo("demo-config"));
     assertThat(volumes.stream().filter(v -> v.getSecret() != null))
-        .singleElement()
-        .satisfies(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("demo-secret"));
+        .extracting(v -> v.getSecret().getSecretName())
+        .containsExactly("demo-secret", "demo-users");
+  }
+
+  @Test
+  void aClusterMadeBeforeUsersGetsNoUsersFileUntilItsSpecAsksForOne() {
+    var cluster = Clusters.plain("demo", "ns", 3);
+    cluster.getSpec().setAuthentication(null);
+    cluster.setStatus(
+        DhtClusterStatus.builder()
+            .members(List.of("http://demo-0.demo-peers.ns.svc:8080"))
+            .build());
+    var node = node(build(cluster));
+    assertThat(node.getArgs()).noneMatch(arg -> arg.startsWith("--users-file"));
+    assertThat(mounts(node)).doesNotContainKey("users");
   }
 
   @Test

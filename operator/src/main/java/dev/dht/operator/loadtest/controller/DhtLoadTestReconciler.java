@@ -8,6 +8,7 @@ import dev.dht.operator.kube.Owners;
 import dev.dht.operator.loadtest.DhtLoadTest;
 import dev.dht.operator.loadtest.DhtLoadTestStatus;
 import dev.dht.operator.loadtest.job.GeneratorPods;
+import dev.dht.operator.loadtest.job.GeneratorUser;
 import dev.dht.operator.loadtest.job.GoDuration;
 import dev.dht.operator.loadtest.job.JobDependent;
 import dev.dht.operator.loadtest.job.JobState;
@@ -127,7 +128,19 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
     if (test.getStatus() != null && test.getStatus().getJobName() != null) {
       return failJobDeleted(test, context, now);
     }
-    var target = Target.resolve(test, context.getSecondaryResource(DhtCluster.class), defaultImage);
+    var cluster = context.getSecondaryResource(DhtCluster.class);
+    var target = Target.resolve(test, cluster, defaultImage);
+    if (target.ready() && target.userName() != null) {
+      String waiting =
+          GeneratorUser.notReady(
+              context.getClient(),
+              test,
+              cluster.orElseThrow(),
+              LoadTestModel.of(test, target).keyPrefix());
+      if (waiting != null) {
+        target = target.waiting(Target.USER_NOT_READY, waiting);
+      }
+    }
     if (!target.ready()) {
       return waitForTarget(test, target, context, now);
     }
@@ -138,6 +151,9 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
   private UpdateControl<DhtLoadTest> followJob(
       DhtLoadTest test, Job job, Context<DhtLoadTest> context, Instant now) {
     var status = follow(test, job, context, now);
+    if (status.isFinished()) {
+      GeneratorUser.revoke(context.getClient(), test);
+    }
     var control = report(test, context, status);
     return status.isFinished() ? control : control.rescheduleAfter(POLL);
   }

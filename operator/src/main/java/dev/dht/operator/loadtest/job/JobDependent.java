@@ -47,6 +47,7 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
   private static final String TMP_VOLUME = "tmp";
   private static final String SECRET_VOLUME = "cluster-secret";
   private static final String CA_VOLUME = "cluster-ca";
+  private static final String TOKEN_VOLUME = "user-token";
 
   public JobDependent() {
     super(Job.class);
@@ -191,6 +192,15 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
               .endSecret()
               .build());
     }
+    if (model.tokenSecretName() != null) {
+      volumes.add(
+          new VolumeBuilder()
+              .withName(TOKEN_VOLUME)
+              .withNewSecret()
+              .withSecretName(model.tokenSecretName())
+              .endSecret()
+              .build());
+    }
     if (model.profiling().any()) {
       // the profile requests carry the cluster secret: mounted only when the test profiles
       volumes.add(
@@ -234,6 +244,14 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
           new VolumeMountBuilder()
               .withName(CA_VOLUME)
               .withMountPath(LoadTestModel.CA_DIR)
+              .withReadOnly(true)
+              .build());
+    }
+    if (model.tokenSecretName() != null) {
+      mounts.add(
+          new VolumeMountBuilder()
+              .withName(TOKEN_VOLUME)
+              .withMountPath(LoadTestModel.TOKEN_DIR)
               .withReadOnly(true)
               .build());
     }

@@ -12,6 +12,7 @@ import dev.dht.operator.loadtest.DhtLoadTestSpec;
 import dev.dht.operator.loadtest.DhtLoadTestSpec.KeyDistribution;
 import dev.dht.operator.loadtest.DhtLoadTestSpec.Operation;
 import dev.dht.operator.tls.NodeTlsSecret;
+import dev.dht.operator.users.UserSecret;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
@@ -49,7 +50,8 @@ public record LoadTestModel(
     Profiling profiling,
     int parallelism,
     boolean spreadAcrossNodes,
-    String caSecretName) {
+    String caSecretName,
+    String tokenSecretName) {
 
   /**
    * The nodes to profile during the measured window (URLs; empty: none), the events, and the
@@ -99,6 +101,9 @@ public record LoadTestModel(
   /** Where the Job pod mounts a TLS cluster's CA bundle. */
   static final String CA_DIR = "/etc/dht-ca";
 
+  /** Where the Job pod mounts its DhtUser's token Secret (the user is named like the Secret). */
+  static final String TOKEN_DIR = "/etc/dht-token";
+
   /** Key under which the reconciler hands the model to the Job dependent. */
   public static final String CONTEXT_KEY = LoadTestModel.class.getName();
 
@@ -144,7 +149,8 @@ public record LoadTestModel(
         Profiling.of(spec.getProfile(), target),
         parallelism(spec),
         Boolean.TRUE.equals(spec.getSpreadAcrossNodes()),
-        target.caSecretName());
+        target.caSecretName(),
+        target.userName());
   }
 
   public static int parallelism(DhtLoadTestSpec spec) {
@@ -233,6 +239,9 @@ public record LoadTestModel(
     add(args, LoadGenFlags.URL, url);
     if (caSecretName != null) {
       add(args, LoadGenFlags.CA_FILE, CA_DIR + "/" + NodeTlsSecret.CA);
+    }
+    if (tokenSecretName != null) {
+      add(args, LoadGenFlags.TOKEN_FILE, TOKEN_DIR + "/" + UserSecret.TOKEN);
     }
     add(args, LoadGenFlags.WORKLOAD, operation.cliName());
     add(args, LoadGenFlags.RATE, Integer.toString(rate));

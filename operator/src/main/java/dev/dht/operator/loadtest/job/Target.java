@@ -5,6 +5,7 @@ import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.cluster.Transport;
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.loadtest.DhtLoadTest;
+import dev.dht.operator.users.Authentication;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 import java.util.Optional;
@@ -18,6 +19,8 @@ import java.util.Optional;
  * @param secretName the cluster's Secret (the profile requests need it); null for a targetUrl
  * @param caSecretName the Secret of a TLS cluster's CA bundle ({@code ca.crt}), which the
  *     generators trust; null for a plain cluster or a targetUrl
+ * @param userName the DhtUser the generators authenticate as, on a cluster that demands credentials
+ *     ({@link GeneratorUser}); null otherwise
  */
 public record Target(
     boolean ready,
@@ -27,11 +30,13 @@ public record Target(
     String message,
     List<String> nodes,
     String secretName,
-    String caSecretName) {
+    String caSecretName,
+    String userName) {
   static final String EXTERNAL = "ExternalTarget";
   static final String CLUSTER_READY = "ClusterReady";
   public static final String CLUSTER_NOT_FOUND = "ClusterNotFound";
   static final String CLUSTER_NOT_READY = "ClusterNotReady";
+  public static final String USER_NOT_READY = "UserNotReady";
 
   /**
    * A targetUrl is taken as is; a clusterRef must name a DhtCluster whose Ready condition is True
@@ -44,7 +49,7 @@ public record Target(
     if (spec.getTargetUrl() != null) {
       String url = stripSlash(spec.getTargetUrl());
       return new Target(
-          true, url, defaultImage, EXTERNAL, "load goes to " + url, List.of(), null, null);
+          true, url, defaultImage, EXTERNAL, "load goes to " + url, List.of(), null, null, null);
     }
     String name = spec.getClusterRef().getName();
     String namespace = test.getMetadata().getNamespace();
@@ -81,11 +86,21 @@ public record Target(
                 : ""),
         status.getMembers() == null ? List.of() : List.copyOf(status.getMembers()),
         name + "-secret",
-        tls ? name + "-ca-cert" : null);
+        tls ? name + "-ca-cert" : null,
+        status.getUsers() != null
+                && status.getUsers().getAuthentication() == Authentication.Required
+            ? GeneratorUser.name(test)
+            : null);
+  }
+
+  /** This target, not ready yet for {@code reason}. */
+  public Target waiting(String reason, String message) {
+    return new Target(
+        false, url, image, reason, message, nodes, secretName, caSecretName, userName);
   }
 
   private static Target notReady(String reason, String message) {
-    return new Target(false, null, null, reason, message, List.of(), null, null);
+    return new Target(false, null, null, reason, message, List.of(), null, null, null);
   }
 
   private static String stripSlash(String url) {

@@ -1,0 +1,66 @@
+package dev.dht.operator.users;
+
+import dev.dht.operator.kube.Owners;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A user's credentials: a Secret named like the user, owned by it (so it goes with it), holding a
+ * random 256-bit token under {@value #TOKEN}. A Secret of that name that the user does not own (by
+ * UID) is never read: creating a DhtUser must not turn someone's Secret into a credential.
+ */
+public final class UserSecret {
+  /** The key of the token in the Secret. */
+  public static final String TOKEN = "token";
+
+  /** The label that names the user a Secret belongs to. */
+  public static final String USER_LABEL = "dht.dev/user";
+
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private UserSecret() {}
+
+  /** A new Secret for {@code user}, with a new token. */
+  static Secret issue(DhtUser user) {
+    byte[] bytes = new byte[32];
+    RANDOM.nextBytes(bytes);
+    String token = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    var metadata = user.getMetadata();
+    return new SecretBuilder()
+        .withNewMetadata()
+        .withName(metadata.getName())
+        .withNamespace(metadata.getNamespace())
+        // not the operator's managed-by label: the DhtCluster's Secret informer selects on it
+        .withLabels(Map.of(USER_LABEL, metadata.getName(), "app.kubernetes.io/name", "dht"))
+        .withOwnerReferences(List.of(Owners.controller(user)))
+        .endMetadata()
+        .withType("Opaque")
+        .withData(
+            Map.of(
+                TOKEN,
+                Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.US_ASCII))))
+        .build();
+  }
+
+  /** The token in {@code secret}, if it is {@code user}'s own (owned by its UID) and has one. */
+  public static Optional<String> token(Secret secret, DhtUser user) {
+    if (secret == null || !Owners.isControlledBy(secret, user) || secret.getData() == null) {
+      return Optional.empty();
+    }
+    return Optional.ofNullable(secret.getData().get(TOKEN))
+        .map(encoded -> new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8))
+        .map(String::strip)
+        .filter(token -> !token.isEmpty());
+  }
+
+  /** Whether {@code secret} is {@code user}'s own. */
+  static boolean ownedBy(Secret secret, DhtUser user) {
+    return Owners.isControlledBy(secret, user);
+  }
+}
