@@ -315,8 +315,8 @@ YAML
         "extendedKeyUsage=serverAuth,clientAuth") 2>/dev/null) || die "openssl could not make a foreign certificate"
   timeout 40 kubectl -n "$NS" wait dhtuser/app --for=condition=Ready --timeout=35s >/dev/null ||
     die "DhtUser app not Ready: $(jp dhtuser/app '{range .status.conditions[*]}{.reason}: {.message}; {end}')"
-  k get secret app -o jsonpath='{.data.token}' | base64 -d > "$WORK/token"
-  [ -s "$WORK/token" ] || die "no token in Secret app"
+  k get secret app-token -o jsonpath='{.data.token}' | base64 -d > "$WORK/token"
+  [ -s "$WORK/token" ] || die "no token in Secret app-token"
   for f in "$c-ca.crt" intruder.crt intruder.key token; do
     timeout 20 kubectl -n "$NS" exec -i client -- sh -c "cat > /tmp/$f" < "$WORK/$f" || die "cannot copy $f"
   done

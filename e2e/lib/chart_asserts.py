@@ -50,6 +50,8 @@ EXPECTED = {
     ("dht.dev", "dhtloadtests"): ["get", "list", "watch"],
     ("dht.dev", "dhtclusters/status"): ["patch"],
     ("dht.dev", "dhtloadtests/status"): ["patch"],
+    ("dht.dev", "dhtusers"): ["get", "list", "watch", "create", "delete"],  # a load test's own user
+    ("dht.dev", "dhtusers/status"): ["patch"],
     ("apps", "statefulsets"): APPLIED,
     ("", "services"): APPLIED,
     ("", "configmaps"): ["get"] + APPLIED + ["update"],  # JOSDK updates ConfigMaps without SSA

@@ -83,8 +83,13 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
 - apiGroups: ["dht.dev"]
   resources: ["dhtloadtests"]
   verbs: ["get", "list", "watch"]
+# get, create, delete: a load test's own user on a cluster that demands tokens (made before its
+# Job, deleted when it ends)
 - apiGroups: ["dht.dev"]
-  resources: ["dhtclusters/status", "dhtloadtests/status"]
+  resources: ["dhtusers"]
+  verbs: ["get", "list", "watch", "create", "delete"]
+- apiGroups: ["dht.dev"]
+  resources: ["dhtclusters/status", "dhtloadtests/status", "dhtusers/status"]
   verbs: ["patch"]
 - apiGroups: ["apps"]
   resources: ["statefulsets"]

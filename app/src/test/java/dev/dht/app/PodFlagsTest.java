@@ -21,6 +21,9 @@ class PodFlagsTest {
   void theJarTakesEveryFlagTheOperatorPasses() throws Exception {
     Path members = Files.writeString(dir.resolve("members"), "epoch 1\nhttp://demo-0.peers:8080\n");
     Path secret = Files.writeString(dir.resolve("secret"), "s3cret\n");
+    Path users =
+        Files.writeString(
+            dir.resolve("users.json"), "{\"revision\": 1, \"authentication\": \"required\"}");
     var pod =
         new NodeFlags.Pod(
             8080,
@@ -30,7 +33,7 @@ class PodFlagsTest {
             members.toString(),
             secret.toString(),
             dir.resolve("also-accepted").toString(),
-            null,
+            users.toString(),
             2,
             3,
             512,
@@ -53,6 +56,7 @@ class PodFlagsTest {
     assertThat(config.clusterFile()).isEqualTo(members);
     assertThat(config.clusterSecret()).isEqualTo("s3cret");
     assertThat(config.alsoAcceptedSecretFile()).isEqualTo(dir.resolve("also-accepted"));
+    assertThat(config.usersFile()).isEqualTo(users);
     assertThat(config.eventLoops()).isEqualTo(2);
     assertThat(config.storageThreads()).isEqualTo(3);
     assertThat(config.maxInflight()).isEqualTo(512);

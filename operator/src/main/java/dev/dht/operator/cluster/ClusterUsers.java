@@ -1,5 +1,6 @@
 package dev.dht.operator.cluster;
 
+import dev.dht.contract.UsersDocument;
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.kube.Owners;
 import dev.dht.operator.scaling.NodeAccess;
@@ -7,7 +8,7 @@ import dev.dht.operator.scaling.NodeAdmin;
 import dev.dht.operator.scaling.NodeView;
 import dev.dht.operator.users.DhtUser;
 import dev.dht.operator.users.UserSecret;
-import dev.dht.operator.users.UsersDocument;
+import dev.dht.operator.users.UsersFile;
 import dev.dht.operator.users.UsersStatus;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -48,14 +49,15 @@ final class ClusterUsers {
     }
     var client = context.getClient();
     var secrets = client.secrets().inNamespace(model.namespace());
-    var entries = new ArrayList<UsersDocument.Entry>();
+    var holders = new ArrayList<UsersFile.Holder>();
     for (DhtUser user : context.getSecondaryResources(DhtUser.class)) {
       if (!model.name().equals(user.clusterName())
           || user.getMetadata().getDeletionTimestamp() != null) {
         continue;
       }
-      UserSecret.token(secrets.withName(user.getMetadata().getName()).get(), user)
-          .ifPresent(token -> entries.add(UsersDocument.Entry.of(user, token)));
+      UserSecret.token(
+              secrets.withName(UserSecret.nameOf(user.getMetadata().getName())).get(), user)
+          .ifPresent(token -> holders.add(new UsersFile.Holder(user, token)));
     }
     var existing = Optional.ofNullable(secrets.withName(model.usersSecretName()).get());
     var cluster = context.getPrimaryResource();
@@ -65,8 +67,7 @@ final class ClusterUsers {
     String previous = existing.map(ClusterUsers::json).orElse(null);
     long held =
         seen.nodes().values().stream().mapToLong(v -> v.report().usersRevision()).max().orElse(-1);
-    var document =
-        new UsersDocument(0, model.authentication().mode(), entries).after(previous, held);
+    var document = UsersFile.next(model.authentication().mode(), holders, previous, held);
     String json = document.toJson();
     if (!json.equals(previous)) {
       var secret =
@@ -163,7 +164,7 @@ final class ClusterUsers {
       var document = report.document();
       status.setUsers(
           UsersStatus.builder()
-              .authentication(document.authentication())
+              .authentication(model.authentication().mode())
               .revision(document.revision())
               .users(document.users().size())
               .nodesBehind(report.nodesBehind())

@@ -76,7 +76,7 @@ public record NodeView(
                 ? List.of()
                 : List.copyOf(status.secretFingerprints()),
             status.bootstrap() == null ? null : status.bootstrap().phase(),
-            -1));
+            status.usersRevision() == null ? -1 : status.usersRevision()));
   }
 
   public static NodeView unreachable(int ordinal, boolean podReady) {

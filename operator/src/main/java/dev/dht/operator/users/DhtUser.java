@@ -41,8 +41,8 @@ public class DhtUser extends CustomResource<DhtUserSpec, DhtUserStatus> implemen
 
   /** The kind's description in the CRD: plain text, no double quotes or backslashes (JSON). */
   public static final String DESCRIPTION =
-      "A client of a DhtCluster in the same namespace. The operator keeps its token in a Secret"
-          + " named like the user (key token) and gives the cluster's nodes its SHA-256 with the"
+      "A client of a DhtCluster in the same namespace. The operator keeps its token in the"
+          + " Secret <name>-token (key token) and gives the cluster's nodes its SHA-256 with the"
           + " user's ACLs and quota; clients send Authorization: Bearer <token>. Deleting the"
           + " user, or its Secret for a new token, revokes the old token within seconds.";
 

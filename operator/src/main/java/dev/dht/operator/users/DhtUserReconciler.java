@@ -31,7 +31,7 @@ public class DhtUserReconciler implements Reconciler<DhtUser> {
   public List<EventSource<?, DhtUser>> prepareEventSources(EventSourceContext<DhtUser> context) {
     var secrets =
         InformerEventSourceConfiguration.from(Secret.class, DhtUser.class)
-            .withLabelSelector(UserSecret.USER_LABEL)
+            .withLabelSelector(UserSecret.SELECTOR)
             .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(DhtUser.class))
             .build();
     return List.of(new InformerEventSource<>(secrets, context));
@@ -40,7 +40,7 @@ public class DhtUserReconciler implements Reconciler<DhtUser> {
   @Override
   public UpdateControl<DhtUser> reconcile(DhtUser user, Context<DhtUser> context) {
     var secrets = context.getClient().secrets().inNamespace(user.getMetadata().getNamespace());
-    String name = user.getMetadata().getName();
+    String name = UserSecret.nameOf(user.getMetadata().getName());
     Optional<Secret> found =
         context
             .getSecondaryResource(Secret.class)
@@ -83,7 +83,7 @@ public class DhtUserReconciler implements Reconciler<DhtUser> {
                 true,
                 "CredentialsIssued",
                 "the token is in Secret "
-                    + user.getMetadata().getName()
+                    + UserSecret.nameOf(user.getMetadata().getName())
                     + " (key token); the nodes of DhtCluster "
                     + user.clusterName()
                     + " accept it within seconds",
@@ -95,7 +95,7 @@ public class DhtUserReconciler implements Reconciler<DhtUser> {
                 false,
                 "SecretNotOwned",
                 "a Secret named "
-                    + user.getMetadata().getName()
+                    + UserSecret.nameOf(user.getMetadata().getName())
                     + " exists and was not made for this user: it is not used; delete or rename"
                     + " it, or name the user otherwise",
                 generation,
@@ -103,7 +103,7 @@ public class DhtUserReconciler implements Reconciler<DhtUser> {
     var status =
         DhtUserStatus.builder()
             .observedGeneration(generation)
-            .secret(ours ? user.getMetadata().getName() : null)
+            .secret(ours ? UserSecret.nameOf(user.getMetadata().getName()) : null)
             .tokenIssued(issued)
             .conditions(List.of(ready))
             .build();

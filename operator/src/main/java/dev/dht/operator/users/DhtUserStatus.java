@@ -24,8 +24,8 @@ public class DhtUserStatus {
   private Long observedGeneration;
 
   @JsonPropertyDescription(
-      "The Secret with the user's token (key token), in this namespace; delete it to get a new"
-          + " token (the old one is refused within seconds).")
+      "The Secret with the user's token (key token), <name>-token in this namespace; delete it"
+          + " to get a new token (the old one is refused within seconds).")
   private String secret;
 
   @JsonPropertyDescription("When the current token was made (its Secret's creation time).")

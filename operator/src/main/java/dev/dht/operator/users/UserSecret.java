@@ -11,9 +11,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A user's credentials: a Secret named like the user, owned by it (so it goes with it), holding a
- * random 256-bit token under {@value #TOKEN}. A Secret of that name that the user does not own (by
- * UID) is never read: creating a DhtUser must not turn someone's Secret into a credential.
+ * A user's credentials: a Secret {@code <user>-token}, owned by the user (so it goes with it),
+ * holding a random 256-bit token under {@value #TOKEN}. A Secret of that name that the user does
+ * not own (by UID) is never read: creating a DhtUser must not turn someone's Secret into a
+ * credential. It carries the operator's managed-by label: RBAC cannot narrow the operator's list
+ * and watch of Secrets, so the operator selects its own by that label.
  */
 public final class UserSecret {
   /** The key of the token in the Secret. */
@@ -21,6 +23,14 @@ public final class UserSecret {
 
   /** The label that names the user a Secret belongs to. */
   public static final String USER_LABEL = "dht.dev/user";
+
+  /** The labels of the users' Secrets, which their informer selects. */
+  static final String SELECTOR = "app.kubernetes.io/managed-by=dht-operator," + USER_LABEL;
+
+  /** The name of the Secret with the token of the user {@code user}. */
+  public static String nameOf(String user) {
+    return user + "-token";
+  }
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -34,10 +44,16 @@ public final class UserSecret {
     var metadata = user.getMetadata();
     return new SecretBuilder()
         .withNewMetadata()
-        .withName(metadata.getName())
+        .withName(nameOf(metadata.getName()))
         .withNamespace(metadata.getNamespace())
-        // not the operator's managed-by label: the DhtCluster's Secret informer selects on it
-        .withLabels(Map.of(USER_LABEL, metadata.getName(), "app.kubernetes.io/name", "dht"))
+        .withLabels(
+            Map.of(
+                USER_LABEL,
+                metadata.getName(),
+                "app.kubernetes.io/name",
+                "dht",
+                "app.kubernetes.io/managed-by",
+                "dht-operator"))
         .withOwnerReferences(List.of(Owners.controller(user)))
         .endMetadata()
         .withType("Opaque")

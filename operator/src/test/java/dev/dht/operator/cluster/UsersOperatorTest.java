@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dht.operator.TestCrds;
 import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.scaling.NodeAdmin;
 import dev.dht.operator.tls.TlsSpec;
 import dev.dht.operator.users.Acl;
@@ -47,7 +48,7 @@ class UsersOperatorTest {
 
   @RegisterExtension
   static final LocallyRunOperatorExtension OPERATOR =
-      LocallyRunOperatorExtension.builder()
+      ChartRbacOperator.builder()
           .withReconciler(
               new DhtClusterReconciler(
                   "local/dht-node:it", new NodeAdmin(UnaryOperator.identity())))
@@ -60,7 +61,7 @@ class UsersOperatorTest {
 
   @BeforeAll
   static void connect() {
-    client = OPERATOR.getKubernetesClient();
+    client = OPERATOR.getInfrastructureKubernetesClient();
     ns = OPERATOR.getNamespace();
   }
 
@@ -70,7 +71,7 @@ class UsersOperatorTest {
     createCluster("users-a");
     var user = createUser("app", "users-a");
 
-    var secret = awaitSecret("app");
+    var secret = awaitSecret("app-token");
     assertThat(secret.getMetadata().getOwnerReferences())
         .singleElement()
         .satisfies(o -> assertThat(o.getUid()).isEqualTo(user.getMetadata().getUid()));
@@ -87,13 +88,13 @@ class UsersOperatorTest {
     awaitUntil(() -> {
       var u = client.resources(DhtUser.class).inNamespace(ns).withName("app").get();
       return Conditions.isTrue(u.getStatus().getConditions(), Conditions.READY)
-          && "app".equals(u.getStatus().getSecret());
+          && "app-token".equals(u.getStatus().getSecret());
     });
     var status = awaitCluster("users-a", s -> s.getUsers() != null && s.getUsers().getUsers() == 1);
     assertThat(status.getUsers().getRevision()).isEqualTo(first.get("revision").asLong());
 
     // a new token: delete the Secret
-    client.secrets().inNamespace(ns).withName("app").delete();
+    client.secrets().inNamespace(ns).withName("app-token").delete();
     var rotated =
         awaitUsers(
             "users-a",
@@ -101,7 +102,7 @@ class UsersOperatorTest {
                 doc.get("users").size() == 1
                     && !doc.get("users").get(0).get("tokenSha256").asText().equals(sha256(token)));
     assertThat(rotated.get("revision").asLong()).isGreaterThan(first.get("revision").asLong());
-    String newToken = text(awaitSecret("app"), "token");
+    String newToken = text(awaitSecret("app-token"), "token");
     assertThat(rotated.get("users").get(0).get("tokenSha256").asText()).isEqualTo(sha256(newToken));
 
     // revoked: the user goes
@@ -116,7 +117,7 @@ class UsersOperatorTest {
     client
         .secrets()
         .inNamespace(ns)
-        .resource(foreign("taken", Map.of("token", "planted")))
+        .resource(foreign("taken-token", Map.of("token", "planted")))
         .create();
     createUser("taken", "users-b");
 
@@ -129,7 +130,7 @@ class UsersOperatorTest {
     });
     var doc = awaitUsers("users-b", d -> true);
     assertThat(doc.get("users")).isEmpty();
-    assertThat(text(client.secrets().inNamespace(ns).withName("taken").get(), "token"))
+    assertThat(text(client.secrets().inNamespace(ns).withName("taken-token").get(), "token"))
         .isEqualTo("planted");
   }
 

@@ -43,8 +43,12 @@ class ChartRbacTest {
           "DhtLoadTestReconciler.existingJob: a Job the status names and the informer has not"
               + " seen yet (a restart, a slow watch)");
 
-  /** The names of a cluster's Secrets: its secret, CA, published CA certificate, node TLS. */
-  private static final Pattern OWN_SECRET = Pattern.compile(".+-(secret|ca|ca-cert|node-tls)");
+  /**
+   * The names of the operator's Secrets: a cluster's secret, CA, published CA certificate, node TLS
+   * and users file, and a DhtUser's token.
+   */
+  private static final Pattern OWN_SECRET =
+      Pattern.compile(".+-(secret|ca|ca-cert|node-tls|users|token)");
 
   private static final JavaClasses TEST_CLASSES =
       new ClassFileImporter()

@@ -9,7 +9,7 @@ import dev.dht.operator.users.DhtUser;
 import dev.dht.operator.users.DhtUserSpec;
 import dev.dht.operator.users.Operation;
 import dev.dht.operator.users.UserSecret;
-import dev.dht.operator.users.UsersDocument;
+import dev.dht.operator.users.UsersFile;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -92,7 +92,8 @@ public final class GeneratorUser {
       return "a DhtUser named " + name + " exists and is not this test's: delete or rename it";
     }
     var token =
-        UserSecret.token(client.secrets().inNamespace(namespace).withName(name).get(), user);
+        UserSecret.token(
+            client.secrets().inNamespace(namespace).withName(UserSecret.nameOf(name)).get(), user);
     if (token.isEmpty()) {
       return "waiting for the token of DhtUser " + name;
     }
@@ -106,10 +107,10 @@ public final class GeneratorUser {
     var status = cluster.getStatus() == null ? null : cluster.getStatus().getUsers();
     boolean held =
         json != null
-            && UsersDocument.admits(json, name, UsersDocument.sha256(token.get()))
+            && UsersFile.admits(json, name, token.get())
             && status != null
             && status.getRevision() != null
-            && status.getRevision() == UsersDocument.revisionOf(json)
+            && status.getRevision() == UsersFile.revisionOf(json)
             && status.getNodesBehind() != null
             && status.getNodesBehind() == 0;
     return held

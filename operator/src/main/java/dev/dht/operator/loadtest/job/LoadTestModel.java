@@ -101,7 +101,7 @@ public record LoadTestModel(
   /** Where the Job pod mounts a TLS cluster's CA bundle. */
   static final String CA_DIR = "/etc/dht-ca";
 
-  /** Where the Job pod mounts its DhtUser's token Secret (the user is named like the Secret). */
+  /** Where the Job pod mounts its DhtUser's token Secret. */
   static final String TOKEN_DIR = "/etc/dht-token";
 
   /** Key under which the reconciler hands the model to the Job dependent. */
@@ -150,7 +150,7 @@ public record LoadTestModel(
         parallelism(spec),
         Boolean.TRUE.equals(spec.getSpreadAcrossNodes()),
         target.caSecretName(),
-        target.userName());
+        target.userName() == null ? null : UserSecret.nameOf(target.userName()));
   }
 
   public static int parallelism(DhtLoadTestSpec spec) {
