@@ -15,6 +15,8 @@
 #   WRK2=/opt/wrk2/wrk      wrk2 binary; built by ../shared/tools/build-wrk2.sh when missing
 #   OPS="put get"           the cluster workloads
 #   TLS=1                   the cluster over TLS (scripts/local-cluster.sh TLS=1; wrk2 speaks it)
+#   AUTH=1                  clients need a token (scripts/local-cluster.sh AUTH=1): wrk2 and the
+#                           fill send it
 # Output: target/bench-wrk2/<server>-<workload>-<rate>.txt (wrk2's own output), results.json,
 # and the tables on stdout.
 set -euo pipefail
@@ -66,6 +68,7 @@ trap 'exit 130' INT TERM
 wrk2_run() {
   log "$1: wrk2 -t$THREADS -c$CONNECTIONS -d${5}s -R$4 -L ($3) $2"
   OP="$3" "$WRK2" -t"$THREADS" -c"$CONNECTIONS" -d"${5}s" -R"$4" -L --timeout 2s \
+    ${AUTH:+-H "Authorization: Bearer $(cat "$DATA_DIR/token")"} \
     -s scripts/wrk2/entity.lua "$2" > "$OUT/$1.txt" 2>&1 || log "$1: wrk2 failed (see $OUT/$1.txt)"
 }
 measure() { # SERVER URL OP RATE
@@ -88,6 +91,7 @@ scripts/local-cluster.sh start >&2
 urls="$(scripts/local-cluster.sh urls)"
 url="${urls%%,*}"
 "$JAVA" -jar "$JAR" loadgen --url "$urls" ${TLS:+--ca-file "$DATA_DIR/tls/ca.crt"} \
+  ${AUTH:+--token-file "$DATA_DIR/token"} \
   --workload fill --rate 10000 --keyspace "$KEYSPACE" \
   --value-size "$VALUE_SIZE" --ack "$ACK" --from "$FROM" --connections 64 > "$OUT/fill.txt" 2>&1 ||
   log "the fill failed (see $OUT/fill.txt)"

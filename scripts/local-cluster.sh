@@ -8,6 +8,8 @@
 # TLS=1: TLS on every port, with a CA and a node certificate made by openssl in $DATA_DIR/tls; the
 # nodes then listen on 127.0.0.1, 127.0.0.2 and 127.0.0.3 (clients on PORTS, peers on 7070 and
 # admin on 9090 of each address: a peer port is the same number on every member).
+# AUTH=1: clients need a token (the users document $DATA_DIR/users.json admits one user, "local",
+# allowed everything, whose token is in $DATA_DIR/token): curl -H "Authorization: Bearer $(cat ...)".
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,6 +24,7 @@ NODE_ARGS="${NODE_ARGS---event-loops 1 --storage-threads 2}"
 
 TLS="${TLS:-}"
 TLS_DIR="$DATA_DIR/tls"
+AUTH="${AUTH:-}"
 host() { if [ -n "$TLS" ]; then echo "127.0.0.$(($1 + 1))"; else echo 127.0.0.1; fi; }
 members() { local IFS=,; local urls=() i; for i in "${!PORTS[@]}"; do urls+=("http://$(host "$i"):${PORTS[$i]}"); done; echo "${urls[*]}"; }
 client_urls() { if [ -n "$TLS" ]; then members | sed 's|http://|https://|g'; else members; fi; }
@@ -50,6 +53,16 @@ make_certificates() {
     rm -f tls.csr ca.srl)
 }
 
+# The token of the one user, and the users document with its SHA-256.
+make_users() {
+  [ -f "$DATA_DIR/token" ] || head -c 32 /dev/urandom | base64 | tr -d '=+/\n' > "$DATA_DIR/token"
+  local hash; hash=$(tr -d '\n' < "$DATA_DIR/token" | sha256sum | cut -d' ' -f1)
+  printf '{"revision": 1, "authentication": "required", "users": [{"name": "local", "tokenSha256": "%s", "acls": [{"prefix": "", "operations": ["read", "write", "delete", "range"]}]}]}\n' \
+    "$hash" > "$DATA_DIR/users.json"
+}
+
+auth_args() { [ -z "$AUTH" ] || echo "--users-file $DATA_DIR/users.json"; }
+
 tls_args() {
   [ -n "$TLS" ] || return 0
   echo "--listen-address $(host "$1") --peer-port 7070 --admin-port 9090 --tls-cert-file $TLS_DIR/tls.crt" \
@@ -67,13 +80,14 @@ start_nodes() {
   done
   [ -f "$DATA_DIR/secret" ] || head -c 24 /dev/urandom | base64 > "$DATA_DIR/secret"
   [ -z "$TLS" ] || make_certificates
+  [ -z "$AUTH" ] || make_users
   : > "$PID_FILE"
   for i in "${!PORTS[@]}"; do
     p=${PORTS[$i]}
     # shellcheck disable=SC2086,SC2046
     "$JAVA" $NODE_JVM_OPTS --enable-native-access=ALL-UNNAMED -jar "$JAR" \
       --self "http://$(host "$i"):$p" --cluster "$(members)" --data-dir "$DATA_DIR/node-$p" \
-      --cluster-secret-file "$DATA_DIR/secret" $(tls_args "$i") $NODE_ARGS > "$DATA_DIR/node-$p.log" 2>&1 &
+      --cluster-secret-file "$DATA_DIR/secret" $(tls_args "$i") $(auth_args) $NODE_ARGS > "$DATA_DIR/node-$p.log" 2>&1 &
     echo $! >> "$PID_FILE"
   done
   for i in "${!PORTS[@]}"; do
@@ -112,6 +126,7 @@ case "${1:-run}" in
     else
       try=curl
     fi
+    [ -z "$AUTH" ] || try="$try -H \"Authorization: Bearer \$(cat $DATA_DIR/token)\""
     first=$(client_urls | cut -d, -f1); second=$(client_urls | cut -d, -f2)
     cat <<MSG
 dht: 3 nodes up on $(client_urls)

@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dht.operator.TestCrds;
 import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.loadtest.DhtLoadTest;
+import dev.dht.operator.loadtest.DhtLoadTestSpec;
+import dev.dht.operator.loadtest.job.GeneratorUser;
 import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.scaling.NodeAdmin;
 import dev.dht.operator.tls.TlsSpec;
@@ -43,7 +46,7 @@ class UsersOperatorTest {
   static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   static {
-    TestCrds.forceApply(DhtCluster.class, DhtUser.class);
+    TestCrds.forceApply(DhtCluster.class, DhtUser.class, DhtLoadTest.class);
   }
 
   @RegisterExtension
@@ -153,6 +156,48 @@ class UsersOperatorTest {
     assertThat(client.apps().statefulSets().inNamespace(ns).withName("users-c").get()).isNull();
     assertThat(text(client.secrets().inNamespace(ns).withName("users-c-users").get(), "users.json"))
         .isEqualTo("{\"revision\":99}");
+  }
+
+  @Test
+  void aLoadTestOnAClusterThatDemandsTokensGetsAUserOfItsOwnUntilItEnds() {
+    createCluster("users-d");
+    var test = new DhtLoadTest();
+    test.setMetadata(new ObjectMetaBuilder().withName("lt").withNamespace(ns).build());
+    test.setSpec(
+        DhtLoadTestSpec.builder()
+            .clusterRef(new DhtLoadTestSpec.ClusterRef("users-d"))
+            .rate(10)
+            .build());
+    var made = client.resource(test).create();
+    var operatorClient = OPERATOR.getKubernetesClient(); // the chart's rights, recorded
+    java.util.function.Supplier<String> waiting =
+        () ->
+            GeneratorUser.notReady(
+                operatorClient,
+                made,
+                client.resources(DhtCluster.class).inNamespace(ns).withName("users-d").get(),
+                "lt-");
+    assertThat(waiting.get()).contains("made for the generators");
+
+    var user = client.resources(DhtUser.class).inNamespace(ns).withName("lt-loadgen").get();
+    assertThat(user.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(o -> assertThat(o.getUid()).isEqualTo(made.getMetadata().getUid()));
+    assertThat(user.getSpec().getAcls())
+        .singleElement()
+        .satisfies(acl -> {
+          assertThat(acl.getPrefix()).isEqualTo("lt-");
+          assertThat(acl.getOperations())
+              .containsExactlyInAnyOrder(
+                  Operation.Read, Operation.Write, Operation.Delete, Operation.Range);
+        });
+    awaitUntil(() -> waiting.get() == null); // its token in the file, no node behind
+    String token = text(awaitSecret("lt-loadgen-token"), "token");
+    assertThat(awaitUsers("users-d", d -> d.get("users").size() == 1).toString())
+        .contains(sha256(token));
+
+    GeneratorUser.revoke(operatorClient, made);
+    awaitUsers("users-d", d -> d.get("users").isEmpty());
   }
 
   private static void createCluster(String name) {

@@ -41,7 +41,13 @@ class ChartRbacTest {
               + " (LeaderElectionManager.checkLeaseAccess); Fabric8 renews with a patch",
           "get batch/jobs",
           "DhtLoadTestReconciler.existingJob: a Job the status names and the informer has not"
-              + " seen yet (a restart, a slow watch)");
+              + " seen yet (a restart, a slow watch)",
+          "create authentication.k8s.io/tokenreviews",
+          "the report site (ReportSite): its tests run it against the apiserver with an admin's"
+              + " client and two namespaces, outside this recording; the e2e asks kubectl auth"
+              + " can-i for it as the operator",
+          "create authorization.k8s.io/subjectaccessreviews",
+          "the report site, as above");
 
   /**
    * The names of the operator's Secrets: a cluster's secret, CA, published CA certificate, node TLS
