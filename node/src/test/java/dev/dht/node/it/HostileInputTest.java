@@ -1,9 +1,11 @@
 package dev.dht.node.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +35,15 @@ class HostileInputTest {
     nodes.addAll(
         NodeProcess.startCluster(
             root, "128m", List.of(Map.of(), Map.of(), Map.of()), "--body-timeout-ms", "1000"));
+    // first requests of cold JVMs on a busy machine may take longer than a request's timeout:
+    // the cluster serves a replicated write and read before the tests start probing it
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() ->
+            nodes.get(0).client().put("warm-up", "x").status() == 201
+                && nodes.get(1).client().get("warm-up").status() == 200
+                && nodes.get(2).client().get("warm-up").status() == 200);
   }
 
   @AfterAll
