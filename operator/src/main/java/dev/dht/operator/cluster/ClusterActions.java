@@ -1,6 +1,9 @@
 package dev.dht.operator.cluster;
 
+import static java.util.Objects.requireNonNullElse;
+
 import dev.dht.operator.kube.Events;
+import dev.dht.operator.kube.SecretTexts;
 import dev.dht.operator.rolling.PodState;
 import dev.dht.operator.rolling.RollPlan;
 import dev.dht.operator.scaling.NodeAccess;
@@ -11,10 +14,8 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -256,14 +257,7 @@ final class ClusterActions {
               .inNamespace(model.namespace())
               .withName(model.tlsSecrets().caCert())
               .get();
-      cas =
-          bundle == null
-                  || bundle.getData() == null
-                  || bundle.getData().get(NodeTlsSecret.CA) == null
-              ? ""
-              : new String(
-                  Base64.getDecoder().decode(bundle.getData().get(NodeTlsSecret.CA)),
-                  StandardCharsets.US_ASCII);
+      cas = requireNonNullElse(SecretTexts.text(bundle, NodeTlsSecret.CA), "");
     }
     return new NodeAccess(secret(context, model), model.ports().admin(), cas);
   }
@@ -277,12 +271,7 @@ final class ClusterActions {
             .inNamespace(model.namespace())
             .withName(model.secretName())
             .get();
-    if (secret == null || secret.getData() == null || !secret.getData().containsKey("secret")) {
-      return null;
-    }
-    return new String(
-            Base64.getDecoder().decode(secret.getData().get(ClusterModel.SECRET_KEY)),
-            StandardCharsets.UTF_8)
-        .strip();
+    String text = SecretTexts.text(secret, ClusterModel.SECRET_KEY);
+    return text == null ? null : text.strip();
   }
 }

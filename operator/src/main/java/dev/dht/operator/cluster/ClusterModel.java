@@ -7,6 +7,7 @@ import dev.dht.operator.rolling.DesiredRevision;
 import dev.dht.operator.rolling.PodRevision;
 import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.tls.SecretNames;
+import dev.dht.operator.users.UsersFile;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import java.util.ArrayList;
@@ -54,7 +55,7 @@ public record ClusterModel(
   public static final String CONFIG_DIR = "/etc/dht";
   public static final String SECRET_DIR = "/etc/dht-secret";
   public static final String USERS_DIR = "/etc/dht-users";
-  public static final String USERS_KEY = "users.json";
+  public static final String USERS_KEY = UsersFile.KEY;
   public static final String MEMBERS_KEY = "members";
   public static final String SECRET_KEY = "secret";
   public static final String ALSO_ACCEPTED_SECRET_KEY = "also-accepted";
@@ -183,7 +184,7 @@ public record ClusterModel(
 
   /** The Secret with the nodes' users file ({@link ClientAuthentication}). */
   public String usersSecretName() {
-    return name + "-users";
+    return UsersFile.secretName(name);
   }
 
   /**

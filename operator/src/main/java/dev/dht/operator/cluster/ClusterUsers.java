@@ -3,6 +3,7 @@ package dev.dht.operator.cluster;
 import dev.dht.contract.UsersDocument;
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.kube.Owners;
+import dev.dht.operator.kube.SecretTexts;
 import dev.dht.operator.scaling.NodeAccess;
 import dev.dht.operator.scaling.NodeAdmin;
 import dev.dht.operator.scaling.NodeView;
@@ -11,13 +12,10 @@ import dev.dht.operator.users.UserSecret;
 import dev.dht.operator.users.UsersFile;
 import dev.dht.operator.users.UsersStatus;
 import io.fabric8.kubernetes.api.model.Condition;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -64,7 +62,7 @@ final class ClusterUsers {
     if (existing.isPresent() && !Owners.isOwnedBy(existing.get(), cluster)) {
       return new Report(null, null, true, 0);
     }
-    String previous = existing.map(ClusterUsers::json).orElse(null);
+    String previous = existing.map(s -> SecretTexts.text(s, ClusterModel.USERS_KEY)).orElse(null);
     long held =
         seen.nodes().values().stream().mapToLong(v -> v.report().usersRevision()).max().orElse(-1);
     var document = UsersFile.next(model.authentication().mode(), holders, previous, held);
@@ -80,10 +78,7 @@ final class ClusterUsers {
               .withOwnerReferences(List.of(Owners.controller(cluster)))
               .endMetadata()
               .withType("Opaque")
-              .withData(
-                  Map.of(
-                      ClusterModel.USERS_KEY,
-                      Base64.getEncoder().encodeToString(json.getBytes(StandardCharsets.UTF_8))))
+              .withData(SecretTexts.encode(Map.of(ClusterModel.USERS_KEY, json)))
               .build();
       if (existing.isPresent()) {
         // at the version read: a concurrent writer makes this fail, and the next turn retry
@@ -114,15 +109,6 @@ final class ClusterUsers {
       }
     }
     return new Report(report.document(), report.documentJson(), false, behind);
-  }
-
-  private static String json(Secret secret) {
-    var data = secret.getData();
-    if (data == null || data.get(ClusterModel.USERS_KEY) == null) {
-      return null;
-    }
-    return new String(
-        Base64.getDecoder().decode(data.get(ClusterModel.USERS_KEY)), StandardCharsets.UTF_8);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.dht.operator.tls;
 
+import dev.dht.operator.kube.SecretTexts;
 import dev.dht.pki.CertificateAuthority;
 import dev.dht.pki.Pem;
 import dev.dht.pki.PkiException;
@@ -29,8 +30,8 @@ record CaSecret(CertificateAuthority current, X509Certificate previous, String r
    * missing or unreadable, or a key that is not the certificate's.
    */
   static Optional<CaSecret> read(Secret secret) {
-    String certificate = SecretData.text(secret, CERT);
-    String key = SecretData.text(secret, KEY);
+    String certificate = SecretTexts.text(secret, CERT);
+    String key = SecretTexts.text(secret, KEY);
     if (certificate == null || key == null) {
       return Optional.empty();
     }
@@ -43,7 +44,7 @@ record CaSecret(CertificateAuthority current, X509Certificate previous, String r
       return Optional.of(
           new CaSecret(
               ca,
-              previous(SecretData.text(secret, PREVIOUS_CERT)),
+              previous(SecretTexts.text(secret, PREVIOUS_CERT)),
               SecretData.annotation(secret, ROTATION_HANDLED)));
     } catch (PkiException e) {
       return Optional.empty();
@@ -83,7 +84,7 @@ record CaSecret(CertificateAuthority current, X509Certificate previous, String r
     if (previous != null) {
       texts.put(PREVIOUS_CERT, Pem.certificate(previous));
     }
-    return SecretData.encode(texts);
+    return SecretTexts.encode(texts);
   }
 
   Map<String, String> annotations() {

@@ -1,5 +1,6 @@
 package dev.dht.operator.tls;
 
+import dev.dht.operator.kube.SecretTexts;
 import dev.dht.pki.CertificateInfo;
 import dev.dht.pki.Signatures;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -19,7 +20,7 @@ record ClusterSecrets(Secret ca, Secret caCert, Secret nodeTls) {
   }
 
   TrustBundle publicTrust() {
-    return TrustBundle.parse(SecretData.text(caCert, CaSecret.CERT));
+    return TrustBundle.parse(SecretTexts.text(caCert, CaSecret.CERT));
   }
 
   /** Null while the nodes' Secret does not exist. */

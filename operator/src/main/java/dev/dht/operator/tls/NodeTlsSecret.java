@@ -1,5 +1,6 @@
 package dev.dht.operator.tls;
 
+import dev.dht.operator.kube.SecretTexts;
 import dev.dht.pki.IssuedCertificate;
 import dev.dht.pki.Pem;
 import dev.dht.pki.PkiException;
@@ -38,8 +39,8 @@ public record NodeTlsSecret(
       return null;
     }
     return new NodeTlsSecret(
-        certificate(SecretData.text(secret, CERT), SecretData.text(secret, KEY)),
-        TrustBundle.parse(SecretData.text(secret, CA)),
+        certificate(SecretTexts.text(secret, CERT), SecretTexts.text(secret, KEY)),
+        TrustBundle.parse(SecretTexts.text(secret, CA)),
         SecretData.instant(secret, TRUST_CHANGED_AT),
         SecretData.instant(secret, ISSUED_AT));
   }
@@ -62,7 +63,7 @@ public record NodeTlsSecret(
     texts.put(CERT, Pem.certificate(certificate.certificate()));
     texts.put(KEY, Pem.privateKey(certificate.privateKey()));
     texts.put(CA, trust.pem());
-    return SecretData.encode(texts);
+    return SecretTexts.encode(texts);
   }
 
   Map<String, String> annotations() {

@@ -2,6 +2,7 @@ package dev.dht.operator.tls;
 
 import dev.dht.operator.kube.Events;
 import dev.dht.operator.kube.Owners;
+import dev.dht.operator.kube.SecretTexts;
 import dev.dht.pki.CertificateAuthority;
 import dev.dht.pki.CertificateInfo;
 import dev.dht.pki.LeafRequest;
@@ -158,7 +159,7 @@ public final class TlsSecrets {
                     secrets.caCert(),
                     cluster.secretNames().caCert(),
                     "Opaque",
-                    SecretData.encode(Map.of(CaSecret.CERT, trust.pem())),
+                    SecretTexts.encode(Map.of(CaSecret.CERT, trust.pem())),
                     Map.of()));
       }
       var node = secrets.nodeContent();

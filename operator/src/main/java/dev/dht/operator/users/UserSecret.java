@@ -1,9 +1,9 @@
 package dev.dht.operator.users;
 
 import dev.dht.operator.kube.Owners;
+import dev.dht.operator.kube.SecretTexts;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.List;
@@ -57,20 +57,16 @@ public final class UserSecret {
         .withOwnerReferences(List.of(Owners.controller(user)))
         .endMetadata()
         .withType("Opaque")
-        .withData(
-            Map.of(
-                TOKEN,
-                Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.US_ASCII))))
+        .withData(SecretTexts.encode(Map.of(TOKEN, token)))
         .build();
   }
 
   /** The token in {@code secret}, if it is {@code user}'s own (owned by its UID) and has one. */
   public static Optional<String> token(Secret secret, DhtUser user) {
-    if (secret == null || !Owners.isControlledBy(secret, user) || secret.getData() == null) {
+    if (secret == null || !Owners.isControlledBy(secret, user)) {
       return Optional.empty();
     }
-    return Optional.ofNullable(secret.getData().get(TOKEN))
-        .map(encoded -> new String(Base64.getDecoder().decode(encoded), StandardCharsets.UTF_8))
+    return Optional.ofNullable(SecretTexts.text(secret, TOKEN))
         .map(String::strip)
         .filter(token -> !token.isEmpty());
   }

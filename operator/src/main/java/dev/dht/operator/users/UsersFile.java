@@ -11,7 +11,15 @@ import java.util.List;
  * revision that moves only when the content does. Pure.
  */
 public final class UsersFile {
+  /** The key of the document in the cluster's users Secret. */
+  public static final String KEY = "users.json";
+
   private UsersFile() {}
+
+  /** The name of the Secret with the users file of the cluster {@code cluster}. */
+  public static String secretName(String cluster) {
+    return cluster + "-users";
+  }
 
   /** A user and its token, as the cluster's reconciler found them. */
   public record Holder(DhtUser user, String token) {}

@@ -2,6 +2,7 @@ package dev.dht.operator.tls;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.operator.kube.SecretTexts;
 import dev.dht.pki.CertificateAuthority;
 import dev.dht.pki.CertificateInfo;
 import dev.dht.pki.IssuedCertificate;
@@ -110,7 +111,7 @@ class TlsSecretContentTest {
     var caSecret = secret(ca.data(), ca.annotations());
     var onlyOld = new TrustBundle(List.of(OLD.certificate()));
     var caCert =
-        secret(Map.of("ca.crt", SecretData.encode(Map.of("x", onlyOld.pem())).get("x")), Map.of());
+        secret(Map.of("ca.crt", SecretTexts.encode(Map.of("x", onlyOld.pem())).get("x")), Map.of());
     var byOld = new NodeTlsSecret(leaf(OLD), onlyOld, NOW, NOW.minusSeconds(60));
     var nodeTls = secret(byOld.data(), byOld.annotations());
 
@@ -187,7 +188,8 @@ class TlsSecretContentTest {
     var secrets =
         new ClusterSecrets(
             secret(ca.data(), ca.annotations()),
-            secret(Map.of("ca.crt", SecretData.encode(Map.of("x", both.pem())).get("x")), Map.of()),
+            secret(
+                Map.of("ca.crt", SecretTexts.encode(Map.of("x", both.pem())).get("x")), Map.of()),
             secret(byNew.data(), byNew.annotations()));
     var report =
         TlsReport.of(secrets, new CertificatePlan.Wait(NOW.plusSeconds(180), "it propagates"));

@@ -1,8 +1,8 @@
 package dev.dht.operator.loadtest.job;
 
-import dev.dht.operator.cluster.ClusterModel;
 import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.kube.Owners;
+import dev.dht.operator.kube.SecretTexts;
 import dev.dht.operator.loadtest.DhtLoadTest;
 import dev.dht.operator.users.Acl;
 import dev.dht.operator.users.DhtUser;
@@ -11,11 +11,8 @@ import dev.dht.operator.users.Operation;
 import dev.dht.operator.users.UserSecret;
 import dev.dht.operator.users.UsersFile;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
@@ -101,9 +98,12 @@ public final class GeneratorUser {
         client
             .secrets()
             .inNamespace(namespace)
-            .withName(cluster.getMetadata().getName() + "-users")
+            .withName(UsersFile.secretName(cluster.getMetadata().getName()))
             .get();
-    String json = file == null || !Owners.isOwnedBy(file, cluster) ? null : text(file);
+    String json =
+        file == null || !Owners.isOwnedBy(file, cluster)
+            ? null
+            : SecretTexts.text(file, UsersFile.KEY);
     var status = cluster.getStatus() == null ? null : cluster.getStatus().getUsers();
     boolean held =
         json != null
@@ -132,14 +132,5 @@ public final class GeneratorUser {
     if (found != null && Owners.isControlledBy(found, test)) {
       user.delete();
     }
-  }
-
-  private static String text(Secret secret) {
-    var data = secret.getData();
-    if (data == null || data.get(ClusterModel.USERS_KEY) == null) {
-      return null;
-    }
-    return new String(
-        Base64.getDecoder().decode(data.get(ClusterModel.USERS_KEY)), StandardCharsets.UTF_8);
   }
 }
