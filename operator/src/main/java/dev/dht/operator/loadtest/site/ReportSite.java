@@ -18,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The load test reports, read-only, on the operator's HTTP port ({@code kubectl port-forward}):
@@ -41,8 +42,14 @@ import java.util.concurrent.Semaphore;
 public final class ReportSite implements HttpHandler {
   static final String PREFIX = "/reports/";
 
-  /** Artifacts unpacked at once; more wait for a later try (503). */
+  /** Artifacts unpacked at once; more wait their turn, up to {@link #ARTIFACT_WAIT_SECONDS}. */
   static final int ARTIFACTS_AT_ONCE = 2;
+
+  /**
+   * How long a request for an artifact waits for its turn before a 503: a report page frames a
+   * flame graph per node and event, all asked for at once (each request has a virtual thread).
+   */
+  static final int ARTIFACT_WAIT_SECONDS = 10;
 
   private final Semaphore unpacking = new Semaphore(ARTIFACTS_AT_ONCE);
 
@@ -224,7 +231,14 @@ public final class ReportSite implements HttpHandler {
    * Artifacts#MAX_ARTIFACT_BYTES} unpacked.
    */
   private void artifact(HttpExchange exchange, Page page) throws IOException {
-    if (!unpacking.tryAcquire()) {
+    boolean turn;
+    try {
+      turn = unpacking.tryAcquire(ARTIFACT_WAIT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      turn = false;
+    }
+    if (!turn) {
       exchange.getResponseHeaders().set("Retry-After", "5");
       text(exchange, 503, "busy serving other artifacts: try again\n");
       return;
