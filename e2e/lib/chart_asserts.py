@@ -64,6 +64,7 @@ EXPECTED = {
     ("", "pods/log"): ["get"],
     ("", "persistentvolumeclaims"): ["get", "list", "patch", "delete"],  # detached, replaced
     ("", "events"): ["create", "get", "patch"],
+    ("cert-manager.io", "certificates"): ["get", "create", "update"],  # spec.tls.issuerRef
 }
 EXPECTED = {k: sorted(v) for k, v in EXPECTED.items()}
 LEASE = {("coordination.k8s.io", "leases"): ["create", "get", "patch", "update"]}

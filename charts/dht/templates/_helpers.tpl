@@ -145,6 +145,11 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
 - apiGroups: [""]
   resources: ["persistentvolumeclaims"]
   verbs: ["get", "list", "patch", "delete"]
+# spec.tls.issuerRef: the cert-manager Certificate <cluster>-node-tls the operator keeps (get by
+# name; update at the version read, only one the DhtCluster owns); cert-manager writes its Secret
+- apiGroups: ["cert-manager.io"]
+  resources: ["certificates"]
+  verbs: ["get", "create", "update"]
 # a repeated event raises the count of the one recorded (get, patch)
 - apiGroups: [""]
   resources: ["events"]

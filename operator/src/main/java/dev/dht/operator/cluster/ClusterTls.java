@@ -1,6 +1,7 @@
 package dev.dht.operator.cluster;
 
 import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.tls.CertManagerSecrets;
 import dev.dht.operator.tls.NodeDnsNames;
 import dev.dht.operator.tls.TlsCluster;
 import dev.dht.operator.tls.TlsReport;
@@ -20,9 +21,13 @@ import java.util.Optional;
 final class ClusterTls {
   private ClusterTls() {}
 
-  /** The Secrets brought up to date; {@link TlsReport#OFF} when the cluster turned TLS off. */
+  /**
+   * The Secrets brought up to date, by the operator's CA or by cert-manager (spec.tls.issuerRef);
+   * {@link TlsReport#OFF} when the cluster turned TLS off.
+   */
   static TlsReport reconcile(
       TlsSecrets secrets,
+      CertManagerSecrets certManager,
       KubernetesClient client,
       DhtCluster cluster,
       ClusterModel model,
@@ -37,7 +42,11 @@ final class ClusterTls {
             // which expects one Secret per cluster (TlsSecrets)
             model.selectorLabels(),
             NodeDnsNames.of(model.peerServiceName(), model.clientServiceName(), model.namespace()));
-    return secrets.reconcile(client, target, now);
+    var issuer =
+        cluster.getSpec().getTls() == null ? null : cluster.getSpec().getTls().getIssuerRef();
+    return issuer == null
+        ? secrets.reconcile(client, target, now)
+        : certManager.reconcile(client, target, issuer, now);
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.dht.operator.rolling.RollPlan;
 import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.scaling.NodeAdmin;
 import dev.dht.operator.scaling.ScalePlan;
+import dev.dht.operator.tls.CertManagerSecrets;
 import dev.dht.operator.tls.CertificatePolicy;
 import dev.dht.operator.tls.TlsReport;
 import dev.dht.operator.tls.TlsSecrets;
@@ -80,6 +81,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private final ImagePull imagePull;
   private final NodeAdmin nodes;
   private final TlsSecrets certificates;
+  private final CertManagerSecrets certManager = new CertManagerSecrets();
 
   public DhtClusterReconciler(String defaultImage, ImagePull imagePull) {
     this(defaultImage, imagePull, new NodeAdmin(UnaryOperator.identity()));
@@ -213,7 +215,12 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private boolean issueCertificates(Turn turn) {
     turn.tls =
         ClusterTls.reconcile(
-            certificates, turn.context.getClient(), turn.cluster, turn.model, Instant.now());
+            certificates,
+            certManager,
+            turn.context.getClient(),
+            turn.cluster,
+            turn.model,
+            Instant.now());
     return !turn.tls.blocked();
   }
 

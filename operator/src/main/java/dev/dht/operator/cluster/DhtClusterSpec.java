@@ -27,6 +27,13 @@ import lombok.NoArgsConstructor;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @ValidationRule(
     value =
+        "(has(self.tls) && has(self.tls.issuerRef))"
+            + " == (has(oldSelf.tls) && has(oldSelf.tls.issuerRef))",
+    message =
+        "spec.tls.issuerRef is chosen when the cluster is created: a cluster cannot move"
+            + " between the operator's CA and a cert-manager issuer")
+@ValidationRule(
+    value =
         "!has(self.replication) || !has(self.replication.defaultFrom)"
             + " || self.replication.defaultFrom <= self.replicas",
     message = "replication.defaultFrom must not exceed replicas")
@@ -199,8 +206,8 @@ public class DhtClusterSpec {
 
   @Default("{}")
   @JsonPropertyDescription(
-      "TLS of the nodes' ports, with certificates from a CA the operator runs for the cluster;"
-          + " on unless turned off. The CA lives a year, the node certificate 90 days; both are"
+      "TLS of the nodes' ports, with certificates from a CA the operator runs for the cluster"
+          + " (or from a cert-manager issuer: tls.issuerRef); on unless turned off. The CA lives a year, the node certificate 90 days; both are"
           + " renewed 30 days before their end, and the annotation dht.dev/rotate-ca=<any new"
           + " value> rotates the CA at once. A rotation trusts the new CA next to the old one,"
           + " then re-issues the node certificate, then drops the old CA, each step a few minutes"

@@ -1,10 +1,13 @@
 package dev.dht.operator.tls;
 
 import dev.dht.operator.kube.Conditions;
+import dev.dht.pki.CertificateInfo;
 import io.fabric8.kubernetes.api.model.Condition;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * What a cluster's TLS came to in one reconciliation: status.tls, the {@value #CONDITION}
@@ -16,13 +19,27 @@ public record TlsReport(TlsStatus status, Health health, Instant nextCheck) {
   static final String ISSUED = "CertificatesIssued";
   static final String ROTATING = "RotatingCa";
   static final String NOT_OWNED = "SecretNotOwned";
+  static final String PENDING = "CertificatePending";
+  static final String NOT_READY = "CertificateNotReady";
+  static final String NO_CA = "NoCaInSecret";
+  static final String CERT_MANAGER_MISSING = "CertManagerMissing";
+
+  /** How soon to look again while cert-manager has not issued the certificate. */
+  static final Duration PENDING_POLL = Duration.ofSeconds(5);
+
+  /** Reasons that stop the reconcile chain: no node may start with (or mount) these Secrets. */
+  private static final Set<String> BLOCKING =
+      Set.of(NOT_OWNED, PENDING, NO_CA, CERT_MANAGER_MISSING);
 
   /** TLS is off: no status, no condition. */
   public static final TlsReport OFF = new TlsReport(null, null, null);
 
-  /** Whether a Secret of the cluster's TLS is someone else's: nothing may mount it. */
+  /**
+   * Whether a Secret of the cluster's TLS is someone else's, or holds no certificate the nodes can
+   * use yet: nothing may mount it.
+   */
   public boolean blocked() {
-    return health != null && NOT_OWNED.equals(health.reason());
+    return health != null && BLOCKING.contains(health.reason());
   }
 
   /** The condition's status, reason and message. */
@@ -94,6 +111,109 @@ public record TlsReport(TlsStatus status, Health health, Instant nextCheck) {
                 + " with its UID): the operator neither adopts nor overwrites them, and issues no"
                 + " certificates, nor applies the nodes that would mount them, while they are"
                 + " there. Delete or rename them."),
+        null);
+  }
+
+  /**
+   * What cert-manager's work came to: the node certificate and bundle in {@code secret} (null: no
+   * Secret yet), and the Certificate's Ready condition. A Secret without a usable certificate and
+   * key, or without the CA bundle peers verify each other with, stops the cluster; a certificate
+   * that works while cert-manager reports trouble (a renewal that fails) keeps it running, with the
+   * condition False.
+   */
+  static TlsReport issuedBy(
+      IssuerRef issuer,
+      String secret,
+      NodeTlsSecret content,
+      CertManagerCertificate.Readiness readiness,
+      Instant now) {
+    String by = "cert-manager " + issuer.describe();
+    if (content == null || content.certificate() == null) {
+      return new TlsReport(
+          TlsStatus.builder().issuer(issuer.describe()).build(),
+          new Health(
+              false,
+              PENDING,
+              "waiting for "
+                  + by
+                  + " to issue the node certificate into Secret "
+                  + secret
+                  + " (Certificate "
+                  + secret
+                  + ": "
+                  + readiness.describe()
+                  + "); the nodes start once it is there"),
+          now.plus(PENDING_POLL));
+    }
+    if (content.trust().certificates().isEmpty()) {
+      return new TlsReport(
+          TlsStatus.builder().issuer(issuer.describe()).build(),
+          new Health(
+              false,
+              NO_CA,
+              "Secret "
+                  + secret
+                  + " from "
+                  + by
+                  + " has no ca.crt: peers could not verify each other's certificates. Use an"
+                  + " issuer that writes it (CA, self-signed and Vault issuers do; ACME issuers do"
+                  + " not)."),
+          now.plus(PENDING_POLL));
+    }
+    var trusted = content.trust().certificates();
+    var status =
+        TlsStatus.builder()
+            .issuer(issuer.describe())
+            .caFingerprint(CertificateInfo.fingerprint(trusted.getFirst()))
+            .caNotAfter(SecretData.format(trusted.getFirst().getNotAfter().toInstant()))
+            .trustedCaFingerprints(List.copyOf(content.trust().fingerprints()))
+            .certificateNotAfter(
+                SecretData.format(content.certificate().certificate().getNotAfter().toInstant()))
+            .build();
+    String validity =
+        "the node certificate from " + by + " is valid until " + status.getCertificateNotAfter();
+    Health health =
+        readiness.ready()
+            ? new Health(true, ISSUED, validity)
+            : new Health(
+                false, NOT_READY, "cert-manager says " + readiness.describe() + "; " + validity);
+    return new TlsReport(
+        status, health, readiness.ready() ? null : now.plus(PENDING_POLL.multipliedBy(6)));
+  }
+
+  /** Objects of the wanted names (described: "Certificate x") not made for this cluster. */
+  static TlsReport notMadeFor(String namespace, List<String> objects) {
+    return new TlsReport(
+        null,
+        new Health(
+            false,
+            NOT_OWNED,
+            String.join(", ", objects)
+                + " in namespace "
+                + namespace
+                + (objects.size() == 1 ? " exists and was" : " exist and were")
+                + " not made for this DhtCluster (a Certificate without its controller owner"
+                + " reference, a Secret that was there before the cluster's Certificate): the"
+                + " operator neither adopts nor overwrites them, nor applies the nodes that would"
+                + " mount them, while they are there. Delete or rename them."),
+        null);
+  }
+
+  /** spec.tls.issuerRef, and no cert-manager Certificate API in the cluster. */
+  static TlsReport certManagerMissing(IssuerRef issuer) {
+    return new TlsReport(
+        TlsStatus.builder().issuer(issuer.describe()).build(),
+        new Health(
+            false,
+            CERT_MANAGER_MISSING,
+            "spec.tls.issuerRef names "
+                + issuer.describe()
+                + ", but the cluster has no cert-manager (the API "
+                + CertManagerCertificate.API_VERSION
+                + " "
+                + CertManagerCertificate.KIND
+                + " is not served): install cert-manager, or create the cluster without"
+                + " issuerRef to use the operator's CA"),
         null);
   }
 }

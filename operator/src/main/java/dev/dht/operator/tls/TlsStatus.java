@@ -9,13 +9,21 @@ import lombok.Builder;
 import lombok.Data;
 import lombok.NoArgsConstructor;
 
-/** status.tls: the cluster's CA and node certificate as the operator last saw them. */
+/**
+ * status.tls: the cluster's CA (or cert-manager issuer) and node certificate as the operator last
+ * saw them.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
 @Builder(toBuilder = true)
 @NoArgsConstructor
 @AllArgsConstructor
 public class TlsStatus {
+  @JsonPropertyDescription(
+      "The cert-manager issuer that signs the node certificate (Issuer/<name> or"
+          + " ClusterIssuer/<name>, spec.tls.issuerRef); unset when the operator's CA does.")
+  private String issuer;
+
   @JsonPropertyDescription(
       "SHA-256 fingerprint of the CA that signs the node certificate (as openssl x509 -noout"
           + " -fingerprint -sha256 prints it).")
