@@ -63,28 +63,38 @@ public record CertificateAuthority(X509Certificate certificate, PrivateKey priva
     }
   }
 
-  /** A leaf certificate with a fresh key, signed by this CA. */
+  /** A leaf certificate with a fresh key, signed by this CA: for servers and their peers. */
   public IssuedCertificate issue(LeafRequest request) {
+    return issue(
+        request.commonName(),
+        request.validity(),
+        new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth},
+        alternativeNames(request));
+  }
+
+  /**
+   * A client certificate with a fresh key, signed by this CA: only its common name says who it is
+   * (no alternative names), and it is good for the client end of a connection only.
+   */
+  public IssuedCertificate issueClient(String commonName, Validity validity) {
+    return issue(commonName, validity, new KeyPurposeId[] {KeyPurposeId.id_kp_clientAuth}, null);
+  }
+
+  private IssuedCertificate issue(
+      String commonName, Validity validity, KeyPurposeId[] purposes, GeneralNames names) {
     var keys = EcKeys.generate();
     try {
       var extensions = new JcaX509ExtensionUtils();
       var builder =
           builder(
                   X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()),
-                  name(request.commonName()),
-                  request.validity(),
+                  name(commonName),
+                  validity,
                   keys.getPublic())
               .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
               // digitalSignature is all an ECDSA key does in TLS (no key encipherment)
               .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
-              .addExtension(
-                  Extension.extendedKeyUsage,
-                  false,
-                  new ExtendedKeyUsage(
-                      new KeyPurposeId[] {
-                        KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth
-                      }))
-              .addExtension(Extension.subjectAlternativeName, false, alternativeNames(request))
+              .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purposes))
               .addExtension(
                   Extension.subjectKeyIdentifier,
                   false,
@@ -93,9 +103,12 @@ public record CertificateAuthority(X509Certificate certificate, PrivateKey priva
                   Extension.authorityKeyIdentifier,
                   false,
                   extensions.createAuthorityKeyIdentifier(certificate));
+      if (names != null) {
+        builder.addExtension(Extension.subjectAlternativeName, false, names);
+      }
       return new IssuedCertificate(sign(builder, privateKey), keys.getPrivate());
     } catch (GeneralSecurityException | CertIOException e) {
-      throw new PkiException("cannot issue a certificate for " + request.commonName(), e);
+      throw new PkiException("cannot issue a certificate for " + commonName, e);
     }
   }
 

@@ -9,6 +9,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import javax.naming.InvalidNameException;
+import javax.naming.ldap.LdapName;
 
 /**
  * What a certificate says, in plain values: subject and issuer (RFC 2253), validity, alternative
@@ -57,6 +59,21 @@ public record CertificateInfo(
         List.copyOf(ips),
         certificate.getBasicConstraints() >= 0,
         fingerprint(certificate));
+  }
+
+  /** The subject's common name (its most specific CN); null when it has none. */
+  public String commonName() {
+    try {
+      var rdns = new LdapName(subject).getRdns();
+      for (int i = rdns.size() - 1; i >= 0; i--) {
+        if (rdns.get(i).getType().equalsIgnoreCase("CN")) {
+          return rdns.get(i).getValue().toString();
+        }
+      }
+      return null;
+    } catch (InvalidNameException e) {
+      throw new PkiException("cannot read the subject " + subject, e);
+    }
   }
 
   /** SHA-256 of the DER encoding, as {@code AB:CD:...}. */

@@ -66,6 +66,19 @@ class CertificateAuthorityTest {
   }
 
   @Test
+  void aClientCertificateIsForClientsOnlyAndNamedByItsCommonNameAlone() throws Exception {
+    var client =
+        ca.issueClient("dht-user.alice", new Validity(NOW, NOW.plus(Duration.ofDays(90))))
+            .certificate();
+    validate(client, ca.certificate(), NOW.plusSeconds(60));
+    assertThat(client.getExtendedKeyUsage()).containsExactly(CLIENT_AUTH);
+    assertThat(client.getSubjectAlternativeNames()).isNull();
+    assertThat(client.getBasicConstraints()).as("not a CA").isEqualTo(-1);
+    assertThat(CertificateInfo.of(client).subject()).isEqualTo("CN=dht-user.alice,O=dht");
+    assertThat(CertificateInfo.of(client).commonName()).isEqualTo("dht-user.alice");
+  }
+
+  @Test
   void ipAddressesAreAlternativeNamesToo() {
     var leaf =
         ca.issue(

@@ -47,18 +47,22 @@ final class ClusterUsers {
     }
     var client = context.getClient();
     var secrets = client.secrets().inNamespace(model.namespace());
+    var cluster = context.getPrimaryResource();
+    boolean certificates = UserCertificates.issues(model, cluster);
+    var issuer = new UserCertificates(client, cluster, Instant.now());
     var holders = new ArrayList<UsersFile.Holder>();
     for (DhtUser user : context.getSecondaryResources(DhtUser.class)) {
       if (!model.name().equals(user.clusterName())
           || user.getMetadata().getDeletionTimestamp() != null) {
         continue;
       }
+      boolean certificate =
+          certificates && user.getSpec().wantsCertificate() && issuer.ensure(user);
       UserSecret.token(
               secrets.withName(UserSecret.nameOf(user.getMetadata().getName())).get(), user)
-          .ifPresent(token -> holders.add(new UsersFile.Holder(user, token)));
+          .ifPresent(token -> holders.add(new UsersFile.Holder(user, token, certificate)));
     }
     var existing = Optional.ofNullable(secrets.withName(model.usersSecretName()).get());
-    var cluster = context.getPrimaryResource();
     if (existing.isPresent() && !Owners.isOwnedBy(existing.get(), cluster)) {
       return new Report(null, null, true, 0);
     }

@@ -1,9 +1,13 @@
 package dev.dht.operator.users;
 
 import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.kube.Owners;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretList;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -13,6 +17,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -59,52 +64,116 @@ public class DhtUserReconciler implements Reconciler<DhtUser> {
       }
     }
     boolean ours = secret != null && UserSecret.ownedBy(secret, user);
-    return UpdateControl.patchStatus(
-        statusPatch(
-            user, ours ? secret.getMetadata().getCreationTimestamp() : null, ours, Instant.now()));
+    var certificate = Certificate.of(user, secrets);
+    var control =
+        UpdateControl.patchStatus(
+            statusPatch(
+                user,
+                ours ? secret.getMetadata().getCreationTimestamp() : null,
+                ours,
+                certificate,
+                Instant.now()));
+    // the cluster's reconciler issues and renews the certificate: look again for what it did
+    if (certificate == null) {
+      return control;
+    }
+    return control.rescheduleAfter(certificate.notAfter() == null ? UNTIL_ISSUED : UNTIL_RENEWED);
+  }
+
+  private static final Duration UNTIL_ISSUED = Duration.ofSeconds(5);
+  private static final Duration UNTIL_RENEWED = Duration.ofMinutes(10);
+
+  /**
+   * The user's client certificate as its Secret shows it: null when none is asked for; {@code
+   * notOwned} when a Secret of that name is someone else's; {@code notAfter} null while none is
+   * issued.
+   */
+  private record Certificate(String secret, boolean notOwned, Instant notAfter) {
+    static Certificate of(
+        DhtUser user, NonNamespaceOperation<Secret, SecretList, Resource<Secret>> secrets) {
+      if (!user.getSpec().wantsCertificate()) {
+        return null;
+      }
+      String name = UserCertificate.nameOf(user.getMetadata().getName());
+      var found = secrets.withName(name).get();
+      if (found == null) {
+        return new Certificate(name, false, null);
+      }
+      if (!Owners.isControlledBy(found, user)) {
+        return new Certificate(name, true, null);
+      }
+      return new Certificate(name, false, UserCertificate.notAfter(found));
+    }
   }
 
   /**
    * The status; {@code issued}, the token's Secret's creation time, changes with a new token, which
    * is what tells the cluster's reconciler (it watches the users) to give the nodes the new one.
    */
-  private static DhtUser statusPatch(DhtUser user, String issued, boolean ours, Instant now) {
+  private static DhtUser statusPatch(
+      DhtUser user, String issued, boolean ours, Certificate certificate, Instant now) {
     var previous =
         user.getStatus() == null
             ? List.<io.fabric8.kubernetes.api.model.Condition>of()
             : user.getStatus().getConditions();
     long generation =
         user.getMetadata().getGeneration() == null ? 0 : user.getMetadata().getGeneration();
+    String certificateNote =
+        certificate == null
+            ? ""
+            : certificate.notAfter() != null
+                ? "; the client certificate is in Secret " + certificate.secret()
+                : "; no client certificate yet: the cluster's reconciler issues it on TLS"
+                    + " clusters with the operator's CA";
     var ready =
-        ours
+        certificate != null && certificate.notOwned()
             ? Conditions.next(
-                previous,
-                Conditions.READY,
-                true,
-                "CredentialsIssued",
-                "the token is in Secret "
-                    + UserSecret.nameOf(user.getMetadata().getName())
-                    + " (key token); the nodes of DhtCluster "
-                    + user.clusterName()
-                    + " accept it within seconds",
-                generation,
-                now)
-            : Conditions.next(
                 previous,
                 Conditions.READY,
                 false,
                 "SecretNotOwned",
                 "a Secret named "
-                    + UserSecret.nameOf(user.getMetadata().getName())
-                    + " exists and was not made for this user: it is not used; delete or rename"
-                    + " it, or name the user otherwise",
+                    + certificate.secret()
+                    + " exists and was not made for this user: no client certificate is issued"
+                    + " into it; delete or rename it",
                 generation,
-                now);
+                now)
+            : ours
+                ? Conditions.next(
+                    previous,
+                    Conditions.READY,
+                    true,
+                    "CredentialsIssued",
+                    "the token is in Secret "
+                        + UserSecret.nameOf(user.getMetadata().getName())
+                        + " (key token); the nodes of DhtCluster "
+                        + user.clusterName()
+                        + " accept it within seconds"
+                        + certificateNote,
+                    generation,
+                    now)
+                : Conditions.next(
+                    previous,
+                    Conditions.READY,
+                    false,
+                    "SecretNotOwned",
+                    "a Secret named "
+                        + UserSecret.nameOf(user.getMetadata().getName())
+                        + " exists and was not made for this user: it is not used; delete or rename"
+                        + " it, or name the user otherwise",
+                    generation,
+                    now);
     var status =
         DhtUserStatus.builder()
             .observedGeneration(generation)
             .secret(ours ? UserSecret.nameOf(user.getMetadata().getName()) : null)
             .tokenIssued(issued)
+            .certificateSecret(
+                certificate == null || certificate.notAfter() == null ? null : certificate.secret())
+            .certificateNotAfter(
+                certificate == null || certificate.notAfter() == null
+                    ? null
+                    : certificate.notAfter().toString())
             .conditions(List.of(ready))
             .build();
     var patch = new DhtUser();

@@ -1,5 +1,6 @@
 package dev.dht.operator.users;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Min;
@@ -41,6 +42,19 @@ public class DhtUserSpec {
 
   @JsonPropertyDescription("A rate limit; unset: none.")
   private Quota quota;
+
+  @JsonPropertyDescription(
+      "Also a client certificate for the user, next to the token: Secret <name>-tls (tls.crt,"
+          + " tls.key, and ca.crt to verify the nodes), subject CN dht-user.<name>, from the"
+          + " cluster's CA (or its cert-manager issuer), 90 days, renewed 30 days before its end"
+          + " and during a CA rotation. Only on TLS clusters. Default: false.")
+  private Boolean clientCertificate;
+
+  /** Whether the user asks for a client certificate. */
+  @JsonIgnore
+  public boolean wantsCertificate() {
+    return Boolean.TRUE.equals(clientCertificate);
+  }
 
   /** A rate limit of the user's requests. */
   @JsonInclude(JsonInclude.Include.NON_NULL)

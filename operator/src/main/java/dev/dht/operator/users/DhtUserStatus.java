@@ -31,6 +31,14 @@ public class DhtUserStatus {
   @JsonPropertyDescription("When the current token was made (its Secret's creation time).")
   private String tokenIssued;
 
+  @JsonPropertyDescription(
+      "The Secret with the user's client certificate (tls.crt, tls.key, ca.crt), <name>-tls, once"
+          + " issued (spec.clientCertificate).")
+  private String certificateSecret;
+
+  @JsonPropertyDescription("When the client certificate ends (RFC 3339); it is renewed before.")
+  private String certificateNotAfter;
+
   @SchemaFrom(type = KubernetesSchemas.Condition[].class)
   @JsonPropertyDescription(
       "Ready: the credentials exist and the cluster's nodes were given them (or the reason"

@@ -21,8 +21,11 @@ public final class UsersFile {
     return cluster + "-users";
   }
 
-  /** A user and its token, as the cluster's reconciler found them. */
-  public record Holder(DhtUser user, String token) {}
+  /**
+   * A user and its token, as the cluster's reconciler found them; {@code certificate}: the nodes
+   * also admit the user's client certificate (CN {@code dht-user.<name>}).
+   */
+  public record Holder(DhtUser user, String token, boolean certificate) {}
 
   /**
    * The document for {@code mode} and {@code holders}, under its revision: that of {@code
@@ -88,7 +91,9 @@ public final class UsersFile {
     return new UsersDocument.User(
         holder.user().getMetadata().getName(),
         UsersDocument.sha256Hex(holder.token()),
-        null,
+        holder.certificate()
+            ? UserCertificate.commonName(holder.user().getMetadata().getName())
+            : null,
         acls,
         quota == null || quota.getRequestsPerSecond() == null ? 0 : quota.getRequestsPerSecond());
   }

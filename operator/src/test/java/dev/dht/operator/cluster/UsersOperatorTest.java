@@ -17,6 +17,9 @@ import dev.dht.operator.users.DhtUser;
 import dev.dht.operator.users.DhtUserReconciler;
 import dev.dht.operator.users.DhtUserSpec;
 import dev.dht.operator.users.Operation;
+import dev.dht.pki.CertificateInfo;
+import dev.dht.pki.Pem;
+import dev.dht.pki.Signatures;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -198,6 +201,74 @@ class UsersOperatorTest {
 
     GeneratorUser.revoke(operatorClient, made);
     awaitUsers("users-d", d -> d.get("users").isEmpty());
+  }
+
+  @Test
+  void aUserWithAClientCertificateGetsOneFromTheClustersCaAndTheNodesAdmitItsName()
+      throws Exception {
+    var cluster = Clusters.cluster("users-e", ns, 3);
+    cluster.getMetadata().setGeneration(null);
+    var scheduling = new Scheduling();
+    scheduling.setNodeSelector(Map.of("dht.dev/test-no-such-node", "true"));
+    cluster.getSpec().setScheduling(scheduling);
+    client.resource(cluster).create(); // TLS, the default
+    var user = createUser("cert", "users-e");
+    awaitUntil(() -> {
+      client
+          .resources(DhtUser.class)
+          .inNamespace(ns)
+          .withName("cert")
+          .edit(u -> { // a conflict with the operator's status writes is retried
+            u.getSpec().setClientCertificate(true);
+            return u;
+          });
+      return true;
+    });
+
+    var secret = awaitSecret("cert-tls");
+    assertThat(secret.getType()).isEqualTo("kubernetes.io/tls");
+    assertThat(secret.getMetadata().getOwnerReferences())
+        .singleElement()
+        .satisfies(o -> assertThat(o.getUid()).isEqualTo(user.getMetadata().getUid()));
+    var leaf = Pem.parseCertificate(text(secret, "tls.crt"));
+    var ca = Pem.parseCertificate(text(awaitSecret("users-e-ca"), "ca.crt"));
+    assertThat(Signatures.issuedBy(leaf, ca)).isTrue();
+    assertThat(Signatures.keyMatches(leaf, Pem.parsePrivateKey(text(secret, "tls.key")))).isTrue();
+    assertThat(CertificateInfo.of(leaf).commonName()).isEqualTo("dht-user.cert");
+    assertThat(leaf.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.2");
+    assertThat(text(secret, "ca.crt")).isEqualTo(text(awaitSecret("users-e-ca-cert"), "ca.crt"));
+
+    var doc = awaitUsers("users-e", d -> d.get("users").size() == 1);
+    assertThat(doc.get("users").get(0).get("certificateCommonName").asText())
+        .isEqualTo("dht-user.cert");
+    awaitUntil(() -> {
+      var u = client.resources(DhtUser.class).inNamespace(ns).withName("cert").get();
+      return "cert-tls".equals(u.getStatus().getCertificateSecret())
+          && Conditions.isTrue(u.getStatus().getConditions(), Conditions.READY);
+    });
+
+    // a CA rotation: the user's certificate is issued again, by the new CA
+    awaitUntil(() -> {
+      client
+          .resources(DhtCluster.class)
+          .inNamespace(ns)
+          .withName("users-e")
+          .edit(c -> {
+            var annotations = new java.util.HashMap<String, String>();
+            if (c.getMetadata().getAnnotations() != null) {
+              annotations.putAll(c.getMetadata().getAnnotations());
+            }
+            annotations.put("dht.dev/rotate-ca", "now");
+            c.getMetadata().setAnnotations(annotations);
+            return c;
+          });
+      return true;
+    });
+    awaitUntil(() -> {
+      var newCa = Pem.parseCertificate(text(awaitSecret("users-e-ca"), "ca.crt"));
+      var renewed = Pem.parseCertificate(text(awaitSecret("cert-tls"), "tls.crt"));
+      return !newCa.equals(ca) && Signatures.issuedBy(renewed, newCa);
+    });
   }
 
   private static void createCluster(String name) {

@@ -14,7 +14,7 @@ class UsersFileTest {
     var user = new DhtUser();
     user.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace("ns").build());
     user.setSpec(DhtUserSpec.builder().cluster("demo").acls(List.of(acls)).quota(quota).build());
-    return new UsersFile.Holder(user, token);
+    return new UsersFile.Holder(user, token, false);
   }
 
   static UsersDocument next(String previous, long held, UsersFile.Holder... holders) {

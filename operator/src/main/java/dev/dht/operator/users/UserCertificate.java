@@ -1,0 +1,137 @@
+package dev.dht.operator.users;
+
+import dev.dht.contract.UsersDocument;
+import dev.dht.operator.kube.Owners;
+import dev.dht.operator.kube.SecretTexts;
+import dev.dht.operator.tls.ClusterCa;
+import dev.dht.pki.CertificateInfo;
+import dev.dht.pki.IssuedCertificate;
+import dev.dht.pki.Pem;
+import dev.dht.pki.PkiException;
+import dev.dht.pki.Signatures;
+import dev.dht.pki.Validity;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A user's client certificate ({@code spec.clientCertificate}): what the Secret {@code <user>-tls}
+ * holds ({@value #CERT}, {@value #KEY}, and the bundle that verifies the nodes, {@value #CA}), and
+ * when the operator's CA issues a new one. Pure.
+ *
+ * <p>The certificate's subject CN is {@code dht-user.<user>}, the name under which the users file
+ * admits it; it is a client certificate only, valid 90 days (never past its CA's end), and renewed
+ * 30 days before its end, when it is not the current CA's (a CA rotation: it is issued again while
+ * the previous CA is still trusted), or when the Secret holds anything else.
+ */
+public final class UserCertificate {
+  static final String CERT = "tls.crt";
+  static final String KEY = "tls.key";
+  static final String CA = "ca.crt";
+  static final Duration LIFETIME = Duration.ofDays(90);
+  static final Duration RENEW_BEFORE = Duration.ofDays(30);
+
+  /** Certificates start a little in the past: a node whose clock lags still accepts them. */
+  private static final Duration CLOCK_SKEW = Duration.ofMinutes(5);
+
+  /** The label that names the user a certificate's Secret belongs to. */
+  static final String LABEL = "dht.dev/user-certificate";
+
+  private UserCertificate() {}
+
+  public static String nameOf(String user) {
+    return user + "-tls";
+  }
+
+  static String commonName(String user) {
+    return UsersDocument.USER_COMMON_NAME_PREFIX + user;
+  }
+
+  /** Why the Secret needs a new certificate; null when the one it holds is good. */
+  public static String whyNew(Secret secret, String user, ClusterCa ca, Instant now) {
+    var held = held(secret);
+    if (held == null) {
+      return "there is none";
+    }
+    var certificate = held.certificate();
+    if (!commonName(user).equals(CertificateInfo.of(certificate).commonName())) {
+      return "it names someone else";
+    }
+    if (!Signatures.issuedBy(certificate, ca.current().certificate())) {
+      return "it is not the current CA's";
+    }
+    if (!certificate.getNotAfter().toInstant().isAfter(now.plus(RENEW_BEFORE))) {
+      return "it ends within " + RENEW_BEFORE.toDays() + " days";
+    }
+    return null;
+  }
+
+  /** Whether the bundle in the Secret is not the cluster's (a rotation changed it). */
+  public static boolean trustChanged(Secret secret, ClusterCa ca) {
+    return !ca.trust().pem().equals(SecretTexts.text(secret, CA));
+  }
+
+  /** A new certificate from the cluster's current CA, with the bundle, in a Secret for the user. */
+  public static Secret issue(DhtUser user, Secret existing, ClusterCa ca, Instant now) {
+    var issued =
+        ca.current()
+            .issueClient(
+                commonName(user.getMetadata().getName()),
+                new Validity(now.minus(CLOCK_SKEW), now.plus(LIFETIME))
+                    .endingNoLaterThan(ca.current().certificate().getNotAfter().toInstant()));
+    return withContent(user, existing, issued, ca);
+  }
+
+  /** The Secret with the same certificate and the cluster's bundle of now. */
+  public static Secret withTrust(DhtUser user, Secret existing, ClusterCa ca) {
+    return withContent(user, existing, held(existing), ca);
+  }
+
+  /** When the certificate in the Secret ends; null when it holds none. */
+  public static Instant notAfter(Secret secret) {
+    var held = held(secret);
+    return held == null ? null : held.certificate().getNotAfter().toInstant();
+  }
+
+  private static Secret withContent(
+      DhtUser user, Secret existing, IssuedCertificate certificate, ClusterCa ca) {
+    var texts = new LinkedHashMap<String, String>();
+    texts.put(CERT, Pem.certificate(certificate.certificate()));
+    texts.put(KEY, Pem.privateKey(certificate.privateKey()));
+    texts.put(CA, ca.trust().pem());
+    var data = SecretTexts.encode(texts);
+    if (existing != null) {
+      return new SecretBuilder(existing).withData(data).withStringData(null).build();
+    }
+    var metadata = user.getMetadata();
+    return new SecretBuilder()
+        .withNewMetadata()
+        .withName(nameOf(metadata.getName()))
+        .withNamespace(metadata.getNamespace())
+        .withLabels(Map.of(LABEL, metadata.getName(), "app.kubernetes.io/name", "dht"))
+        .withOwnerReferences(List.of(Owners.controller(user)))
+        .endMetadata()
+        .withType("kubernetes.io/tls")
+        .withData(data)
+        .build();
+  }
+
+  private static IssuedCertificate held(Secret secret) {
+    String certificate = SecretTexts.text(secret, CERT);
+    String key = SecretTexts.text(secret, KEY);
+    if (certificate == null || key == null) {
+      return null;
+    }
+    try {
+      var issued =
+          new IssuedCertificate(Pem.parseCertificate(certificate), Pem.parsePrivateKey(key));
+      return Signatures.keyMatches(issued.certificate(), issued.privateKey()) ? issued : null;
+    } catch (PkiException e) {
+      return null;
+    }
+  }
+}
