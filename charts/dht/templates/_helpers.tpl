@@ -107,8 +107,8 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
 # informer lists and watches by its label (app.kubernetes.io/managed-by=dht-operator: the cluster
 # secrets <cluster>-secret); every other read is a get by name: the TLS Secrets <cluster>-ca,
 # -ca-cert, -node-tls (no managed-by label: they would break that informer's one Secret per
-# cluster), a cluster secret just made, a load test's cluster secret. create: those, for a new
-# cluster; update: the TLS Secrets (a renewed certificate, a CA rotation's steps), at the version
+# cluster), a cluster secret just made, a load test's cluster secret and its control token
+# <test>-control. create: those, for a new cluster or load test; update: the TLS Secrets (a renewed certificate, a CA rotation's steps), at the version
 # read, and only those the DhtCluster owns (its UID).
 - apiGroups: [""]
   resources: ["secrets"]

@@ -38,6 +38,7 @@ public final class LoadGenFlags {
   public static final String GENERATORS = "--generators";
   public static final String GENERATOR_INDEX = "--generator-index";
   public static final String CONTROL_PORT = "--control-port";
+  public static final String CONTROL_TOKEN_FILE = "--control-token-file";
   public static final String AWAIT_START = "--await-start";
   public static final String START_TIMEOUT = "--start-timeout";
   public static final String LINGER = "--linger";

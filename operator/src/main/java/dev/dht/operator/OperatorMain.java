@@ -94,7 +94,7 @@ public final class OperatorMain {
           }
         });
     operator.register(
-        new DhtLoadTestReconciler(settings.nodeImage()),
+        new DhtLoadTestReconciler(settings.nodeImage(), settings.nodeImagePull()),
         c -> {
           if (!settings.watchNamespaces().isEmpty()) {
             c.settingNamespaces(settings.watchNamespaces());

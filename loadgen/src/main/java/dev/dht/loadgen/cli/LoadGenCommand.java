@@ -228,9 +228,17 @@ public final class LoadGenCommand implements Callable<Integer> {
   @Option(
       names = LoadGenFlags.CONTROL_PORT,
       description =
-          "Serve GET /progress, POST /start?at=<epoch ms>, GET /result and POST /release on this"
-              + " port (0: any free port).")
+          "Serve GET /progress, GET /metrics, POST /start?at=<epoch ms>, POST /abort, GET /result"
+              + " and POST /release on this port (0: any free port).")
   Integer controlPort;
+
+  @Option(
+      names = LoadGenFlags.CONTROL_TOKEN_FILE,
+      description =
+          "File holding the control port's token: every request to it but GET /metrics must then"
+              + " carry Authorization: Bearer <token> (401 otherwise). Without it the port is"
+              + " open to whoever reaches it.")
+  Path controlTokenFile;
 
   @Option(
       names = LoadGenFlags.AWAIT_START,
@@ -278,8 +286,12 @@ public final class LoadGenCommand implements Callable<Integer> {
                 profileSecretFile);
     GeneratorShare share = share();
     RunControl control = new RunControl(share, awaitStart ? startTimeout : null);
+    String controlToken =
+        controlTokenFile == null
+            ? null
+            : tokenIn(controlTokenFile, LoadGenFlags.CONTROL_TOKEN_FILE);
     try (ControlServer server =
-        controlPort == null ? null : ControlServer.start(controlPort, control)) {
+        controlPort == null ? null : ControlServer.start(controlPort, control, controlToken)) {
       if (!selfWarmUp.isZero()) {
         control.warming();
         err.println(SelfWarmUp.run(config, selfWarmUp));
@@ -338,6 +350,9 @@ public final class LoadGenCommand implements Callable<Integer> {
         "--workload fill writes every key once: it runs as one generator (--generators 1)");
     check(controlPort == null || controlPort >= 0 && controlPort <= 65535, "bad --control-port");
     check(!awaitStart || controlPort != null, "--await-start needs --control-port");
+    check(
+        controlTokenFile == null || controlPort != null,
+        "--control-token-file needs --control-port");
     check(!linger.isNegative(), "--linger must be >= 0");
     check(keyspace >= 1, "--keyspace must be >= 1");
     check(valueSize >= 0 && valueSize <= MAX_VALUE_SIZE, "--value-size must be in [0, 16 MiB]");
@@ -383,20 +398,20 @@ public final class LoadGenCommand implements Callable<Integer> {
 
   /** The token of --token-file, stripped; null without one. */
   private String token() {
-    if (tokenFile == null) {
-      return null;
-    }
+    return tokenFile == null ? null : tokenIn(tokenFile, LoadGenFlags.TOKEN_FILE);
+  }
+
+  /** The token in {@code file} (given as {@code flag}), stripped; an empty one is refused. */
+  private String tokenIn(Path file, String flag) {
     try {
-      String token = java.nio.file.Files.readString(tokenFile).strip();
+      String token = Files.readString(file).strip();
       if (token.isEmpty()) {
-        throw new ParameterException(
-            spec.commandLine(), LoadGenFlags.TOKEN_FILE + " " + tokenFile + " is empty");
+        throw new ParameterException(spec.commandLine(), flag + " " + file + " is empty");
       }
       return token;
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new ParameterException(
-          spec.commandLine(),
-          LoadGenFlags.TOKEN_FILE + " " + tokenFile + " cannot be read: " + e.getMessage());
+          spec.commandLine(), flag + " " + file + " cannot be read: " + e.getMessage());
     }
   }
 

@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -28,20 +29,38 @@ import java.util.concurrent.Executors;
  *       before;
  *   <li>{@code POST /release}: the result was collected, the generator may exit.
  * </ul>
+ *
+ * <p>Started with a token ({@code --control-token-file}), it answers {@code 401} to any request but
+ * {@code GET /metrics} that lacks {@code Authorization: Bearer <token>}: whoever reaches the port
+ * could otherwise start, stop or release the generator, or read its result. {@code /metrics} stays
+ * open for Prometheus, which scrapes without credentials; it holds counters and latencies only.
+ * Without a token (a generator run by hand) every path is open, as before.
  */
 public final class ControlServer implements AutoCloseable {
+  private static final String BEARER = "Bearer ";
   private final HttpServer server;
   private final ExecutorService executor;
   private final RunControl control;
+  private final byte[] token;
 
-  private ControlServer(HttpServer server, ExecutorService executor, RunControl control) {
+  private ControlServer(
+      HttpServer server, ExecutorService executor, RunControl control, byte[] token) {
     this.server = server;
     this.executor = executor;
     this.control = control;
+    this.token = token;
   }
 
-  /** Listens on all addresses at {@code port} (0: any free port). */
+  /** Listens on all addresses at {@code port} (0: any free port); every path open. */
   public static ControlServer start(int port, RunControl control) throws IOException {
+    return start(port, control, null);
+  }
+
+  /**
+   * Listens on all addresses at {@code port} (0: any free port); every path but {@code /metrics}
+   * needs {@code token} as a bearer token (null: none needed).
+   */
+  public static ControlServer start(int port, RunControl control, String token) throws IOException {
     HttpServer server = HttpServer.create(new InetSocketAddress(port), 16);
     ExecutorService executor =
         Executors.newSingleThreadExecutor(r -> {
@@ -49,7 +68,12 @@ public final class ControlServer implements AutoCloseable {
           t.setDaemon(true);
           return t;
         });
-    ControlServer controlServer = new ControlServer(server, executor, control);
+    ControlServer controlServer =
+        new ControlServer(
+            server,
+            executor,
+            control,
+            token == null ? null : token.getBytes(StandardCharsets.UTF_8));
     server.createContext("/", controlServer::handle);
     server.setExecutor(executor);
     server.start();
@@ -64,6 +88,12 @@ public final class ControlServer implements AutoCloseable {
     try (exchange) {
       String method = exchange.getRequestMethod();
       URI uri = exchange.getRequestURI();
+      String refused = "/metrics".equals(uri.getPath()) ? null : refusal(exchange);
+      if (refused != null) {
+        exchange.getResponseHeaders().set("WWW-Authenticate", "Bearer realm=\"loadgen-control\"");
+        send(exchange, 401, error(refused));
+        return;
+      }
       switch (uri.getPath()) {
         case "/progress" -> {
           if (expect(exchange, method, "GET")) {
@@ -109,6 +139,23 @@ public final class ControlServer implements AutoCloseable {
         default -> send(exchange, 404, error("no such path: " + uri.getPath()));
       }
     }
+  }
+
+  /**
+   * Why the request is refused, or null: no token is needed, or its {@code Authorization: Bearer}
+   * is the token, compared in constant time ({@link MessageDigest#isEqual}'s time depends only on
+   * the length of its first argument, here the presented token, which its sender knows anyway).
+   */
+  private String refusal(HttpExchange exchange) {
+    if (token == null) {
+      return null;
+    }
+    String header = exchange.getRequestHeaders().getFirst("Authorization");
+    if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+      return "this control port needs Authorization: Bearer <the test's control token>";
+    }
+    byte[] presented = header.substring(BEARER.length()).strip().getBytes(StandardCharsets.UTF_8);
+    return MessageDigest.isEqual(presented, token) ? null : "wrong control token";
   }
 
   private void abort(HttpExchange exchange, String query) throws IOException {

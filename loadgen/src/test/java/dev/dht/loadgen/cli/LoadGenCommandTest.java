@@ -52,6 +52,8 @@ class LoadGenCommandTest {
         "--rate 100 --generators 2 --generator-index 2 | --generator-index must be in [0, --generators)",
         "--rate 100 --generators 2 --workload fill | --workload fill writes every key once",
         "--rate 100 --await-start              | --await-start needs --control-port",
+        "--rate 100 --control-token-file t     | --control-token-file needs --control-port",
+        "--rate 100 --control-port 0 --control-token-file /nonexistent/token | --control-token-file /nonexistent/token cannot be read",
       })
   void badOptionsExitWithCodeTwoAndAMessage(String args, String message) {
     Outcome o = execute(args.trim().split("\\s+"));

@@ -158,10 +158,8 @@ public record ClusterModel(
         spec.getScheduling(),
         membership(cluster.getStatus(), replicas, new MembersFile.Replication(ack, from)),
         defaults,
-        spec.getImagePullPolicy() != null ? spec.getImagePullPolicy().name() : pull.policy(),
-        spec.getImagePullSecrets() != null && !spec.getImagePullSecrets().isEmpty()
-            ? List.copyOf(spec.getImagePullSecrets())
-            : pull.secrets().stream().map(LocalObjectReference::new).toList(),
+        pull.forCluster(spec).policy(),
+        pull.forCluster(spec).secretReferences(),
         Transport.decide(wantsTls(spec), cluster.getStatus()),
         ClientAuthentication.decide(spec.getAuthentication(), cluster.getStatus()),
         inputs(spec, defaults));

@@ -3,10 +3,13 @@ package dev.dht.operator.loadtest.controller;
 import static java.util.Objects.requireNonNullElse;
 
 import dev.dht.operator.cluster.DhtCluster;
+import dev.dht.operator.cluster.ImagePull;
 import dev.dht.operator.kube.Events;
 import dev.dht.operator.kube.Owners;
 import dev.dht.operator.loadtest.DhtLoadTest;
 import dev.dht.operator.loadtest.DhtLoadTestStatus;
+import dev.dht.operator.loadtest.job.ControlToken;
+import dev.dht.operator.loadtest.job.GeneratorImagePull;
 import dev.dht.operator.loadtest.job.GeneratorPods;
 import dev.dht.operator.loadtest.job.GeneratorUser;
 import dev.dht.operator.loadtest.job.GoDuration;
@@ -44,9 +47,10 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
- * Runs a {@link DhtLoadTest} once: wait for the target, create the load generator Job, follow it,
- * and when it has finished read the results, judge them and write the report. A finished test is
- * never touched again (its spec is immutable, so it cannot be asked to run twice).
+ * Runs a {@link DhtLoadTest} once: wait for the target, make the generators' control token ({@link
+ * ControlToken}), create the load generator Job, follow it, and when it has finished read the
+ * results, judge them and write the report. A finished test is never touched again (its spec is
+ * immutable, so it cannot be asked to run twice).
  *
  * <p>Watches the Jobs it owns and the DhtClusters that tests reference (so a test starts as soon as
  * its cluster turns Ready); a pending test is also re-checked every {@link #PENDING_RECHECK}.
@@ -68,22 +72,29 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
   static final String FIELD_MANAGER = "dht-operator";
 
   private final String defaultImage;
+  private final ImagePull imagePull;
   private final FlameGraphs flameGraphs;
   private final UnaryOperator<String> podAddress;
 
   /** One HTTP client for every talk with generator pods (its connections and thread are kept). */
   private final HttpClient generatorHttp = GeneratorPods.httpClient();
 
-  public DhtLoadTestReconciler(String defaultImage) {
-    this(defaultImage, UnaryOperator.identity());
+  /**
+   * {@code imagePull}: how generator pods pull their image when the target cluster does not say
+   * (the operator's node defaults).
+   */
+  public DhtLoadTestReconciler(String defaultImage, ImagePull imagePull) {
+    this(defaultImage, imagePull, UnaryOperator.identity());
   }
 
   /**
    * {@code podAddress} maps the URL of a node or of a generator's control port to the address to
    * call (tests: local ports).
    */
-  public DhtLoadTestReconciler(String defaultImage, UnaryOperator<String> podAddress) {
+  public DhtLoadTestReconciler(
+      String defaultImage, ImagePull imagePull, UnaryOperator<String> podAddress) {
     this.defaultImage = defaultImage;
+    this.imagePull = imagePull;
     this.flameGraphs = new FlameGraphs(podAddress);
     this.podAddress = podAddress;
   }
@@ -141,10 +152,17 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
         target = target.waiting(Target.USER_NOT_READY, waiting);
       }
     }
+    if (target.ready()) {
+      // last: the token is made only for a Job about to be created
+      var waiting = ControlToken.notReady(context.getClient(), test);
+      if (waiting != null) {
+        target = target.waiting(waiting.reason(), waiting.message());
+      }
+    }
     if (!target.ready()) {
       return waitForTarget(test, target, context, now);
     }
-    return createJob(test, target, context, now);
+    return createJob(test, target, GeneratorImagePull.of(test, cluster, imagePull), context, now);
   }
 
   /** A Job runs or ran: its state, and once it finished, the result, verdict and report. */
@@ -204,8 +222,8 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
 
   /** The target is ready: the Job (and its generators' objects) are created. */
   private static UpdateControl<DhtLoadTest> createJob(
-      DhtLoadTest test, Target target, Context<DhtLoadTest> context, Instant now) {
-    var model = LoadTestModel.of(test, target);
+      DhtLoadTest test, Target target, ImagePull pull, Context<DhtLoadTest> context, Instant now) {
+    var model = LoadTestModel.of(test, target, pull);
     var workflow = context.managedWorkflowAndDependentResourceContext();
     workflow.put(LoadTestModel.CONTEXT_KEY, model);
     workflow.reconcileManagedWorkflow();
@@ -248,7 +266,8 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
       watch(test, job, parallelism, status, context);
       return status;
     }
-    var finished = new FinishedRun(defaultImage, flameGraphs, generators(context), context, now);
+    var finished =
+        new FinishedRun(defaultImage, flameGraphs, generators(test, context), context, now);
     return parallelism > 1 && state.kind() == JobState.Kind.COMPLETE
         ? finished.merged(test, state, job, parallelism)
         : finished.ofOnePod(test, state, job);
@@ -265,7 +284,7 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
       DhtLoadTestStatus status,
       Context<DhtLoadTest> context) {
     var spec = test.getSpec();
-    var generators = generators(context);
+    var generators = generators(test, context);
     var observed = generators.seen(job);
     var seen = observed.progress();
     var warmup = GoDuration.parse(requireNonNullElse(spec.getWarmup(), "10s"));
@@ -297,8 +316,14 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
         });
   }
 
-  private GeneratorPods generators(Context<DhtLoadTest> context) {
-    return new GeneratorPods(context.getClient(), generatorHttp, podAddress, FIELD_MANAGER);
+  /** The test's generators, asked with the token of its own control Secret. */
+  private GeneratorPods generators(DhtLoadTest test, Context<DhtLoadTest> context) {
+    return new GeneratorPods(
+        context.getClient(),
+        generatorHttp,
+        podAddress,
+        FIELD_MANAGER,
+        ControlToken.read(context.getClient(), test));
   }
 
   private static Long knownStartAt(DhtLoadTest test) {

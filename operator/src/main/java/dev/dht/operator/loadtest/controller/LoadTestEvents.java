@@ -9,6 +9,7 @@ import static dev.dht.operator.loadtest.controller.LoadTestStatusCalculator.TARG
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.kube.Events.Transition;
 import dev.dht.operator.loadtest.DhtLoadTestStatus;
+import dev.dht.operator.loadtest.job.ControlToken;
 import dev.dht.operator.loadtest.job.Target;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
@@ -32,9 +33,10 @@ final class LoadTestEvents {
         && waiting.isPresent()
         && !reason(was, TARGET_READY).equals(waiting.get().getReason())) {
       var target = waiting.get();
-      boolean missing = Target.CLUSTER_NOT_FOUND.equals(target.getReason());
-      events.add(
-          new Transition(missing ? WARNING : NORMAL, target.getReason(), target.getMessage()));
+      boolean warn =
+          Target.CLUSTER_NOT_FOUND.equals(target.getReason())
+              || ControlToken.NOT_OWNED.equals(target.getReason());
+      events.add(new Transition(warn ? WARNING : NORMAL, target.getReason(), target.getMessage()));
     }
     if (!Objects.equals(phaseBefore, phase)) {
       String message = message(now, SUCCEEDED_CONDITION);

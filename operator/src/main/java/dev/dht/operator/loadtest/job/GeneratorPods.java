@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
@@ -32,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * gives them their start time and moves each finished generator's result into the test's generators
  * ConfigMap before letting it exit. Called on a reconciler thread every few seconds (the
  * reconciler's {@code POLL}) while the Job runs; every call is bounded by short timeouts, and all
- * pods are asked at once.
+ * pods are asked at once. Every request carries the test's control token, which the generators
+ * demand.
  */
 public final class GeneratorPods {
   static final int CONTROL_PORT = 9090;
@@ -64,20 +66,24 @@ public final class GeneratorPods {
   private final UnaryOperator<String> address;
   private final String fieldManager;
   private final HttpClient http;
+  private final Optional<String> controlToken;
 
   /**
    * {@code http}: see {@link #httpClient()}; {@code address} maps a generator's control URL to the
-   * one to call (tests: local ports).
+   * one to call (tests: local ports); {@code controlToken}: the test's ({@link ControlToken#read}),
+   * sent as a bearer token with every control request (none: the generators will refuse them).
    */
   public GeneratorPods(
       KubernetesClient client,
       HttpClient http,
       UnaryOperator<String> address,
-      String fieldManager) {
+      String fieldManager,
+      Optional<String> controlToken) {
     this.client = client;
     this.http = http;
     this.address = address;
     this.fieldManager = fieldManager;
+    this.controlToken = controlToken;
   }
 
   /** The client to share between calls: short connect timeout, HTTP/1.1 (the JDK server's). */
@@ -305,8 +311,10 @@ public final class GeneratorPods {
     }
   }
 
-  private static HttpRequest.Builder request(String url) {
-    return HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT);
+  private HttpRequest.Builder request(String url) {
+    var request = HttpRequest.newBuilder(URI.create(url)).timeout(TIMEOUT);
+    controlToken.ifPresent(token -> request.header("Authorization", "Bearer " + token));
+    return request;
   }
 
   private static JsonNode readTree(String body) {

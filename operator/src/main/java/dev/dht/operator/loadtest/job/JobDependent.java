@@ -48,6 +48,7 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
   private static final String SECRET_VOLUME = "cluster-secret";
   private static final String CA_VOLUME = "cluster-ca";
   private static final String TOKEN_VOLUME = "user-token";
+  private static final String CONTROL_TOKEN_VOLUME = "control-token";
 
   public JobDependent() {
     super(Job.class);
@@ -122,6 +123,7 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
         .withTolerations(scheduling.getTolerations())
         .withNodeSelector(scheduling.getNodeSelector())
         .withTopologySpreadConstraints(spread(scheduling, model))
+        .withImagePullSecrets(model.imagePull().secretReferences())
         .withContainers(container(model))
         .withVolumes(volumes(model))
         .build();
@@ -183,6 +185,14 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
             .withSizeLimit(new Quantity("64Mi"))
             .endEmptyDir()
             .build());
+    // the control port's token, which the generator demands of the operator
+    volumes.add(
+        new VolumeBuilder()
+            .withName(CONTROL_TOKEN_VOLUME)
+            .withNewSecret()
+            .withSecretName(ControlToken.secretName(model.name()))
+            .endSecret()
+            .build());
     if (model.caSecretName() != null) {
       volumes.add(
           new VolumeBuilder()
@@ -218,7 +228,7 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
     return new ContainerBuilder()
         .withName(LoadTestModel.CONTAINER)
         .withImage(model.image())
-        .withImagePullPolicy("IfNotPresent")
+        .withImagePullPolicy(model.imagePull().policy())
         // The image's entrypoint (java <its JVM flags> ... dev.dht.app.DhtMain) is kept; only the
         // arguments change, so heap sizing and OOM handling stay the image's.
         .withArgs(model.args())
@@ -239,6 +249,12 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
   private static List<VolumeMount> mounts(LoadTestModel model) {
     var mounts = new ArrayList<VolumeMount>();
     mounts.add(new VolumeMountBuilder().withName(TMP_VOLUME).withMountPath("/tmp").build());
+    mounts.add(
+        new VolumeMountBuilder()
+            .withName(CONTROL_TOKEN_VOLUME)
+            .withMountPath(LoadTestModel.CONTROL_TOKEN_DIR)
+            .withReadOnly(true)
+            .build());
     if (model.caSecretName() != null) {
       mounts.add(
           new VolumeMountBuilder()

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNullElse;
 import dev.dht.contract.LoadGenFlags;
 import dev.dht.operator.cluster.ClusterModel;
 import dev.dht.operator.cluster.CpuCores;
+import dev.dht.operator.cluster.ImagePull;
 import dev.dht.operator.cluster.Scheduling;
 import dev.dht.operator.kube.Owners;
 import dev.dht.operator.loadtest.DhtLoadTest;
@@ -51,7 +52,8 @@ public record LoadTestModel(
     int parallelism,
     boolean spreadAcrossNodes,
     String caSecretName,
-    String tokenSecretName) {
+    String tokenSecretName,
+    ImagePull imagePull) {
 
   /**
    * The nodes to profile during the measured window (URLs; empty: none), the events, and the
@@ -104,6 +106,9 @@ public record LoadTestModel(
   /** Where the Job pod mounts its DhtUser's token Secret. */
   static final String TOKEN_DIR = "/etc/dht-token";
 
+  /** Where the Job pod mounts the test's control token Secret ({@link ControlToken}). */
+  static final String CONTROL_TOKEN_DIR = "/etc/dht-control";
+
   /** Key under which the reconciler hands the model to the Job dependent. */
   public static final String CONTEXT_KEY = LoadTestModel.class.getName();
 
@@ -116,7 +121,13 @@ public record LoadTestModel(
    */
   static final Duration MIN_DEADLINE_MARGIN = Duration.ofMinutes(3);
 
+  /** The model with the operator's default image pull (IfNotPresent, no pull secrets). */
   public static LoadTestModel of(DhtLoadTest test, Target target) {
+    return of(test, target, ImagePull.DEFAULT);
+  }
+
+  /** {@code imagePull}: how the generator pods pull their image ({@link GeneratorImagePull}). */
+  public static LoadTestModel of(DhtLoadTest test, Target target, ImagePull imagePull) {
     var spec = test.getSpec();
     var workload = requireNonNullElse(spec.getWorkload(), new DhtLoadTestSpec.Workload());
     int connections = requireNonNullElse(spec.getConnections(), 64);
@@ -150,7 +161,8 @@ public record LoadTestModel(
         parallelism(spec),
         Boolean.TRUE.equals(spec.getSpreadAcrossNodes()),
         target.caSecretName(),
-        target.userName() == null ? null : UserSecret.nameOf(target.userName()));
+        target.userName() == null ? null : UserSecret.nameOf(target.userName()),
+        imagePull);
   }
 
   public static int parallelism(DhtLoadTestSpec spec) {
@@ -197,7 +209,10 @@ public record LoadTestModel(
     return reportName(name);
   }
 
-  /** Labels of the Job, its pod and the report; managed-by lets our informers watch only ours. */
+  /**
+   * Labels of the Job, its pod, the report and the control Secret; managed-by lets our informers
+   * watch only ours.
+   */
   public Map<String, String> labels() {
     return labels(name);
   }
@@ -269,6 +284,7 @@ public record LoadTestModel(
       add(args, LoadGenFlags.PROFILE_SECRET_FILE, SECRET_DIR + "/" + ClusterModel.SECRET_KEY);
     }
     add(args, LoadGenFlags.CONTROL_PORT, Integer.toString(GeneratorPods.CONTROL_PORT));
+    add(args, LoadGenFlags.CONTROL_TOKEN_FILE, CONTROL_TOKEN_DIR + "/" + ControlToken.KEY);
     if (parallel()) {
       add(args, LoadGenFlags.GENERATORS, Integer.toString(parallelism));
       args.add(LoadGenFlags.AWAIT_START);

@@ -6,6 +6,7 @@ import static org.assertj.core.groups.Tuple.tuple;
 import dev.dht.operator.TestCrds;
 import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.cluster.DhtClusterSpec;
+import dev.dht.operator.cluster.ImagePull;
 import dev.dht.operator.cluster.Scheduling;
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.loadtest.Comparison;
@@ -13,6 +14,7 @@ import dev.dht.operator.loadtest.DhtLoadTest;
 import dev.dht.operator.loadtest.DhtLoadTestSpec;
 import dev.dht.operator.loadtest.DhtLoadTestStatus;
 import dev.dht.operator.loadtest.LoadTests;
+import dev.dht.operator.loadtest.job.ControlToken;
 import dev.dht.operator.loadtest.job.GeneratorPods;
 import dev.dht.operator.loadtest.job.GeneratorResult;
 import dev.dht.operator.loadtest.report.Artifacts;
@@ -54,6 +56,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class DhtLoadTestOperatorTest {
   static final String IMAGE = "local/dht-node:it";
+
+  /** The operator's node image pull (DHT_NODE_IMAGE_PULL_*), for tests that do not say. */
+  static final ImagePull OPERATOR_PULL =
+      new ImagePull("IfNotPresent", List.of("operator-registry"));
+
   static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   static {
@@ -64,7 +71,8 @@ class DhtLoadTestOperatorTest {
   @RegisterExtension
   static final LocallyRunOperatorExtension OPERATOR =
       ChartRbacOperator.builder()
-          .withReconciler(new DhtLoadTestReconciler(IMAGE, DhtLoadTestOperatorTest::local))
+          .withReconciler(
+              new DhtLoadTestReconciler(IMAGE, OPERATOR_PULL, DhtLoadTestOperatorTest::local))
           .withAdditionalCustomResourceDefinition(DhtCluster.class)
           .build();
 
@@ -103,7 +111,14 @@ class DhtLoadTestOperatorTest {
 
   @Test
   void aRunOnAReadyClusterPublishesResultsVerdictAndReport() {
-    createCluster("alpha", true);
+    createCluster(
+        "alpha",
+        true,
+        spec -> {
+          spec.setImagePullPolicy(DhtClusterSpec.PullPolicy.Always);
+          spec.setImagePullSecrets(
+              List.of(new io.fabric8.kubernetes.api.model.LocalObjectReference("alpha-registry")));
+        });
     var test =
         create(
             "put-alpha",
@@ -126,6 +141,33 @@ class DhtLoadTestOperatorTest {
         .containsSequence("--ack", "2", "--from", "3")
         .endsWith("--termination-log", "/dev/termination-log");
     assertThat(job.getSpec().getBackoffLimit()).isZero();
+    // the generators pull like the cluster's nodes
+    assertThat(container.getImagePullPolicy()).isEqualTo("Always");
+    assertThat(job.getSpec().getTemplate().getSpec().getImagePullSecrets())
+        .extracting(io.fabric8.kubernetes.api.model.LocalObjectReference::getName)
+        .containsExactly("alpha-registry");
+    // the control port's token: a Secret of the test's, made before the Job, mounted read-only
+    var control = get(io.fabric8.kubernetes.api.model.Secret.class, "put-alpha-control");
+    assertOwnedBy(control, test);
+    assertThat(control.getMetadata().getOwnerReferences().getFirst().getController()).isTrue();
+    assertThat(control.getMetadata().getLabels())
+        .containsEntry("app.kubernetes.io/managed-by", "dht-operator")
+        .containsEntry("app.kubernetes.io/instance", "put-alpha");
+    assertThat(dev.dht.operator.kube.SecretTexts.text(control, ControlToken.KEY))
+        .matches("[A-Za-z0-9_-]{43}");
+    var volume =
+        job.getSpec().getTemplate().getSpec().getVolumes().stream()
+            .filter(v ->
+                v.getSecret() != null && "put-alpha-control".equals(v.getSecret().getSecretName()))
+            .findFirst()
+            .orElseThrow();
+    assertThat(container.getVolumeMounts())
+        .anyMatch(m ->
+            m.getName().equals(volume.getName())
+                && m.getMountPath().equals("/etc/dht-control")
+                && Boolean.TRUE.equals(m.getReadOnly()));
+    assertThat(container.getArgs())
+        .containsSequence("--control-token-file", "/etc/dht-control/token");
     var running = awaitStatus("put-alpha", s -> "Running".equals(s.getPhase()));
     assertThat(running.getJobName()).isEqualTo("put-alpha-loadgen");
     assertThat(running.getTarget()).isEqualTo("http://alpha.%s.svc:8080".formatted(ns));
@@ -411,6 +453,7 @@ class DhtLoadTestOperatorTest {
         messages.add(message);
         runs.add(
             runGenerator(
+                "par-eta",
                 args,
                 index,
                 message,
@@ -505,7 +548,7 @@ class DhtLoadTestOperatorTest {
       var args = job.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs();
       var thread = java.util.concurrent.Executors.newSingleThreadExecutor();
       long started = System.nanoTime();
-      var run = runGenerator(args, 0, message, List.of(), thread);
+      var run = runGenerator("abort-theta", args, 0, message, List.of(), thread);
 
       var stopping = awaitStatus("abort-theta", s -> s.getAborted() != null);
       assertThat(stopping.getAborted()).startsWith("p99 can no longer be 0.001 ms or less");
@@ -532,20 +575,27 @@ class DhtLoadTestOperatorTest {
   }
 
   /**
-   * What the kubelet would run in generator pod {@code index}: the Job's container arguments (the
-   * leading subcommand dropped), with the control port this test maps that pod's IP to, the
-   * termination message in {@code message}, and {@code extra}; on {@code threads}, since a
-   * generator blocks its thread for the whole run. Completes with the exit code.
+   * What the kubelet would run in generator pod {@code index} of {@code test}: the Job's container
+   * arguments (the leading subcommand dropped), with the control port this test maps that pod's IP
+   * to, the test's control token in a file (as its Secret volume holds it), the termination message
+   * in {@code message}, and {@code extra}; on {@code threads}, since a generator blocks its thread
+   * for the whole run. Completes with the exit code.
    */
   private static java.util.concurrent.CompletableFuture<Integer> runGenerator(
+      String test,
       List<String> jobArgs,
       int index,
       java.nio.file.Path message,
       List<String> extra,
-      java.util.concurrent.Executor threads) {
+      java.util.concurrent.Executor threads)
+      throws java.io.IOException {
     var own = new java.util.ArrayList<>(jobArgs.subList(1, jobArgs.size()));
     own.set(own.indexOf("--control-port") + 1, Integer.toString(GENERATOR_PORTS[index]));
     own.set(own.indexOf("--termination-log") + 1, message.toString());
+    // the Secret volume's file: the generator refuses control requests without this token
+    var token = message.resolveSibling("control-token-" + index);
+    java.nio.file.Files.writeString(token, controlToken(test));
+    own.set(own.indexOf("--control-token-file") + 1, token.toString());
     own.addAll(extra);
     own.add("--quiet");
     return java.util.concurrent.CompletableFuture.supplyAsync(
@@ -604,8 +654,9 @@ class DhtLoadTestOperatorTest {
     var real = awaitPod(job);
     var askedImpostor = new java.util.concurrent.atomic.AtomicInteger();
     var askedReal = new java.util.concurrent.atomic.AtomicInteger();
-    var impostorServer = fakeGenerator(GENERATOR_PORTS[0], askedImpostor);
-    var realServer = fakeGenerator(GENERATOR_PORTS[1], askedReal);
+    String token = controlToken("imp-iota");
+    var impostorServer = fakeGenerator(GENERATOR_PORTS[0], askedImpostor, token);
+    var realServer = fakeGenerator(GENERATOR_PORTS[1], askedReal, token);
     try {
       var owner =
           client
@@ -666,15 +717,24 @@ class DhtLoadTestOperatorTest {
     }
   }
 
-  /** A generator's control port that only says it runs, counting how often it was asked. */
+  /**
+   * A generator's control port that only says it runs, counting how often it was asked with the
+   * test's control {@code token}; without it, 401 (as a real generator answers).
+   */
   private static com.sun.net.httpserver.HttpServer fakeGenerator(
-      int port, java.util.concurrent.atomic.AtomicInteger asked) throws java.io.IOException {
+      int port, java.util.concurrent.atomic.AtomicInteger asked, String token)
+      throws java.io.IOException {
     var server =
         com.sun.net.httpserver.HttpServer.create(
             new java.net.InetSocketAddress("127.0.0.1", port), 4);
     server.createContext(
         "/",
         exchange -> {
+          if (!("Bearer " + token).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+            exchange.sendResponseHeaders(401, -1);
+            exchange.close();
+            return;
+          }
           if (exchange.getRequestURI().getPath().equals("/progress")) {
             asked.incrementAndGet();
           }
@@ -687,6 +747,50 @@ class DhtLoadTestOperatorTest {
         });
     server.start();
     return server;
+  }
+
+  /**
+   * A Secret named like the test's control Secret, made by someone else before the test: the
+   * operator neither adopts, reads nor overwrites it, and the test waits, saying why. Once it is
+   * gone, the operator makes the test's own and the Job starts.
+   */
+  @Test
+  void aForeignControlSecretIsNeverAdoptedAndTheTestWaits() {
+    var foreign =
+        client
+            .resource(
+                new io.fabric8.kubernetes.api.model.SecretBuilder()
+                    .withNewMetadata()
+                    .withName("tok-lambda-control")
+                    .withNamespace(ns)
+                    .withLabels(Map.of("app.kubernetes.io/managed-by", "dht-operator"))
+                    .endMetadata()
+                    .addToStringData("token", "known-to-its-maker")
+                    .build())
+            .create();
+    create("tok-lambda", spec -> spec.setTargetUrl("http://10.0.0.4:8080"));
+
+    var waiting =
+        awaitStatus("tok-lambda", s -> reason(s, "TargetReady").equals(ControlToken.NOT_OWNED));
+    assertThat(waiting.getPhase()).isEqualTo("Pending");
+    assertThat(condition(waiting, "TargetReady").getMessage())
+        .contains("tok-lambda-control", "is not this test's");
+    awaitEvent("tok-lambda", ControlToken.NOT_OWNED, "Warning");
+    assertThat(get(Job.class, "tok-lambda-loadgen")).as("no Job with a foreign token").isNull();
+    var untouched = get(io.fabric8.kubernetes.api.model.Secret.class, "tok-lambda-control");
+    assertThat(untouched.getMetadata().getResourceVersion())
+        .isEqualTo(foreign.getMetadata().getResourceVersion());
+    assertThat(untouched.getMetadata().getOwnerReferences()).isNullOrEmpty();
+
+    client.resource(foreign).delete();
+    var job = await(Job.class, "tok-lambda-loadgen");
+    var own = get(io.fabric8.kubernetes.api.model.Secret.class, "tok-lambda-control");
+    assertOwnedBy(own, get(DhtLoadTest.class, "tok-lambda"));
+    assertThat(dev.dht.operator.kube.SecretTexts.text(own, ControlToken.KEY))
+        .isNotEqualTo("known-to-its-maker");
+    assertThat(job.getSpec().getTemplate().getSpec().getVolumes())
+        .anyMatch(v ->
+            v.getSecret() != null && "tok-lambda-control".equals(v.getSecret().getSecretName()));
   }
 
   @Test
@@ -709,8 +813,14 @@ class DhtLoadTestOperatorTest {
   void deletingTheTestGarbageCollectsItsJobPodAndReport() {
     var test = create("put-delta", spec -> spec.setTargetUrl("http://10.0.0.1:8080"));
     var job = await(Job.class, "put-delta-loadgen");
-    assertThat(job.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs())
-        .containsSequence("--url", "http://10.0.0.1:8080");
+    var container = job.getSpec().getTemplate().getSpec().getContainers().getFirst();
+    assertThat(container.getArgs()).containsSequence("--url", "http://10.0.0.1:8080");
+    // no cluster to pull like: the operator's pull settings
+    assertThat(container.getImagePullPolicy()).isEqualTo("IfNotPresent");
+    assertThat(job.getSpec().getTemplate().getSpec().getImagePullSecrets())
+        .extracting(io.fabric8.kubernetes.api.model.LocalObjectReference::getName)
+        .containsExactly("operator-registry");
+    assertThat(get(io.fabric8.kubernetes.api.model.Secret.class, "put-delta-control")).isNotNull();
     var pod = awaitPod(job);
     terminate(pod, 0, "Completed", LoadTests.terminationMessage());
     awaitStatus("put-delta", DhtLoadTestStatus::isFinished);
@@ -721,6 +831,7 @@ class DhtLoadTestOperatorTest {
     awaitUntil(() ->
         get(Job.class, "put-delta-loadgen") == null
             && get(ConfigMap.class, "put-delta-report") == null
+            && get(io.fabric8.kubernetes.api.model.Secret.class, "put-delta-control") == null
             && get(Pod.class, pod.getMetadata().getName()) == null);
   }
 
@@ -752,9 +863,14 @@ class DhtLoadTestOperatorTest {
   }
 
   private static void createCluster(String name, boolean ready) {
+    createCluster(name, ready, spec -> {});
+  }
+
+  private static void createCluster(String name, boolean ready, Consumer<DhtClusterSpec> change) {
     var cluster = new DhtCluster();
     cluster.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
     cluster.setSpec(new DhtClusterSpec());
+    change.accept(cluster.getSpec());
     client.resource(cluster).create();
     writeClusterStatus(name, ready);
   }
@@ -771,6 +887,12 @@ class DhtLoadTestOperatorTest {
       client.resource(cluster).updateStatus();
       return true;
     });
+  }
+
+  /** The token in the test's control Secret (what its generator pods mount). */
+  private static String controlToken(String test) {
+    var secret = await(io.fabric8.kubernetes.api.model.Secret.class, ControlToken.secretName(test));
+    return dev.dht.operator.kube.SecretTexts.text(secret, ControlToken.KEY);
   }
 
   private static Pod awaitPod(Job job) {

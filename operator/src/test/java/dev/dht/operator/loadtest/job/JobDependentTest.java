@@ -3,12 +3,14 @@ package dev.dht.operator.loadtest.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.operator.cluster.ClusterModel;
+import dev.dht.operator.cluster.ImagePull;
 import dev.dht.operator.cluster.Scheduling;
 import dev.dht.operator.loadtest.DhtLoadTestSpec;
 import dev.dht.operator.loadtest.DhtLoadTestSpec.KeyDistribution;
 import dev.dht.operator.loadtest.DhtLoadTestSpec.Operation;
 import dev.dht.operator.loadtest.LoadTests;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import java.util.Map;
@@ -61,6 +63,8 @@ class JobDependentTest {
             "uniform",
             "--control-port",
             "9090",
+            "--control-token-file",
+            "/etc/dht-control/token",
             "--termination-log",
             "/dev/termination-log");
   }
@@ -88,7 +92,8 @@ class JobDependentTest {
             "loadgen --url http://demo.ns.svc:8080 --workload mixed --rate 2500 --duration 90s"
                 + " --warmup 1500ms --self-warm-up 20s --connections 8 --threads 4 --keyspace 5000 --key-prefix bench- --value-size 0"
                 + " --distribution zipfian --read-ratio 0.9 --ack 2 --from 3"
-                + " --control-port 9090 --termination-log /dev/termination-log");
+                + " --control-port 9090 --control-token-file /etc/dht-control/token"
+                + " --termination-log /dev/termination-log");
   }
 
   @Test
@@ -155,7 +160,8 @@ class JobDependentTest {
     var container = pod.getContainers().getFirst();
     assertThat(container.getArgs())
         .containsSequence("--rate", "10000")
-        .containsSequence("--control-port", "9090", "--generators", "3", "--await-start")
+        .containsSequence("--control-port", "9090")
+        .containsSequence("--generators", "3", "--await-start")
         .containsSequence("--start-timeout", "300s", "--linger", "120s");
     assertThat(container.getPorts())
         .singleElement()
@@ -185,6 +191,49 @@ class JobDependentTest {
         .containsEntry("prometheus.io/scrape", "true")
         .containsEntry("prometheus.io/port", "9090")
         .containsEntry("prometheus.io/path", "/metrics");
+  }
+
+  @Test
+  void theGeneratorDemandsTheTestsControlTokenMountedReadOnly() {
+    var pod = JobDependent.build(model(spec -> {})).getSpec().getTemplate().getSpec();
+    var volume =
+        pod.getVolumes().stream()
+            .filter(v ->
+                v.getSecret() != null && "put-10k-control".equals(v.getSecret().getSecretName()))
+            .findFirst()
+            .orElseThrow();
+    var container = pod.getContainers().getFirst();
+    assertThat(container.getVolumeMounts())
+        .filteredOn(m -> m.getName().equals(volume.getName()))
+        .singleElement()
+        .satisfies(m -> {
+          assertThat(m.getMountPath()).isEqualTo("/etc/dht-control");
+          assertThat(m.getReadOnly()).isTrue();
+        });
+    assertThat(container.getArgs())
+        .containsSequence("--control-token-file", "/etc/dht-control/" + ControlToken.KEY);
+  }
+
+  @Test
+  void thePodPullsItsImageAsTheModelSays() {
+    var pod = JobDependent.build(model(spec -> {})).getSpec().getTemplate().getSpec();
+    assertThat(pod.getContainers().getFirst().getImagePullPolicy()).isEqualTo("IfNotPresent");
+    assertThat(pod.getImagePullSecrets()).isEmpty();
+
+    var test = LoadTests.test("put-10k", "demo");
+    var target =
+        Target.resolve(test, Optional.of(LoadTests.cluster("demo", true)), LoadTests.IMAGE);
+    var pulled =
+        JobDependent.build(
+                LoadTestModel.of(
+                    test, target, new ImagePull("Always", java.util.List.of("regcred", "mirror"))))
+            .getSpec()
+            .getTemplate()
+            .getSpec();
+    assertThat(pulled.getContainers().getFirst().getImagePullPolicy()).isEqualTo("Always");
+    assertThat(pulled.getImagePullSecrets())
+        .extracting(LocalObjectReference::getName)
+        .containsExactly("regcred", "mirror");
   }
 
   @Test
