@@ -291,6 +291,7 @@ kind: DhtUser
 metadata: {name: app}
 spec:
   cluster: $c
+  clientCertificate: true
   acls: [{prefix: "tls-", operations: [read, write, delete]}]
 YAML
   local t=$SECONDS
@@ -317,7 +318,11 @@ YAML
     die "DhtUser app not Ready: $(jp dhtuser/app '{range .status.conditions[*]}{.reason}: {.message}; {end}')"
   k get secret app-token -o jsonpath='{.data.token}' | base64 -d > "$WORK/token"
   [ -s "$WORK/token" ] || die "no token in Secret app-token"
-  for f in "$c-ca.crt" intruder.crt intruder.key token; do
+  until_ok 30 "the user's client certificate in Secret app-tls" \
+    sh -c "timeout 20 kubectl -n '$NS' get secret app-tls -o jsonpath='{.data.tls\\.key}' | grep -q ."
+  k get secret app-tls -o jsonpath='{.data.tls\.crt}' | base64 -d > "$WORK/app.crt"
+  k get secret app-tls -o jsonpath='{.data.tls\.key}' | base64 -d > "$WORK/app.key"
+  for f in "$c-ca.crt" intruder.crt intruder.key token app.crt app.key; do
     timeout 20 kubectl -n "$NS" exec -i client -- sh -c "cat > /tmp/$f" < "$WORK/$f" || die "cannot copy $f"
   done
   in_pod client 120 >"$WORK/tls.log" 2>&1 <<SH
@@ -341,6 +346,9 @@ check "range outside the user's ACL"              403 "\$(code -H "\$A" "\$S/v0/
 check "the CA is checked: no --cacert"             000 "\$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "\$S/v0/status")"
 check "peer port without a certificate"            000 "\$(code "https://\$P0:7070/internal/v0/clock")"
 check "peer port with another CA's certificate"    000 "\$(code --cert /tmp/intruder.crt --key /tmp/intruder.key "https://\$P0:7070/internal/v0/clock")"
+check "GET tls-a with the user's client certificate" 200 "\$(code --cert /tmp/app.crt --key /tmp/app.key "\$S/v0/entity?id=tls-a")" sealed
+check "client certificate outside the user's ACL"  403 "\$(code --cert /tmp/app.crt --key /tmp/app.key "\$S/v0/entity?id=other-a")"
+check "the user's certificate on the peer port"    403 "\$(code --cert /tmp/app.crt --key /tmp/app.key "https://\$P0:7070/internal/v0/clock")"
 check "admin port without credentials"             401 "\$(code "https://\$P0:9090/v0/admin/status")"
 check "entity API on the admin port"               404 "\$(code "https://\$P0:9090/v0/entity?id=tls-a")"
 exit \$SH_FAIL
