@@ -19,6 +19,7 @@ import dev.dht.operator.loadtest.result.AbortRule;
 import dev.dht.operator.loadtest.result.RunOutcome;
 import dev.dht.operator.loadtest.result.RunProgress;
 import dev.dht.operator.loadtest.result.Verdict;
+import dev.dht.operator.policy.ChartPolicy;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -68,22 +69,28 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
   static final String FIELD_MANAGER = "dht-operator";
 
   private final String defaultImage;
+
+  /** Where a targetUrl may point, which cluster image the generators may run. */
+  private final ChartPolicy policy;
+
   private final FlameGraphs flameGraphs;
   private final UnaryOperator<String> podAddress;
 
   /** One HTTP client for every talk with generator pods (its connections and thread are kept). */
   private final HttpClient generatorHttp = GeneratorPods.httpClient();
 
-  public DhtLoadTestReconciler(String defaultImage) {
-    this(defaultImage, UnaryOperator.identity());
+  public DhtLoadTestReconciler(String defaultImage, ChartPolicy policy) {
+    this(defaultImage, policy, UnaryOperator.identity());
   }
 
   /**
    * {@code podAddress} maps the URL of a node or of a generator's control port to the address to
    * call (tests: local ports).
    */
-  public DhtLoadTestReconciler(String defaultImage, UnaryOperator<String> podAddress) {
+  public DhtLoadTestReconciler(
+      String defaultImage, ChartPolicy policy, UnaryOperator<String> podAddress) {
     this.defaultImage = defaultImage;
+    this.policy = policy;
     this.flameGraphs = new FlameGraphs(podAddress);
     this.podAddress = podAddress;
   }
@@ -129,7 +136,7 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
       return failJobDeleted(test, context, now);
     }
     var cluster = context.getSecondaryResource(DhtCluster.class);
-    var target = Target.resolve(test, cluster, defaultImage);
+    var target = Target.resolve(test, cluster, defaultImage, policy);
     if (target.ready() && target.userName() != null) {
       String waiting =
           GeneratorUser.notReady(
@@ -248,7 +255,8 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
       watch(test, job, parallelism, status, context);
       return status;
     }
-    var finished = new FinishedRun(defaultImage, flameGraphs, generators(context), context, now);
+    var finished =
+        new FinishedRun(defaultImage, policy, flameGraphs, generators(context), context, now);
     return parallelism > 1 && state.kind() == JobState.Kind.COMPLETE
         ? finished.merged(test, state, job, parallelism)
         : finished.ofOnePod(test, state, job);
