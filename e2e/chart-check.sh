@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # chart-check.sh: offline checks of the Helm chart (charts/dht), no cluster needed (`make chart-test`).
 #   1. helm lint --strict with the default values and with every switch flipped
-#   2. helm template (CRDs included) for three value sets; duplicate keys rejected; assertions on
+#   2. helm template (CRDs included) for five value sets; duplicate keys rejected; assertions on
 #      what the chart promises (RBAC exactly the operator's, ClusterRole only for all namespaces
 #      besides the report site's for TokenReviews and SubjectAccessReviews,
-#      env, probes, the sample cluster only when asked)
+#      env, probes, the sample cluster only when asked, the policy lists as the operator reads them)
 #   3. built-in kinds validated against Kubernetes 1.34's schemas by kubernetes-validate (PyPI, strict)
 #   4. our custom resources (the sample DhtCluster, e2e/manifests/*.yaml) validated by
 #      kubeconform -strict against JSON schemas generated from crds/*.yml (never fetched)
@@ -61,13 +61,19 @@ NORBAC_VALUES=(--set rbac.create=false --set serviceAccount.create=false --set s
 MONITORING_VALUES=(--set monitoring.podMonitor.enabled=true --set monitoring.serviceMonitor.enabled=true
                    --set monitoring.dashboard.enabled=true --set 'monitoring.podMonitor.labels.release=prometheus'
                    --set monitoring.namespace=monitoring)
+POLICY_VALUES=(--set 'policy.loadTestTargets={http://*.perf.svc,http://10.0.0.7:8080}'
+               --set 'policy.images={registry.example.com/dht/}' --set 'policy.jvmOptions={-Xmx,-XX:+UseZGC}')
 helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict"; }
 helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" "${NS_VALUES[@]}" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict (namespaced, sample)"; }
 helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" "${NORBAC_VALUES[@]}" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict (no rbac)"; }
 helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" "${MONITORING_VALUES[@]}" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict (monitoring)"; }
+helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" "${POLICY_VALUES[@]}" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict (policy)"; }
 if helm_ lint --strict "$CHART" --set operator.logLevel=LOUD >/dev/null 2>&1; then fail "values.schema.json accepted logLevel=LOUD"; fi
 if helm_ lint --strict "$CHART" --set monitoring.namespace=Not_A_Namespace >/dev/null 2>&1; then fail "values.schema.json accepted a bad monitoring.namespace"; fi
-ok "helm lint --strict (4 value sets; the values schema rejects a bad log level and namespace)"
+for bad in 'policy.loadTestTargets={http://allowed.example@evil.example}' 'policy.loadTestTargets={http://a.example/path}' 'policy.jvmOptions={Xmx}'; do
+  if helm_ lint --strict "$CHART" --set "$bad" >/dev/null 2>&1; then fail "values.schema.json accepted $bad"; fi
+done
+ok "helm lint --strict (5 value sets; the values schema rejects a bad log level, namespace and policy entries)"
 
 # 2.-4. render, assert, validate
 python3 "$ROOT/e2e/lib/crd2jsonschema.py" "$WORK/schemas" "$ROOT"/crds/*.yml >/dev/null
@@ -97,6 +103,7 @@ render default
 render namespaced "${NS_VALUES[@]}"
 render norbac "${NORBAC_VALUES[@]}"
 render monitoring "${MONITORING_VALUES[@]}"
+render policy "${POLICY_VALUES[@]}"
 
 # our example custom resources, each against its CRD (absent CRD = that example cannot be checked)
 examples=()

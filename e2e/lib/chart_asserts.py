@@ -9,6 +9,7 @@ custom resources (CUSTOM_OUT, for kubeconform), and asserts what the chart promi
   (both: the report site's ClusterRole, <fullname>-reviews, to create TokenReviews and
   SubjectAccessReviews, cluster-scoped, and nothing else)
   norbac      rbac.create=false, serviceAccount.create=false: no RBAC, no ServiceAccount
+  policy      policy.* set: the operator's DHT_POLICY_* variables list them, space-separated
 """
 import json
 import re
@@ -167,6 +168,8 @@ def main(case, rendered, builtin_out, custom_out):
         check(not kinds.get("PodMonitor") and not kinds.get("ServiceMonitor"), "no monitoring by default")
         check(env["DHT_MONITORING_NAMESPACE"]["value"] == "", "no monitoring namespace by default")
         check(len(kinds.get("ServiceAccount", [])) == 1, "a ServiceAccount")
+        for name in ("DHT_POLICY_LOAD_TEST_TARGETS", "DHT_POLICY_IMAGES", "DHT_POLICY_JVM_OPTIONS"):
+            check(env.get(name, {}).get("value") == "", f"{name} empty by default (no targetUrl; any image, option)")
     elif case == "namespaced":
         check(not croles and not cbindings, "no ClusterRole but the report site's when watching namespaces")
         check(sorted(r["metadata"]["namespace"] for r in ns_roles) == ["team-a", "team-b"],
@@ -210,6 +213,11 @@ def main(case, rendered, builtin_out, custom_out):
             board = json.loads(dash[0]["data"]["dht.json"])
             check(len(board["panels"]) >= 10 and all(p["targets"] for p in board["panels"]),
                   "the dashboard has its panels, each with a query")
+    elif case == "policy":
+        check(env["DHT_POLICY_LOAD_TEST_TARGETS"]["value"] == "http://*.perf.svc http://10.0.0.7:8080",
+              "DHT_POLICY_LOAD_TEST_TARGETS lists policy.loadTestTargets, space-separated")
+        check(env["DHT_POLICY_IMAGES"]["value"] == "registry.example.com/dht/", "DHT_POLICY_IMAGES from policy.images")
+        check(env["DHT_POLICY_JVM_OPTIONS"]["value"] == "-Xmx -XX:+UseZGC", "DHT_POLICY_JVM_OPTIONS from policy.jvmOptions")
     elif case == "norbac":
         for k in ("Role", "RoleBinding", "ClusterRole", "ClusterRoleBinding", "ServiceAccount"):
             check(not kinds.get(k), f"no {k} with rbac.create=false and serviceAccount.create=false")

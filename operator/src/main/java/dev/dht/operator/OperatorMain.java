@@ -46,11 +46,12 @@ public final class OperatorMain {
     operator.start();
     LOG.info(
         "dht operator started: namespaces={}, node image={}, leader election={}, admin port"
-            + " callers={}",
+            + " callers={}, policy: {}",
         settings.watchNamespaces().isEmpty() ? "all" : settings.watchNamespaces(),
         settings.nodeImage(),
         settings.leaderElection(),
-        settings.adminCallers());
+        settings.adminCallers(),
+        settings.policy().describe());
   }
 
   /**
@@ -80,7 +81,7 @@ public final class OperatorMain {
           overrides.accept(o);
         });
     operator.register(
-        new DhtClusterReconciler(settings.nodeImage(), settings.nodeImagePull()),
+        new DhtClusterReconciler(settings.nodeImage(), settings.nodeImagePull(), settings.policy()),
         c -> {
           if (!settings.watchNamespaces().isEmpty()) {
             c.settingNamespaces(settings.watchNamespaces());
@@ -94,7 +95,8 @@ public final class OperatorMain {
           }
         });
     operator.register(
-        new DhtLoadTestReconciler(settings.nodeImage(), settings.nodeImagePull()),
+        new DhtLoadTestReconciler(
+            settings.nodeImage(), settings.nodeImagePull(), settings.policy()),
         c -> {
           if (!settings.watchNamespaces().isEmpty()) {
             c.settingNamespaces(settings.watchNamespaces());

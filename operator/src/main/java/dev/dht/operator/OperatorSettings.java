@@ -2,10 +2,16 @@ package dev.dht.operator;
 
 import dev.dht.operator.cluster.ImagePull;
 import dev.dht.operator.networking.AdminCallers;
+import dev.dht.operator.policy.AllowedImages;
+import dev.dht.operator.policy.AllowedJvmOptions;
+import dev.dht.operator.policy.ChartPolicy;
+import dev.dht.operator.policy.LoadTestTargets;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -22,6 +28,8 @@ import java.util.stream.Collectors;
  * @param adminCallers who the nodes' NetworkPolicies admit to their admin port: the operator's pods
  *     (POD_NAMESPACE, from the downward API, and DHT_OPERATOR_POD_SELECTOR, the labels of its pods
  *     as {@code key=value,...}) and DHT_MONITORING_NAMESPACE's pods (unset: none)
+ * @param policy what tenants may ask for (chart values policy.*): DHT_POLICY_LOAD_TEST_TARGETS,
+ *     DHT_POLICY_IMAGES and DHT_POLICY_JVM_OPTIONS, each a whitespace-separated list
  */
 public record OperatorSettings(
     String nodeImage,
@@ -31,7 +39,8 @@ public record OperatorSettings(
     boolean leaderElection,
     String leaseName,
     String leaseNamespace,
-    AdminCallers adminCallers) {
+    AdminCallers adminCallers,
+    ChartPolicy policy) {
 
   public static final String DEFAULT_NODE_IMAGE = "local/dht-node:0.1.0";
 
@@ -55,7 +64,29 @@ public record OperatorSettings(
         new AdminCallers(
             nonBlank(env.get("POD_NAMESPACE"), null),
             labels(env.getOrDefault("DHT_OPERATOR_POD_SELECTOR", "")),
-            nonBlank(env.get("DHT_MONITORING_NAMESPACE"), null)));
+            nonBlank(env.get("DHT_MONITORING_NAMESPACE"), null)),
+        policy(env));
+  }
+
+  /** The chart's policy; a malformed entry stops the operator, naming its variable. */
+  static ChartPolicy policy(Map<String, String> env) {
+    return new ChartPolicy(
+        parsed(env, "DHT_POLICY_LOAD_TEST_TARGETS", LoadTestTargets::of),
+        parsed(env, "DHT_POLICY_IMAGES", AllowedImages::new),
+        parsed(env, "DHT_POLICY_JVM_OPTIONS", AllowedJvmOptions::new));
+  }
+
+  /** A whitespace-separated list, parsed. */
+  private static <T> T parsed(Map<String, String> env, String name, Function<List<String>, T> of) {
+    var words =
+        Arrays.stream(env.getOrDefault(name, "").split("\\s+"))
+            .filter(word -> !word.isEmpty())
+            .toList();
+    try {
+      return of.apply(words);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(name + ": " + e.getMessage(), e);
+    }
   }
 
   /** Labels written as an equality-based selector, {@code key=value,key=value}. */

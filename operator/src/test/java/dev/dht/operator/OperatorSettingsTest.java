@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dht.operator.networking.AdminCallers;
+import dev.dht.operator.policy.ChartPolicy;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -71,5 +72,34 @@ class OperatorSettingsTest {
     assertThat(settings.healthPort()).isEqualTo(9000);
     assertThat(settings.leaderElection()).isFalse();
     assertThat(settings.leaseNamespace()).isEqualTo("ops");
+  }
+
+  @Test
+  void thePolicyIsTheChartsWhitespaceSeparatedLists() {
+    assertThat(OperatorSettings.fromEnv(Map.of()).policy().describe())
+        .isEqualTo(ChartPolicy.DEFAULT.describe());
+    var policy =
+        OperatorSettings.fromEnv(
+                Map.of(
+                    "DHT_POLICY_LOAD_TEST_TARGETS", " http://a.example:8080\n http://*.perf.svc ",
+                    "DHT_POLICY_IMAGES", "registry.example.com/dht/",
+                    "DHT_POLICY_JVM_OPTIONS", "-Xmx -XX:+UseZGC"))
+            .policy();
+    assertThat(policy.loadTestTargets().check("http://x.perf.svc").allowed()).isTrue();
+    assertThat(policy.loadTestTargets().check("http://a.example:8080").allowed()).isTrue();
+    assertThat(policy.images().entries()).containsExactly("registry.example.com/dht/");
+    assertThat(policy.jvmOptions().prefixes()).containsExactly("-Xmx", "-XX:+UseZGC");
+  }
+
+  @Test
+  void aMalformedPolicyEntryStopsTheOperatorAndNamesItsVariable() {
+    assertThatThrownBy(() ->
+            OperatorSettings.fromEnv(
+                Map.of("DHT_POLICY_LOAD_TEST_TARGETS", "http://a.example/path")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("DHT_POLICY_LOAD_TEST_TARGETS")
+        .hasMessageContaining("http://a.example/path");
+    assertThatThrownBy(() -> OperatorSettings.fromEnv(Map.of("DHT_POLICY_JVM_OPTIONS", "Xmx")))
+        .hasMessageContaining("DHT_POLICY_JVM_OPTIONS");
   }
 }

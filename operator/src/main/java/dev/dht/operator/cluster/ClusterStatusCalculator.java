@@ -1,5 +1,6 @@
 package dev.dht.operator.cluster;
 
+import dev.dht.operator.policy.Refusal;
 import dev.dht.operator.replacing.NodeReplacement;
 import dev.dht.operator.replacing.ReplacementPlan;
 import dev.dht.operator.rolling.RollPlan;
@@ -25,9 +26,10 @@ import java.util.Optional;
  *       ones (not while a change of them is still to take its steps).
  *   <li>Paused: the pause annotation is set; owned objects are left as they are.
  *   <li>RestartRequired: the operator's defaults changed and wait for permission to restart.
- *   <li>Degraded: reconciliation failed, the Secret is missing or not the cluster's, a scale,
- *       restart or replacement is refused, or replicas stopped being ready after the cluster had
- *       been ready with nothing to explain it.
+ *   <li>Degraded: reconciliation failed, the Secret is missing or not the cluster's, the chart's
+ *       policy refuses the spec's image or a JVM option, a scale, restart or replacement is
+ *       refused, or replicas stopped being ready after the cluster had been ready with nothing to
+ *       explain it.
  * </ul>
  *
  * <p>Ack, From, members and revision show what the nodes run, not what the spec asks ({@link
@@ -45,7 +47,8 @@ final class ClusterStatusCalculator {
    * What was observed; {@code failure} is null unless reconciliation threw; {@code roll} is null
    * when none was decided (paused, or scaling); {@code operatorDefaults} are the operator's own;
    * {@code replacement} is null when none was decided (paused, nothing seen): the status keeps the
-   * replacement it records.
+   * replacement it records; {@code refusal} is why the chart's policy refuses the spec (its image
+   * or a JVM option), else null.
    */
   record Observation(
       DhtCluster cluster,
@@ -59,7 +62,38 @@ final class ClusterStatusCalculator {
       RollPlan.Decision roll,
       OperatorDefaults operatorDefaults,
       SecretState secret,
-      ReplacementPlan.Decision replacement) {
+      ReplacementPlan.Decision replacement,
+      Refusal refusal) {
+
+    /** With a spec the policy allows. */
+    Observation(
+        DhtCluster cluster,
+        ClusterModel model,
+        Optional<StatefulSet> statefulSet,
+        boolean paused,
+        Exception failure,
+        Instant now,
+        String scaling,
+        Seen seen,
+        RollPlan.Decision roll,
+        OperatorDefaults operatorDefaults,
+        SecretState secret,
+        ReplacementPlan.Decision replacement) {
+      this(
+          cluster,
+          model,
+          statefulSet,
+          paused,
+          failure,
+          now,
+          scaling,
+          seen,
+          roll,
+          operatorDefaults,
+          secret,
+          replacement,
+          null);
+    }
 
     /** Without a replacement decided. */
     Observation(
@@ -137,9 +171,20 @@ final class ClusterStatusCalculator {
           SecretState.OURS);
     }
 
-    /** Nothing was applied: paused, failed, or refused for a Secret that is not the cluster's. */
+    /**
+     * Nothing was applied: paused, failed, refused for a Secret that is not the cluster's or for a
+     * spec the policy does not allow.
+     */
     boolean notApplied() {
-      return paused || failure != null || secret == SecretState.NOT_OURS;
+      return paused || failure != null || secret == SecretState.NOT_OURS || refusal != null;
+    }
+
+    /**
+     * The nodes are left as they are, on purpose: paused, or the spec is refused by the policy. The
+     * StatefulSet, not the model, says how many pods there should be.
+     */
+    boolean nodesHeld() {
+      return paused || refusal != null;
     }
   }
 
@@ -147,8 +192,8 @@ final class ClusterStatusCalculator {
     var model = in.model();
     var previous = Optional.ofNullable(in.cluster().getStatus());
     List<Condition> before = previous.map(DhtClusterStatus::getConditions).orElse(List.of());
-    var rollout = Rollout.of(model, in.statefulSet(), in.paused(), in.seen());
-    boolean keepApplied = in.paused() && previous.isPresent();
+    var rollout = Rollout.of(model, in.statefulSet(), in.nodesHeld(), in.seen());
+    boolean keepApplied = in.nodesHeld() && previous.isPresent();
 
     var status = new DhtClusterStatus();
     Long applied = model.generation(); // a Long: the ternary below must not unbox a null

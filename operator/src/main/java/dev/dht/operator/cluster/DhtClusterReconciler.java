@@ -1,6 +1,8 @@
 package dev.dht.operator.cluster;
 
 import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.policy.ChartPolicy;
+import dev.dht.operator.policy.Refusal;
 import dev.dht.operator.replacing.NodeReplacement;
 import dev.dht.operator.replacing.ReplacementPlan;
 import dev.dht.operator.rolling.RollPlan;
@@ -83,8 +85,21 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private final TlsSecrets certificates;
   private final CertManagerSecrets certManager = new CertManagerSecrets();
 
+  /** What the chart allows a cluster's spec.image and spec.jvmOptions to be. */
+  private final ChartPolicy policy;
+
+  /** With the chart's default policy (any image, any JVM option). */
   public DhtClusterReconciler(String defaultImage, ImagePull imagePull) {
-    this(defaultImage, imagePull, new NodeAdmin(UnaryOperator.identity()));
+    this(defaultImage, imagePull, ChartPolicy.DEFAULT);
+  }
+
+  public DhtClusterReconciler(String defaultImage, ImagePull imagePull, ChartPolicy policy) {
+    this(
+        () -> defaultImage,
+        imagePull,
+        new NodeAdmin(UnaryOperator.identity()),
+        CertificatePolicy.DEFAULT,
+        policy);
   }
 
   public DhtClusterReconciler(String defaultImage, NodeAdmin nodes) {
@@ -105,10 +120,20 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       ImagePull imagePull,
       NodeAdmin nodes,
       CertificatePolicy certificatePolicy) {
+    this(defaultImage, imagePull, nodes, certificatePolicy, ChartPolicy.DEFAULT);
+  }
+
+  DhtClusterReconciler(
+      Supplier<String> defaultImage,
+      ImagePull imagePull,
+      NodeAdmin nodes,
+      CertificatePolicy certificatePolicy,
+      ChartPolicy policy) {
     this.defaultImage = defaultImage;
     this.imagePull = imagePull;
     this.nodes = nodes;
     this.certificates = new TlsSecrets(certificatePolicy);
+    this.policy = policy;
   }
 
   /**
@@ -121,6 +146,10 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     final OperatorDefaults operatorDefaults;
     ClusterModel model;
     final Seen seen;
+
+    /** Why the chart's policy refuses the spec (image, JVM options); null if it allows it. */
+    final Refusal refusal;
+
     SecretState secret = SecretState.OURS;
     TlsReport tls;
     ClusterUsers.Report users;
@@ -133,12 +162,14 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         Context<DhtCluster> context,
         OperatorDefaults operatorDefaults,
         ClusterModel model,
-        Seen seen) {
+        Seen seen,
+        Refusal refusal) {
       this.cluster = cluster;
       this.context = context;
       this.operatorDefaults = operatorDefaults;
       this.model = model;
       this.seen = seen;
+      this.refusal = refusal;
     }
 
     String scaling() {
@@ -157,7 +188,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
    * a new volume, the next step of a change of size, the owned objects, the pods' files, the nodes'
    * streams and clean-ups, the next pod to restart, the claims of removed members; then the status.
    * A Secret of those names that is not the cluster's stops the chain there: nothing that would
-   * mount it or send it is applied.
+   * mount it or send it is applied. A spec.image or spec.jvmOption that the chart's policy refuses
+   * stops it after the users file: no StatefulSet is created or changed and no node restarted, so
+   * running nodes keep their pod template (and still get their certificates and users).
    */
   /**
    * The DhtUsers, mapped to the cluster they name: a new, changed or deleted user (or a new token,
@@ -183,24 +216,46 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         && createSecretIfNew(turn) != SecretState.NOT_OURS
         && issueCertificates(turn)
         && writeUsers(turn)) {
-      takeUpgradePermission(turn);
-      replaceNode(turn);
-      planScaleStep(turn);
-      applyOwnedObjects(turn);
-      refreshFiles(turn);
-      pushUsers(turn);
-      startStreamsAndCleanups(turn);
-      restartNextPod(turn);
-      detachClaimsWhenStable(turn);
+      if (turn.refusal == null) {
+        changeNodes(turn);
+      } else {
+        pushUsers(turn); // a revocation still reaches the running nodes
+      }
     }
     return reportAndReschedule(turn);
+  }
+
+  /** The steps that may create, change, restart or replace nodes. */
+  private void changeNodes(Turn turn) {
+    takeUpgradePermission(turn);
+    replaceNode(turn);
+    planScaleStep(turn);
+    applyOwnedObjects(turn);
+    refreshFiles(turn);
+    pushUsers(turn);
+    startStreamsAndCleanups(turn);
+    restartNextPod(turn);
+    detachClaimsWhenStable(turn);
   }
 
   private Turn observe(DhtCluster cluster, Context<DhtCluster> context) {
     var current = OperatorDefaults.current(defaultImage.get());
     var model = ClusterModel.of(cluster, UpgradeGate.accepted(cluster, current), imagePull);
     return new Turn(
-        cluster, context, current, model, ClusterActions.observe(context, model, nodes));
+        cluster,
+        context,
+        current,
+        model,
+        ClusterActions.observe(context, model, nodes),
+        refusal(cluster, current));
+  }
+
+  /** Why the chart's policy refuses the cluster's own image or JVM options; null if it does not. */
+  private Refusal refusal(DhtCluster cluster, OperatorDefaults current) {
+    var spec = cluster.getSpec();
+    return spec == null
+        ? null
+        : policy.nodes(spec.getImage(), spec.getJvmOptions(), current.getImage()).orElse(null);
   }
 
   private static SecretState createSecretIfNew(Turn turn) {
@@ -364,7 +419,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 turn.roll,
                 turn.operatorDefaults,
                 turn.secret,
-                turn.replacement),
+                turn.replacement,
+                turn.refusal),
             turn.tls,
             turn.users);
     var roll = turn.roll;
@@ -375,8 +431,10 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
             || status.getStatus().getRoll() != null
             || replacementBusy(status.getStatus())
             || turn.users != null && turn.users.nodesBehind() > 0
-            || !Conditions.isTrue(
-                status.getStatus().getConditions(), ClusterStatusCalculator.CONFIG_APPLIED);
+            // refused: the settings wait for a change of the spec (an event), not for the nodes
+            || turn.refusal == null
+                && !Conditions.isTrue(
+                    status.getStatus().getConditions(), ClusterStatusCalculator.CONFIG_APPLIED);
     return UpdateControl.patchStatus(status)
         .rescheduleAfter(
             ClusterTls.lookAgainAfter(busy ? BUSY_PERIOD : WATCH_PERIOD, turn.tls, Instant.now()));
@@ -418,7 +476,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 null,
                 current,
                 SecretState.OURS,
-                null),
+                null,
+                refusal(cluster, current)),
             null,
             null));
   }

@@ -64,7 +64,9 @@ public class DhtClusterSpec {
 
   @JsonPropertyDescription(
       "Node image. Default: the operator's node image (status.operatorDefaults.image). A change"
-          + " restarts the nodes one at a time.")
+          + " restarts the nodes one at a time. The operator's policy (chart value policy.images)"
+          + " may restrict it: an image it does not allow is not applied (condition Degraded,"
+          + " reason ImageNotAllowed).")
   private String image;
 
   @Default("{}")
@@ -111,7 +113,9 @@ public class DhtClusterSpec {
 
   @JsonPropertyDescription(
       "Extra JVM options of the nodes, appended after the operator's"
-          + " (status.operatorDefaults.jvmOptions). A change restarts the nodes one at a time.")
+          + " (status.operatorDefaults.jvmOptions). A change restarts the nodes one at a time. The"
+          + " operator's policy (chart value policy.jvmOptions) may restrict them: options it does"
+          + " not allow are not applied (condition Degraded, reason JvmOptionNotAllowed).")
   @Builder.Default
   private List<String> jvmOptions = new ArrayList<>();
 

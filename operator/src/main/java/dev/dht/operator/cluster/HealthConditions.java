@@ -29,6 +29,15 @@ final class HealthConditions {
   private HealthConditions() {}
 
   static Condition ready(ConditionFacts f) {
+    var refusal = f.in().refusal();
+    if (refusal != null) {
+      return f.cond(
+          READY,
+          false,
+          refusal.reason(),
+          refusal.message()
+              + (f.rollout().exists() ? "; " + f.readyText() + " on the pod template before" : ""));
+    }
     if (!f.rollout().exists()) {
       return f.cond(READY, false, "Creating", "the StatefulSet does not exist yet");
     }
@@ -59,6 +68,14 @@ final class HealthConditions {
           "nothing is applied while the Secret "
               + model.secretName()
               + " is not this cluster's (see Degraded)");
+    }
+    if (in.refusal() != null) {
+      return f.cond(
+          PROGRESSING,
+          false,
+          in.refusal().reason(),
+          "nothing of the nodes is applied while the operator's policy refuses the spec (see"
+              + " Degraded)");
     }
     if (!rollout.exists()) {
       return f.cond(PROGRESSING, true, "Creating", "creating the nodes");
@@ -173,6 +190,15 @@ final class HealthConditions {
               + in.model().secretName()
               + " is missing; it is not generated again, since nodes that restart with another"
               + " secret would be refused by their peers: restore it (README: cluster secret)");
+    }
+    if (in.refusal() != null) {
+      return f.cond(
+          DEGRADED,
+          true,
+          in.refusal().reason(),
+          in.refusal().message()
+              + ". No StatefulSet is created or changed, and no node restarted, until the spec is"
+              + " allowed: running nodes keep the pod template they have");
     }
     if (in.scaling() != null && in.scaling().startsWith("refused")) {
       return f.cond(DEGRADED, true, "ScaleRefused", in.scaling());

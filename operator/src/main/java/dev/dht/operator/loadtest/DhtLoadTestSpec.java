@@ -60,7 +60,9 @@ public class DhtLoadTestSpec {
 
   @Pattern("^http://[^/\\s,]+/?$")
   @JsonPropertyDescription(
-      "Base URL of any dht endpoint (http://host:port), instead of clusterRef.")
+      "Base URL of a dht endpoint (http://host:port), instead of clusterRef. Only a URL the"
+          + " operator's policy allows (chart value policy.loadTestTargets, empty by default) is"
+          + " loaded; another keeps the test Pending (TargetReady False, TargetNotAllowed).")
   private String targetUrl;
 
   @Default("{}")

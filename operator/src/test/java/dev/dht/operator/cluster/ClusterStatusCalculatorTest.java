@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.contract.MembersFile.Replication;
 import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.policy.Refusal;
 import dev.dht.operator.replacing.NodeReplacement;
 import dev.dht.operator.replacing.ReplacementPlan;
 import dev.dht.operator.rolling.PodRevision;
@@ -310,6 +311,50 @@ class ClusterStatusCalculatorTest {
     assertThat(condition(status, "Degraded").getMessage())
         .contains("demo-secret", "not made by the operator", "not adopted");
     assertThat(status.getObservedGeneration()).as("the spec was not applied").isNull();
+  }
+
+  /**
+   * A spec.image the chart's policy refuses, on a running cluster: nothing was applied, the nodes
+   * serve on, and every condition that counts says why (Ready too: a load test must not start).
+   */
+  @Test
+  void aSpecThePolicyRefusesIsNotReadyDegradedAndNothingCountsAsApplied() {
+    var applied = compute(Optional.of(sts(3, 3, true, true)), false, T0);
+    cluster.getMetadata().setGeneration(2L);
+    cluster.getSpec().setImage("evil.example/x:1");
+    var model = model(cluster);
+    var refusal =
+        new Refusal(
+            "ImageNotAllowed", "spec.image 'evil.example/x:1' is not allowed by the policy");
+    var status =
+        ClusterStatusCalculator.compute(
+            new ClusterStatusCalculator.Observation(
+                cluster,
+                model,
+                Optional.of(sts(3, 3, true, true)),
+                false,
+                null,
+                T1,
+                null,
+                Seen.NOTHING,
+                null,
+                model.defaults(),
+                SecretState.OURS,
+                null,
+                refusal));
+    cluster.setStatus(status);
+    assertCondition(status, "Ready", "False", "ImageNotAllowed");
+    assertCondition(status, "Progressing", "False", "ImageNotAllowed");
+    assertCondition(status, "Degraded", "True", "ImageNotAllowed");
+    assertThat(condition(status, "Ready").getMessage())
+        .contains("evil.example/x:1", "3/3 replicas ready");
+    assertThat(condition(status, "Degraded").getMessage())
+        .contains("evil.example/x:1", "No StatefulSet is created or changed");
+    assertThat(status.getObservedGeneration()).as("the spec was not applied").isEqualTo(1L);
+    assertThat(status.getOperatorDefaults()).isEqualTo(applied.getOperatorDefaults());
+    assertThat(ClusterEvents.between(applied.getConditions(), status.getConditions()))
+        .extracting(ClusterEvents.Transition::type, ClusterEvents.Transition::reason)
+        .contains(org.assertj.core.groups.Tuple.tuple("Warning", "ImageNotAllowed"));
   }
 
   @Test

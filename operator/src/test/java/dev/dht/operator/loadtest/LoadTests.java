@@ -3,6 +3,7 @@ package dev.dht.operator.loadtest;
 import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.cluster.DhtClusterSpec;
 import dev.dht.operator.cluster.DhtClusterStatus;
+import dev.dht.operator.policy.ChartPolicy;
 import io.fabric8.kubernetes.api.model.ConditionBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminatedBuilder;
@@ -38,6 +39,11 @@ public final class LoadTests {
   public static final DhtLoadTestStatus.Results BASELINE = results(10_000, 1.0, 10.0, 27.8, 80.0);
 
   public static final String IMAGE = "local/dht-node:test";
+
+  /** The chart's policy with the targetUrls these tests use allowed. */
+  public static final ChartPolicy POLICY =
+      ChartPolicy.of(
+          List.of("http://10.1.2.3:8080", "http://dht.example:8080"), List.of(), List.of());
 
   private LoadTests() {}
 

@@ -22,6 +22,7 @@ import dev.dht.operator.loadtest.result.AbortRule;
 import dev.dht.operator.loadtest.result.RunOutcome;
 import dev.dht.operator.loadtest.result.RunProgress;
 import dev.dht.operator.loadtest.result.Verdict;
+import dev.dht.operator.policy.ChartPolicy;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -73,6 +74,10 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
 
   private final String defaultImage;
   private final ImagePull imagePull;
+
+  /** Where a targetUrl may point, which cluster image the generators may run. */
+  private final ChartPolicy policy;
+
   private final FlameGraphs flameGraphs;
   private final UnaryOperator<String> podAddress;
 
@@ -81,10 +86,11 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
 
   /**
    * {@code imagePull}: how generator pods pull their image when the target cluster does not say
-   * (the operator's node defaults).
+   * (the operator's node defaults); {@code policy}: where a targetUrl may point, which cluster
+   * image the generators may run.
    */
-  public DhtLoadTestReconciler(String defaultImage, ImagePull imagePull) {
-    this(defaultImage, imagePull, UnaryOperator.identity());
+  public DhtLoadTestReconciler(String defaultImage, ImagePull imagePull, ChartPolicy policy) {
+    this(defaultImage, imagePull, policy, UnaryOperator.identity());
   }
 
   /**
@@ -92,9 +98,13 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
    * call (tests: local ports).
    */
   public DhtLoadTestReconciler(
-      String defaultImage, ImagePull imagePull, UnaryOperator<String> podAddress) {
+      String defaultImage,
+      ImagePull imagePull,
+      ChartPolicy policy,
+      UnaryOperator<String> podAddress) {
     this.defaultImage = defaultImage;
     this.imagePull = imagePull;
+    this.policy = policy;
     this.flameGraphs = new FlameGraphs(podAddress);
     this.podAddress = podAddress;
   }
@@ -140,7 +150,7 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
       return failJobDeleted(test, context, now);
     }
     var cluster = context.getSecondaryResource(DhtCluster.class);
-    var target = Target.resolve(test, cluster, defaultImage);
+    var target = Target.resolve(test, cluster, defaultImage, policy);
     if (target.ready() && target.userName() != null) {
       String waiting =
           GeneratorUser.notReady(
@@ -267,7 +277,7 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
       return status;
     }
     var finished =
-        new FinishedRun(defaultImage, flameGraphs, generators(test, context), context, now);
+        new FinishedRun(defaultImage, policy, flameGraphs, generators(test, context), context, now);
     return parallelism > 1 && state.kind() == JobState.Kind.COMPLETE
         ? finished.merged(test, state, job, parallelism)
         : finished.ofOnePod(test, state, job);

@@ -19,6 +19,7 @@ import dev.dht.operator.loadtest.result.MergedRun;
 import dev.dht.operator.loadtest.result.RunOutcome;
 import dev.dht.operator.loadtest.result.Verdict;
 import dev.dht.operator.loadtest.result.Wrk2Log;
+import dev.dht.operator.policy.ChartPolicy;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -38,6 +39,7 @@ final class FinishedRun {
   static final double MIN_OVERLAP = 0.9;
 
   private final String defaultImage;
+  private final ChartPolicy policy;
   private final FlameGraphs flameGraphs;
   private final GeneratorPods generators;
   private final Context<DhtLoadTest> context;
@@ -45,11 +47,13 @@ final class FinishedRun {
 
   FinishedRun(
       String defaultImage,
+      ChartPolicy policy,
       FlameGraphs flameGraphs,
       GeneratorPods generators,
       Context<DhtLoadTest> context,
       Instant now) {
     this.defaultImage = defaultImage;
+    this.policy = policy;
     this.flameGraphs = flameGraphs;
     this.generators = generators;
     this.context = context;
@@ -144,7 +148,8 @@ final class FinishedRun {
     var profiling =
         LoadTestModel.Profiling.of(
             test.getSpec().getProfile(),
-            Target.resolve(test, context.getSecondaryResource(DhtCluster.class), defaultImage));
+            Target.resolve(
+                test, context.getSecondaryResource(DhtCluster.class), defaultImage, policy));
     List<String> artifacts = List.of();
     List<String> overhead = List.of();
     if (profiling.any()) {

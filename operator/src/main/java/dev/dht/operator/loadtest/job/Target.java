@@ -5,6 +5,8 @@ import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.cluster.Transport;
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.loadtest.DhtLoadTest;
+import dev.dht.operator.policy.ChartPolicy;
+import dev.dht.operator.policy.Refusal;
 import dev.dht.operator.users.Authentication;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
@@ -37,17 +39,25 @@ public record Target(
   public static final String CLUSTER_NOT_FOUND = "ClusterNotFound";
   static final String CLUSTER_NOT_READY = "ClusterNotReady";
   public static final String USER_NOT_READY = "UserNotReady";
+  public static final String TARGET_NOT_ALLOWED = Refusal.TARGET_NOT_ALLOWED;
+  public static final String IMAGE_NOT_ALLOWED = Refusal.IMAGE_NOT_ALLOWED;
 
   /**
-   * A targetUrl is taken as is; a clusterRef must name a DhtCluster whose Ready condition is True
-   * (no point in measuring a cluster that is still starting). Its client Service is the target and
-   * its image, when it names one, runs the load generator: the loadgen then matches the nodes.
+   * A targetUrl only if the chart's policy lists it (policy.loadTestTargets; the generators get it
+   * as the policy parsed it); a clusterRef must name a DhtCluster whose Ready condition is True (no
+   * point in measuring a cluster that is still starting). Its client Service is the target and its
+   * image, when it names one and the policy allows it (policy.images), runs the load generator: the
+   * loadgen then matches the nodes. {@code defaultImage}, the operator's, is always allowed.
    */
   public static Target resolve(
-      DhtLoadTest test, Optional<DhtCluster> cluster, String defaultImage) {
+      DhtLoadTest test, Optional<DhtCluster> cluster, String defaultImage, ChartPolicy policy) {
     var spec = test.getSpec();
     if (spec.getTargetUrl() != null) {
-      String url = stripSlash(spec.getTargetUrl());
+      var decision = policy.loadTestTargets().check(spec.getTargetUrl());
+      if (!decision.allowed()) {
+        return notReady(decision.refusal().reason(), decision.refusal().message());
+      }
+      String url = decision.url();
       return new Target(
           true, url, defaultImage, EXTERNAL, "load goes to " + url, List.of(), null, null, null);
     }
@@ -57,6 +67,18 @@ public record Target(
       return notReady(
           CLUSTER_NOT_FOUND,
           "DhtCluster " + name + " does not exist in namespace " + namespace + "; waiting for it");
+    }
+    String image = cluster.get().getSpec() == null ? null : cluster.get().getSpec().getImage();
+    image = image == null || image.isBlank() ? defaultImage : image;
+    var refused = policy.images().check("its spec.image", image, defaultImage);
+    if (refused.isPresent()) {
+      return notReady(
+          refused.get().reason(),
+          "DhtCluster "
+              + name
+              + ": "
+              + refused.get().message()
+              + "; the load generators would run it");
     }
     var status = cluster.get().getStatus();
     List<Condition> conditions = status == null ? List.of() : status.getConditions();
@@ -71,11 +93,10 @@ public record Target(
     boolean tls = status.getTransport() == Transport.Tls;
     String url =
         (tls ? "https://" : "http://") + name + "." + namespace + ".svc:" + ClusterModel.PORT;
-    String image = cluster.get().getSpec() == null ? null : cluster.get().getSpec().getImage();
     return new Target(
         true,
         url,
-        image == null || image.isBlank() ? defaultImage : image,
+        image,
         CLUSTER_READY,
         "DhtCluster "
             + name
@@ -101,9 +122,5 @@ public record Target(
 
   private static Target notReady(String reason, String message) {
     return new Target(false, null, null, reason, message, List.of(), null, null, null);
-  }
-
-  private static String stripSlash(String url) {
-    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
 }

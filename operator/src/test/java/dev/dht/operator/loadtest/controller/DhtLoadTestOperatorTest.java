@@ -20,6 +20,7 @@ import dev.dht.operator.loadtest.job.GeneratorResult;
 import dev.dht.operator.loadtest.report.Artifacts;
 import dev.dht.operator.loadtest.site.ReportSite;
 import dev.dht.operator.loadtest.site.SiteReaders;
+import dev.dht.operator.policy.ChartPolicy;
 import dev.dht.operator.rbac.ChartRbacOperator;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -68,11 +69,33 @@ class DhtLoadTestOperatorTest {
         DhtLoadTest.class, DhtCluster.class); // before the extension applies them (see TestCrds)
   }
 
+  /** The real nodes the parallel and the stopped-early tests load through a targetUrl. */
+  static final int PARALLEL_NODE_PORT = freePort();
+
+  static final int ABORT_NODE_PORT = freePort();
+
+  /**
+   * The chart's policy: the targetUrls of these tests (and no other), cluster images of one
+   * registry's path (and the operator's own).
+   */
+  static final ChartPolicy POLICY =
+      ChartPolicy.of(
+          List.of(
+              "http://10.0.0.1:8080",
+              "http://10.0.0.2:8080",
+              "http://10.0.0.3:8080",
+              "http://10.0.0.4:8080",
+              "http://127.0.0.1:" + PARALLEL_NODE_PORT,
+              "http://127.0.0.1:" + ABORT_NODE_PORT),
+          List.of("registry.example.com/dht/"),
+          List.of());
+
   @RegisterExtension
   static final LocallyRunOperatorExtension OPERATOR =
       ChartRbacOperator.builder()
           .withReconciler(
-              new DhtLoadTestReconciler(IMAGE, OPERATOR_PULL, DhtLoadTestOperatorTest::local))
+              new DhtLoadTestReconciler(
+                  IMAGE, OPERATOR_PULL, POLICY, DhtLoadTestOperatorTest::local))
           .withAdditionalCustomResourceDefinition(DhtCluster.class)
           .build();
 
@@ -420,7 +443,7 @@ class DhtLoadTestOperatorTest {
    */
   @Test
   void aParallelTestStartsItsGeneratorsTogetherAndMergesTheirHistograms() throws Exception {
-    int nodePort = freePort();
+    int nodePort = PARALLEL_NODE_PORT;
     java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("dht-parallel");
     try (var node = startNode(nodePort, dir, "eta-secret")) {
       create(
@@ -522,7 +545,7 @@ class DhtLoadTestOperatorTest {
    */
   @Test
   void aRunWhoseVerdictIsDecidedIsStoppedEarly() throws Exception {
-    int nodePort = freePort();
+    int nodePort = ABORT_NODE_PORT;
     java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("dht-abort");
     try (var node = startNode(nodePort, dir, "theta-secret")) {
       create(
@@ -810,6 +833,35 @@ class DhtLoadTestOperatorTest {
   }
 
   @Test
+  void aTargetThePolicyRefusesGetsNoJobAndTheReason() {
+    create("put-refused-url", spec -> spec.setTargetUrl("http://10.0.0.9:8080"));
+    create("put-userinfo", spec -> spec.setTargetUrl("http://10.0.0.1:8080@10.0.0.9"));
+    createCluster("kappa", true, "elsewhere.example/dht-node:1");
+    create("put-kappa", spec -> spec.setClusterRef(new DhtLoadTestSpec.ClusterRef("kappa")));
+    create("put-allowed", spec -> spec.setTargetUrl("http://10.0.0.4:8080/"));
+
+    var url =
+        awaitStatus("put-refused-url", s -> reason(s, "TargetReady").equals("TargetNotAllowed"));
+    assertThat(url.getPhase()).isEqualTo("Pending");
+    assertThat(condition(url, "TargetReady").getMessage())
+        .contains("'http://10.0.0.9:8080'", "policy.loadTestTargets", "http://10.0.0.1:8080");
+    var userInfo =
+        awaitStatus("put-userinfo", s -> reason(s, "TargetReady").equals("TargetNotAllowed"));
+    assertThat(condition(userInfo, "TargetReady").getMessage()).contains("user info");
+    var image = awaitStatus("put-kappa", s -> reason(s, "TargetReady").equals("ImageNotAllowed"));
+    assertThat(image.getPhase()).isEqualTo("Pending");
+    assertThat(condition(image, "TargetReady").getMessage())
+        .contains("kappa", "'elsewhere.example/dht-node:1'", "policy.images");
+
+    var allowed = await(Job.class, "put-allowed-loadgen");
+    assertThat(allowed.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs())
+        .containsSequence("--url", "http://10.0.0.4:8080");
+    for (String refused : List.of("put-refused-url", "put-userinfo", "put-kappa")) {
+      assertThat(get(Job.class, refused + "-loadgen")).as("no Job for %s", refused).isNull();
+    }
+  }
+
+  @Test
   void deletingTheTestGarbageCollectsItsJobPodAndReport() {
     var test = create("put-delta", spec -> spec.setTargetUrl("http://10.0.0.1:8080"));
     var job = await(Job.class, "put-delta-loadgen");
@@ -864,6 +916,10 @@ class DhtLoadTestOperatorTest {
 
   private static void createCluster(String name, boolean ready) {
     createCluster(name, ready, spec -> {});
+  }
+
+  private static void createCluster(String name, boolean ready, String image) {
+    createCluster(name, ready, spec -> spec.setImage(image));
   }
 
   private static void createCluster(String name, boolean ready, Consumer<DhtClusterSpec> change) {

@@ -35,7 +35,7 @@ class LoadTestStatusCalculatorTest {
     var test = LoadTests.test("t", "demo");
     var status =
         LoadTestStatusCalculator.pending(
-            test, Target.resolve(test, Optional.empty(), LoadTests.IMAGE), T0);
+            test, Target.resolve(test, Optional.empty(), LoadTests.IMAGE, LoadTests.POLICY), T0);
     assertThat(status.getPhase()).isEqualTo("Pending");
     assertThat(status.getObservedGeneration()).isEqualTo(1L);
     assertThat(status.getJobName()).isNull();
@@ -56,9 +56,13 @@ class LoadTestStatusCalculatorTest {
     var test = LoadTests.test("t", "demo");
     var pending =
         LoadTestStatusCalculator.pending(
-            test, Target.resolve(test, Optional.of(LoadTests.cluster("demo", false)), "i"), T0);
+            test,
+            Target.resolve(
+                test, Optional.of(LoadTests.cluster("demo", false)), "i", LoadTests.POLICY),
+            T0);
     test.setStatus(pending);
-    var target = Target.resolve(test, Optional.of(LoadTests.cluster("demo", true)), "i");
+    var target =
+        Target.resolve(test, Optional.of(LoadTests.cluster("demo", true)), "i", LoadTests.POLICY);
     var running = LoadTestStatusCalculator.running(test, "t-loadgen", target, null, T1);
     assertThat(running.getPhase()).isEqualTo("Running");
     assertThat(running.getJobName()).isEqualTo("t-loadgen");
@@ -84,7 +88,8 @@ class LoadTestStatusCalculatorTest {
   @Test
   void aSuccessfulRunPublishesResultsVerdictAndReport() {
     var test = LoadTests.test("t", "demo");
-    var target = Target.resolve(test, Optional.of(LoadTests.cluster("demo", true)), "i");
+    var target =
+        Target.resolve(test, Optional.of(LoadTests.cluster("demo", true)), "i", LoadTests.POLICY);
     var running = LoadTestStatusCalculator.running(test, "t-loadgen", target, null, T0);
     withStatus(test, running);
     var job = JobState.of(LoadTests.job("Complete", "CompletionsReached", ""));
@@ -126,7 +131,8 @@ class LoadTestStatusCalculatorTest {
         LoadTestStatusCalculator.running(
             test,
             "t-loadgen",
-            Target.resolve(test, Optional.of(LoadTests.cluster("demo", true)), "i"),
+            Target.resolve(
+                test, Optional.of(LoadTests.cluster("demo", true)), "i", LoadTests.POLICY),
             null,
             T0));
     var job = JobState.of(LoadTests.job("Failed", "DeadlineExceeded", "too long"));
@@ -172,11 +178,14 @@ class LoadTestStatusCalculatorTest {
     var test = LoadTests.test("t", "demo");
     var first =
         LoadTestStatusCalculator.pending(
-            test, Target.resolve(test, Optional.empty(), LoadTests.IMAGE), T0);
+            test, Target.resolve(test, Optional.empty(), LoadTests.IMAGE, LoadTests.POLICY), T0);
     withStatus(test, first);
     var later =
         LoadTestStatusCalculator.pending(
-            test, Target.resolve(test, Optional.of(LoadTests.cluster("demo", false)), "i"), T1);
+            test,
+            Target.resolve(
+                test, Optional.of(LoadTests.cluster("demo", false)), "i", LoadTests.POLICY),
+            T1);
     assertThat(condition(later, "TargetReady").getLastTransitionTime())
         .isEqualTo("2026-11-22T10:00:00Z");
     assertThat(condition(later, "TargetReady").getReason()).isEqualTo("ClusterNotReady");

@@ -25,7 +25,8 @@ class JobDependentTest {
     var test = LoadTests.test("put-10k", "demo");
     change.accept(test.getSpec());
     var target =
-        Target.resolve(test, Optional.of(LoadTests.cluster("demo", true)), LoadTests.IMAGE);
+        Target.resolve(
+            test, Optional.of(LoadTests.cluster("demo", true)), LoadTests.IMAGE, LoadTests.POLICY);
     return LoadTestModel.of(test, target);
   }
 
@@ -222,7 +223,8 @@ class JobDependentTest {
 
     var test = LoadTests.test("put-10k", "demo");
     var target =
-        Target.resolve(test, Optional.of(LoadTests.cluster("demo", true)), LoadTests.IMAGE);
+        Target.resolve(
+            test, Optional.of(LoadTests.cluster("demo", true)), LoadTests.IMAGE, LoadTests.POLICY);
     var pulled =
         JobDependent.build(
                 LoadTestModel.of(
@@ -287,7 +289,9 @@ class JobDependentTest {
     var test = LoadTests.test("ext", "unused");
     test.getSpec().setClusterRef(null);
     test.getSpec().setTargetUrl("http://10.1.2.3:8080");
-    var model = LoadTestModel.of(test, Target.resolve(test, Optional.empty(), LoadTests.IMAGE));
+    var model =
+        LoadTestModel.of(
+            test, Target.resolve(test, Optional.empty(), LoadTests.IMAGE, LoadTests.POLICY));
     assertThat(model.args()).containsSequence("--url", "http://10.1.2.3:8080");
   }
 
@@ -314,7 +318,9 @@ class JobDependentTest {
     var external = LoadTests.test("ext", "unused");
     external.getSpec().setClusterRef(null);
     external.getSpec().setTargetUrl("http://10.1.2.3:8080");
-    var model = LoadTestModel.of(external, Target.resolve(external, Optional.empty(), "img"));
+    var model =
+        LoadTestModel.of(
+            external, Target.resolve(external, Optional.empty(), "img", LoadTests.POLICY));
     assertThat(JobDependent.build(model).getSpec().getTemplate().getSpec().getAffinity()).isNull();
   }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dht.operator.cluster.Transport;
 import dev.dht.operator.loadtest.DhtLoadTestSpec;
 import dev.dht.operator.loadtest.LoadTests;
+import dev.dht.operator.policy.ChartPolicy;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +18,8 @@ class TargetTest {
         Target.resolve(
             LoadTests.test("t", "demo"),
             Optional.of(LoadTests.cluster("demo", true)),
-            LoadTests.IMAGE);
+            LoadTests.IMAGE,
+            LoadTests.POLICY);
     assertThat(target.ready()).isTrue();
     assertThat(target.url()).isEqualTo("http://demo.ns.svc:8080");
     assertThat(target.image()).isEqualTo(LoadTests.IMAGE);
@@ -28,11 +31,12 @@ class TargetTest {
     var cluster = LoadTests.cluster("demo", true);
     cluster.getStatus().setTransport(Transport.Tls);
     var test = LoadTests.test("t", "demo");
-    var target = Target.resolve(test, Optional.of(cluster), LoadTests.IMAGE);
+    var target = Target.resolve(test, Optional.of(cluster), LoadTests.IMAGE, LoadTests.POLICY);
     assertThat(target.url()).isEqualTo("https://demo.ns.svc:8080");
     assertThat(target.caSecretName()).isEqualTo("demo-ca-cert");
     test.getSpec().setProfile(new DhtLoadTestSpec.Profile());
-    assertThat(Target.resolve(test, Optional.of(cluster), LoadTests.IMAGE).message())
+    assertThat(
+            Target.resolve(test, Optional.of(cluster), LoadTests.IMAGE, LoadTests.POLICY).message())
         .contains("no profiles");
     test.getSpec().setProfile(null);
     var model = LoadTestModel.of(test, target);
@@ -47,13 +51,17 @@ class TargetTest {
   void theClusterImageRunsTheLoadGeneratorWhenTheClusterNamesOne() {
     var cluster = LoadTests.cluster("demo", true);
     cluster.getSpec().setImage("registry/dht-node:1.2");
-    var target = Target.resolve(LoadTests.test("t", "demo"), Optional.of(cluster), LoadTests.IMAGE);
+    var target =
+        Target.resolve(
+            LoadTests.test("t", "demo"), Optional.of(cluster), LoadTests.IMAGE, LoadTests.POLICY);
     assertThat(target.image()).isEqualTo("registry/dht-node:1.2");
   }
 
   @Test
   void aMissingClusterKeepsTheTestWaiting() {
-    var target = Target.resolve(LoadTests.test("t", "demo"), Optional.empty(), LoadTests.IMAGE);
+    var target =
+        Target.resolve(
+            LoadTests.test("t", "demo"), Optional.empty(), LoadTests.IMAGE, LoadTests.POLICY);
     assertThat(target.ready()).isFalse();
     assertThat(target.reason()).isEqualTo(Target.CLUSTER_NOT_FOUND);
     assertThat(target.message()).contains("demo").contains("ns");
@@ -65,26 +73,71 @@ class TargetTest {
         Target.resolve(
             LoadTests.test("t", "demo"),
             Optional.of(LoadTests.cluster("demo", false)),
-            LoadTests.IMAGE);
+            LoadTests.IMAGE,
+            LoadTests.POLICY);
     assertThat(notReady.ready()).isFalse();
     assertThat(notReady.reason()).isEqualTo(Target.CLUSTER_NOT_READY);
     assertThat(notReady.message()).contains("1/3 replicas ready");
 
     var noStatus = LoadTests.cluster("demo", false);
     noStatus.setStatus(null);
-    var fresh = Target.resolve(LoadTests.test("t", "demo"), Optional.of(noStatus), LoadTests.IMAGE);
+    var fresh =
+        Target.resolve(
+            LoadTests.test("t", "demo"), Optional.of(noStatus), LoadTests.IMAGE, LoadTests.POLICY);
     assertThat(fresh.reason()).isEqualTo(Target.CLUSTER_NOT_READY);
   }
 
   @Test
-  void aTargetUrlIsTakenAsIs() {
+  void anAllowedTargetUrlIsLoadedAsThePolicyParsedIt() {
     var test = LoadTests.test("t", "demo");
     test.getSpec().setClusterRef(null);
-    test.getSpec().setTargetUrl("http://dht.example:8080/");
-    var target = Target.resolve(test, Optional.empty(), LoadTests.IMAGE);
+    test.getSpec().setTargetUrl("http://DHT.example:8080/");
+    var target = Target.resolve(test, Optional.empty(), LoadTests.IMAGE, LoadTests.POLICY);
     assertThat(target.ready()).isTrue();
     assertThat(target.url()).isEqualTo("http://dht.example:8080");
     assertThat(target.image()).isEqualTo(LoadTests.IMAGE);
     assertThat(target.reason()).isEqualTo(Target.EXTERNAL);
+  }
+
+  @Test
+  void aTargetUrlIsRefusedUnlessThePolicyListsIt() {
+    var test = LoadTests.test("t", "demo");
+    test.getSpec().setClusterRef(null);
+    test.getSpec().setTargetUrl("http://dht.example:8080");
+    var byDefault = Target.resolve(test, Optional.empty(), LoadTests.IMAGE, ChartPolicy.DEFAULT);
+    assertThat(byDefault.ready()).isFalse();
+    assertThat(byDefault.reason()).isEqualTo(Target.TARGET_NOT_ALLOWED);
+    assertThat(byDefault.message())
+        .contains("'http://dht.example:8080'", "policy.loadTestTargets is empty", "clusterRef");
+
+    test.getSpec().setTargetUrl("http://dht.example:8080@evil.example:8080");
+    var userInfo = Target.resolve(test, Optional.empty(), LoadTests.IMAGE, LoadTests.POLICY);
+    assertThat(userInfo.ready()).isFalse();
+    assertThat(userInfo.reason()).isEqualTo(Target.TARGET_NOT_ALLOWED);
+    assertThat(userInfo.url()).isNull();
+  }
+
+  @Test
+  void aClusterImageThePolicyRefusesKeepsTheTestWaitingEvenIfTheClusterLooksReady() {
+    var cluster = LoadTests.cluster("demo", true);
+    cluster.getSpec().setImage("elsewhere.example/dht-node:1");
+    var policy = ChartPolicy.of(List.of(), List.of("registry.example.com/dht/"), List.of());
+    var target =
+        Target.resolve(LoadTests.test("t", "demo"), Optional.of(cluster), "op/img:1", policy);
+    assertThat(target.ready()).isFalse();
+    assertThat(target.reason()).isEqualTo(Target.IMAGE_NOT_ALLOWED);
+    assertThat(target.message()).contains("DhtCluster demo", "policy.images", "load generators");
+
+    cluster.getSpec().setImage("registry.example.com/dht/node@sha256:" + "a".repeat(64));
+    assertThat(
+            Target.resolve(LoadTests.test("t", "demo"), Optional.of(cluster), "op/img:1", policy)
+                .image())
+        .isEqualTo("registry.example.com/dht/node@sha256:" + "a".repeat(64));
+    cluster.getSpec().setImage(null);
+    assertThat(
+            Target.resolve(LoadTests.test("t", "demo"), Optional.of(cluster), "op/img:1", policy)
+                .image())
+        .as("the operator's image is always allowed")
+        .isEqualTo("op/img:1");
   }
 }
