@@ -19,7 +19,7 @@ import java.util.stream.Collectors;
  *
  * @param nodeImage DHT_NODE_IMAGE: image of clusters that do not name one, and of load tests
  * @param nodeImagePull DHT_NODE_IMAGE_PULL_POLICY (IfNotPresent) and DHT_NODE_IMAGE_PULL_SECRETS
- *     (comma-separated Secret names) of node pods whose cluster sets none
+ *     (comma-separated Secret names) of node and load generator pods whose cluster sets none
  * @param watchNamespaces WATCH_NAMESPACES: comma-separated; empty means every namespace
  * @param healthPort HEALTH_PORT: port of /healthz, /readyz and /metrics
  * @param leaderElection LEADER_ELECTION: "false" turns it off (a single replica, local runs)

@@ -48,7 +48,7 @@ final class ClusterUsers {
     var client = context.getClient();
     var secrets = client.secrets().inNamespace(model.namespace());
     var cluster = context.getPrimaryResource();
-    boolean certificates = UserCertificates.issues(model, cluster);
+    boolean certificates = model.tls(); // a plain cluster could not check a certificate
     var issuer = new UserCertificates(client, cluster, Instant.now());
     var holders = new ArrayList<UsersFile.Holder>();
     for (DhtUser user : context.getSecondaryResources(DhtUser.class)) {

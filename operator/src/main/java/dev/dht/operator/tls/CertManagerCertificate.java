@@ -3,8 +3,11 @@ package dev.dht.operator.tls;
 import dev.dht.operator.kube.Owners;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Secret;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +35,41 @@ public final class CertManagerCertificate {
 
   /** The Certificate, named as the Secret it fills, owned by the cluster. */
   static GenericKubernetesResource desired(TlsCluster cluster, IssuerRef issuer) {
-    String name = cluster.secretNames().nodeTls();
+    return resource(
+        cluster.owner(), cluster.secretNames().nodeTls(), cluster.labels(), spec(cluster, issuer));
+  }
+
+  /** The spec cert-manager is asked for. */
+  static Map<String, Object> spec(TlsCluster cluster, IssuerRef issuer) {
+    var spec = common(cluster.secretNames().nodeTls(), issuer);
+    spec.put("dnsNames", List.copyOf(cluster.dnsNames()));
+    spec.put("usages", List.of("digital signature", "server auth", "client auth"));
+    return spec;
+  }
+
+  /**
+   * A user's client certificate: Secret {@code secretName}, subject CN {@code commonName}, client
+   * authentication only; owned by {@code owner} (the user).
+   */
+  public static GenericKubernetesResource forClient(
+      HasMetadata owner,
+      String secretName,
+      String commonName,
+      Map<String, String> labels,
+      IssuerRef issuer) {
+    return resource(owner, secretName, labels, clientSpec(secretName, commonName, issuer));
+  }
+
+  public static Map<String, Object> clientSpec(
+      String secretName, String commonName, IssuerRef issuer) {
+    var spec = common(secretName, issuer);
+    spec.put("commonName", commonName);
+    spec.put("usages", List.of("digital signature", "client auth"));
+    return spec;
+  }
+
+  private static GenericKubernetesResource resource(
+      HasMetadata owner, String name, Map<String, String> labels, Map<String, Object> spec) {
     var resource =
         new GenericKubernetesResourceBuilder()
             .withApiVersion(API_VERSION)
@@ -40,26 +77,23 @@ public final class CertManagerCertificate {
             .withMetadata(
                 new ObjectMetaBuilder()
                     .withName(name)
-                    .withNamespace(cluster.namespace())
-                    .withLabels(cluster.labels())
-                    .withOwnerReferences(Owners.controller(cluster.owner()))
+                    .withNamespace(owner.getMetadata().getNamespace())
+                    .withLabels(labels)
+                    .withOwnerReferences(Owners.controller(owner))
                     .build())
             .build();
-    resource.setAdditionalProperty("spec", spec(cluster, issuer));
+    resource.setAdditionalProperty("spec", spec);
     return resource;
   }
 
-  /** The spec cert-manager is asked for. */
-  static Map<String, Object> spec(TlsCluster cluster, IssuerRef issuer) {
+  private static Map<String, Object> common(String secretName, IssuerRef issuer) {
     var spec = new LinkedHashMap<String, Object>();
-    spec.put("secretName", cluster.secretNames().nodeTls());
-    spec.put("dnsNames", List.copyOf(cluster.dnsNames()));
+    spec.put("secretName", secretName);
     spec.put("duration", hours(LIFETIME));
     spec.put("renewBefore", hours(RENEW_BEFORE));
     spec.put(
         "privateKey",
         Map.of("algorithm", "ECDSA", "size", 256, "encoding", "PKCS8", "rotationPolicy", "Always"));
-    spec.put("usages", List.of("digital signature", "server auth", "client auth"));
     spec.put(
         "issuerRef",
         Map.of(
@@ -70,10 +104,23 @@ public final class CertManagerCertificate {
   }
 
   /**
+   * Whether cert-manager wrote {@code secret} for {@code certificate}: it names it, and it was made
+   * after it (a Secret that was there before was made by someone else, with their key).
+   */
+  public static boolean wrote(Secret secret, GenericKubernetesResource certificate) {
+    var annotations = secret.getMetadata().getAnnotations();
+    return certificate != null
+        && annotations != null
+        && certificate.getMetadata().getName().equals(annotations.get(CERTIFICATE_NAME))
+        && !Instant.parse(secret.getMetadata().getCreationTimestamp())
+            .isBefore(Instant.parse(certificate.getMetadata().getCreationTimestamp()));
+  }
+
+  /**
    * Whether the observed Certificate's spec asks for what {@code wanted} does. Fields cert-manager
    * or an admission webhook may add (defaults) do not count; what the operator sets must be equal.
    */
-  static boolean asksFor(GenericKubernetesResource observed, Map<String, Object> wanted) {
+  public static boolean asksFor(GenericKubernetesResource observed, Map<String, Object> wanted) {
     if (!(observed.getAdditionalProperties().get("spec") instanceof Map<?, ?> spec)) {
       return false;
     }

@@ -5,11 +5,14 @@ import dev.dht.operator.kube.Owners;
 import dev.dht.operator.kube.SecretTexts;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceList;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
+import io.fabric8.kubernetes.client.dsl.Resource;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.net.HttpURLConnection;
 import java.time.Instant;
@@ -39,12 +42,20 @@ public final class CertManagerSecrets {
           .withNamespaced(true)
           .build();
 
+  /** The cert-manager Certificates of a namespace (the API named without discovery). */
+  public static NonNamespaceOperation<
+          GenericKubernetesResource,
+          GenericKubernetesResourceList,
+          Resource<GenericKubernetesResource>>
+      certificates(KubernetesClient client, String namespace) {
+    return client.genericKubernetesResources(CERTIFICATES).inNamespace(namespace);
+  }
+
   /** Brings the Certificate and the clients' trust bundle up to date; what they hold after. */
   public TlsReport reconcile(
       KubernetesClient client, TlsCluster cluster, IssuerRef issuer, Instant now) {
     var names = cluster.secretNames();
-    var certificates =
-        client.genericKubernetesResources(CERTIFICATES).inNamespace(cluster.namespace());
+    var certificates = certificates(client, cluster.namespace());
     var secrets = client.secrets().inNamespace(cluster.namespace());
     GenericKubernetesResource certificate = certificates.withName(names.nodeTls()).get();
     Secret nodeTls = secrets.withName(names.nodeTls()).get();
@@ -54,7 +65,7 @@ public final class CertManagerSecrets {
     if (certificate != null && !OwnedSecrets.madeFor(certificate, cluster.owner())) {
       foreign.add("Certificate " + names.nodeTls());
     }
-    if (nodeTls != null && !writtenFor(nodeTls, certificate)) {
+    if (nodeTls != null && !CertManagerCertificate.wrote(nodeTls, certificate)) {
       foreign.add("Secret " + names.nodeTls());
     }
     if (caCert != null && !OwnedSecrets.madeFor(caCert, cluster.owner())) {
@@ -108,22 +119,6 @@ public final class CertManagerSecrets {
       publishTrust(client, cluster, caCert, SecretTexts.text(nodeTls, NodeTlsSecret.CA));
     }
     return report;
-  }
-
-  /**
-   * Whether cert-manager wrote the Secret for the cluster's Certificate: it names it, and it was
-   * made after it (a Secret that was there before was made by someone else, with their key).
-   */
-  private static boolean writtenFor(Secret secret, GenericKubernetesResource certificate) {
-    var annotations = secret.getMetadata().getAnnotations();
-    return certificate != null
-        && annotations != null
-        && certificate
-            .getMetadata()
-            .getName()
-            .equals(annotations.get(CertManagerCertificate.CERTIFICATE_NAME))
-        && !Instant.parse(secret.getMetadata().getCreationTimestamp())
-            .isBefore(Instant.parse(certificate.getMetadata().getCreationTimestamp()));
   }
 
   /** {@code <cluster>-ca-cert} with the bundle cert-manager put next to the node certificate. */

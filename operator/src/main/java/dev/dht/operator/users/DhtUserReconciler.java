@@ -2,12 +2,11 @@ package dev.dht.operator.users;
 
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.kube.Owners;
+import dev.dht.operator.tls.CertManagerSecrets;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
-import io.fabric8.kubernetes.api.model.SecretList;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.NonNamespaceOperation;
-import io.fabric8.kubernetes.client.dsl.Resource;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -64,7 +63,7 @@ public class DhtUserReconciler implements Reconciler<DhtUser> {
       }
     }
     boolean ours = secret != null && UserSecret.ownedBy(secret, user);
-    var certificate = Certificate.of(user, secrets);
+    var certificate = Certificate.of(user, context.getClient());
     var control =
         UpdateControl.patchStatus(
             statusPatch(
@@ -89,8 +88,9 @@ public class DhtUserReconciler implements Reconciler<DhtUser> {
    * issued.
    */
   private record Certificate(String secret, boolean notOwned, Instant notAfter) {
-    static Certificate of(
-        DhtUser user, NonNamespaceOperation<Secret, SecretList, Resource<Secret>> secrets) {
+    static Certificate of(DhtUser user, KubernetesClient client) {
+      String namespace = user.getMetadata().getNamespace();
+      var secrets = client.secrets().inNamespace(namespace);
       if (!user.getSpec().wantsCertificate()) {
         return null;
       }
@@ -99,7 +99,11 @@ public class DhtUserReconciler implements Reconciler<DhtUser> {
       if (found == null) {
         return new Certificate(name, false, null);
       }
-      if (!Owners.isControlledBy(found, user)) {
+      if (!Owners.isControlledBy(found, user)
+          && !UserCertificate.isUsers(
+              found,
+              user,
+              CertManagerSecrets.certificates(client, namespace).withName(name).get())) {
         return new Certificate(name, true, null);
       }
       return new Certificate(name, false, UserCertificate.notAfter(found));
@@ -123,8 +127,8 @@ public class DhtUserReconciler implements Reconciler<DhtUser> {
             ? ""
             : certificate.notAfter() != null
                 ? "; the client certificate is in Secret " + certificate.secret()
-                : "; no client certificate yet: the cluster's reconciler issues it on TLS"
-                    + " clusters with the operator's CA";
+                : "; no client certificate yet: the cluster's reconciler has it issued (TLS"
+                    + " clusters only)";
     var ready =
         certificate != null && certificate.notOwned()
             ? Conditions.next(

@@ -3,13 +3,16 @@ package dev.dht.operator.users;
 import dev.dht.contract.UsersDocument;
 import dev.dht.operator.kube.Owners;
 import dev.dht.operator.kube.SecretTexts;
+import dev.dht.operator.tls.CertManagerCertificate;
 import dev.dht.operator.tls.ClusterCa;
+import dev.dht.operator.tls.IssuerRef;
 import dev.dht.pki.CertificateInfo;
 import dev.dht.pki.IssuedCertificate;
 import dev.dht.pki.Pem;
 import dev.dht.pki.PkiException;
 import dev.dht.pki.Signatures;
 import dev.dht.pki.Validity;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.time.Duration;
@@ -20,13 +23,15 @@ import java.util.Map;
 
 /**
  * A user's client certificate ({@code spec.clientCertificate}): what the Secret {@code <user>-tls}
- * holds ({@value #CERT}, {@value #KEY}, and the bundle that verifies the nodes, {@value #CA}), and
- * when the operator's CA issues a new one. Pure.
+ * holds when the operator's CA issues it ({@value #CERT}, {@value #KEY}, and the bundle that
+ * verifies the nodes, {@value #CA}), and when the operator's CA issues a new one. Pure.
  *
  * <p>The certificate's subject CN is {@code dht-user.<user>}, the name under which the users file
  * admits it; it is a client certificate only, valid 90 days (never past its CA's end), and renewed
  * 30 days before its end, when it is not the current CA's (a CA rotation: it is issued again while
- * the previous CA is still trusted), or when the Secret holds anything else.
+ * the previous CA is still trusted), or when the Secret holds anything else. On a cluster whose
+ * certificates come from cert-manager, the user gets a cert-manager Certificate asking for the
+ * same.
  */
 public final class UserCertificate {
   static final String CERT = "tls.crt";
@@ -91,6 +96,30 @@ public final class UserCertificate {
     return withContent(user, existing, held(existing), ca);
   }
 
+  /** The cert-manager Certificate of the user on a cluster with {@code spec.tls.issuerRef}. */
+  public static GenericKubernetesResource certManagerCertificate(DhtUser user, IssuerRef issuer) {
+    String name = user.getMetadata().getName();
+    return CertManagerCertificate.forClient(
+        user, nameOf(name), commonName(name), labels(name), issuer);
+  }
+
+  /** What that Certificate asks for. */
+  public static Map<String, Object> certManagerSpec(String user, IssuerRef issuer) {
+    return CertManagerCertificate.clientSpec(nameOf(user), commonName(user), issuer);
+  }
+
+  /**
+   * Whether the Secret is the user's: made by the operator for it, or written by cert-manager for
+   * the user's own Certificate ({@code certificate}, null when there is none).
+   */
+  public static boolean isUsers(
+      Secret secret, DhtUser user, GenericKubernetesResource certificate) {
+    return Owners.isControlledBy(secret, user)
+        || (certificate != null
+            && Owners.isControlledBy(certificate, user)
+            && CertManagerCertificate.wrote(secret, certificate));
+  }
+
   /** When the certificate in the Secret ends; null when it holds none. */
   public static Instant notAfter(Secret secret) {
     var held = held(secret);
@@ -112,12 +141,16 @@ public final class UserCertificate {
         .withNewMetadata()
         .withName(nameOf(metadata.getName()))
         .withNamespace(metadata.getNamespace())
-        .withLabels(Map.of(LABEL, metadata.getName(), "app.kubernetes.io/name", "dht"))
+        .withLabels(labels(metadata.getName()))
         .withOwnerReferences(List.of(Owners.controller(user)))
         .endMetadata()
         .withType("kubernetes.io/tls")
         .withData(data)
         .build();
+  }
+
+  private static Map<String, String> labels(String user) {
+    return Map.of(LABEL, user, "app.kubernetes.io/name", "dht");
   }
 
   private static IssuedCertificate held(Secret secret) {

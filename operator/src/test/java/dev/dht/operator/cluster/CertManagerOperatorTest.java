@@ -11,11 +11,17 @@ import dev.dht.operator.scaling.NodeAdmin;
 import dev.dht.operator.tls.IssuerRef;
 import dev.dht.operator.tls.NodeDnsNames;
 import dev.dht.operator.tls.TlsReport;
+import dev.dht.operator.users.Acl;
+import dev.dht.operator.users.DhtUser;
+import dev.dht.operator.users.DhtUserReconciler;
+import dev.dht.operator.users.DhtUserSpec;
+import dev.dht.operator.users.Operation;
 import dev.dht.pki.CertificateInfo;
 import dev.dht.pki.Pem;
 import dev.dht.pki.Signatures;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -54,7 +60,8 @@ class CertManagerOperatorTest {
   static final Duration TIMEOUT = Duration.ofSeconds(90);
 
   static {
-    TestCrds.forceApply(DhtCluster.class); // before the extension applies them (see TestCrds)
+    // before the extension applies them (see TestCrds)
+    TestCrds.forceApply(DhtCluster.class, DhtUser.class);
   }
 
   @RegisterExtension
@@ -65,6 +72,7 @@ class CertManagerOperatorTest {
                   () -> "local/dht-node:it",
                   ImagePull.DEFAULT,
                   new NodeAdmin(UnaryOperator.identity())))
+          .withReconciler(new DhtUserReconciler())
           .build();
 
   static KubernetesClient client;
@@ -197,6 +205,43 @@ class CertManagerOperatorTest {
     assertThat(certificate("cm-c-node-tls")).as("no Certificate asked for").isNull();
     assertThat(client.apps().statefulSets().inNamespace(ns).withName("cm-c").get()).isNull();
     assertThat(secret("cm-c-node-tls").getData()).isEqualTo(planted.getData());
+  }
+
+  @Test
+  void aUsersClientCertificateComesFromTheIssuerToo() throws Exception {
+    create("cm-e", "team-ca");
+    awaitStatus("cm-e", s -> conditionIs(s, "True", "CertificatesIssued"));
+    var user = new DhtUser();
+    user.setMetadata(new ObjectMetaBuilder().withName("reader").withNamespace(ns).build());
+    user.setSpec(
+        DhtUserSpec.builder()
+            .cluster("cm-e")
+            .acls(List.of(Acl.of("r/", Operation.Read)))
+            .clientCertificate(true)
+            .build());
+    user = client.resource(user).create();
+
+    awaitUntil(() -> secret("reader-tls") != null && secret("reader-tls").getData() != null);
+    assertThat(certificate("reader-tls").getMetadata().getOwnerReferences())
+        .extracting(OwnerReference::getUid, OwnerReference::getController)
+        .containsExactly(tuple(user.getMetadata().getUid(), true));
+    var secret = secret("reader-tls");
+    var leaf = Pem.parseCertificate(text(secret, "tls.crt"));
+    validate(leaf, Pem.parseCertificate(text(secret("root"), "tls.crt")));
+    assertThat(CertificateInfo.of(leaf).commonName()).isEqualTo("dht-user.reader");
+    assertThat(leaf.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.2");
+    assertThat(text(secret, "tls.key")).startsWith("-----BEGIN PRIVATE KEY-----");
+
+    awaitUntil(() -> {
+      var users = text(secret("cm-e-users"), "users.json");
+      return users.contains("\"certificateCommonName\":\"dht-user.reader\"");
+    });
+    awaitUntil(() -> {
+      var status =
+          client.resources(DhtUser.class).inNamespace(ns).withName("reader").get().getStatus();
+      return "reader-tls".equals(status.getCertificateSecret())
+          && Conditions.isTrue(status.getConditions(), Conditions.READY);
+    });
   }
 
   @Test

@@ -51,10 +51,10 @@ class ChartRbacTest {
 
   /**
    * The names of the operator's Secrets: a cluster's secret, CA, published CA certificate, node TLS
-   * and users file, a DhtUser's token, and a load test's control token.
+   * and users file, a DhtUser's token and client certificate, and a load test's control token.
    */
   private static final Pattern OWN_SECRET =
-      Pattern.compile(".+-(secret|ca|ca-cert|node-tls|users|token|control)");
+      Pattern.compile(".+-(secret|ca|ca-cert|node-tls|users|token|tls|control)");
 
   private static final JavaClasses TEST_CLASSES =
       new ClassFileImporter()
