@@ -21,6 +21,7 @@ import dev.dht.node.replication.PeerTransport;
 import dev.dht.node.storage.Storage;
 import dev.dht.node.tls.TlsEngine;
 import dev.dht.node.tls.TlsReloader;
+import dev.dht.node.tls.VouchedConnections;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.WorkerExecutor;
@@ -159,11 +160,16 @@ public final class HttpVerticle extends VerticleBase {
       HttpServer server = vertx.createHttpServer(serverOptions(listener, limits));
       servers.add(server);
       if (shared.tls() != null) {
+        var vouched = new VouchedConnections();
+        server.connectionHandler(vouched::track);
         shared
             .tls()
             .onChange(
                 context,
-                material -> server.updateSSLOptions(material.server(listener.clientAuth())));
+                material ->
+                    server
+                        .updateSSLOptions(material.server(listener.clientAuth()))
+                        .onSuccess(updated -> vouched.closeUntrusted(material)));
       }
       listening.add(server.requestHandler(request -> route(request, listener)).listen());
     }

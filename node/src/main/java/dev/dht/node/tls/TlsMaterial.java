@@ -8,9 +8,14 @@ import io.vertx.core.net.ClientSSLOptions;
 import io.vertx.core.net.PemKeyCertOptions;
 import io.vertx.core.net.PemTrustOptions;
 import io.vertx.core.net.ServerSSLOptions;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.util.List;
 
 /**
  * What {@link TlsFiles} held when last read, and the TLS options made of it: servers present the
@@ -57,6 +62,20 @@ public record TlsMaterial(Buffer cert, Buffer key, Buffer ca) {
         .setKeyCertOptions(keyCert())
         .setTrustOptions(trust())
         .setHostnameVerificationAlgorithm("HTTPS");
+  }
+
+  /** The CAs of the trust bundle; none when it cannot be read. */
+  public List<X509Certificate> caCertificates() {
+    try {
+      return CertificateFactory.getInstance("X.509")
+          .generateCertificates(new ByteArrayInputStream(ca.getBytes()))
+          .stream()
+          .filter(X509Certificate.class::isInstance)
+          .map(X509Certificate.class::cast)
+          .toList();
+    } catch (CertificateException e) {
+      return List.of();
+    }
   }
 
   private PemKeyCertOptions keyCert() {

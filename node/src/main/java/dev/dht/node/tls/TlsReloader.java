@@ -13,7 +13,8 @@ import org.slf4j.LoggerFactory;
  * Keeps the servers and clients that use TLS on the latest certificate, key and CAs: it re-reads
  * the files periodically and, when they changed, hands the new material to every user on its own
  * event loop. A renewed certificate or a CA rotation therefore needs no restart, and connections
- * already open keep theirs. Files that cannot be read or parsed keep the material in force.
+ * already open keep theirs, except those whose client certificate no CA of the new bundle signed
+ * ({@link VouchedConnections}). Files that cannot be read or parsed keep the material in force.
  */
 public final class TlsReloader {
   private static final Logger log = LoggerFactory.getLogger(TlsReloader.class);

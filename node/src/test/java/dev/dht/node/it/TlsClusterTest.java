@@ -192,13 +192,19 @@ class TlsClusterTest {
             everyNode(i ->
                 status(trustsOnlyTheNewCa, client(i) + "/v0/status") == 200
                     && status(newPeer, clock(i)) == 204));
+    // a peer of the old CA, connected while both are trusted: its connection stays open
+    HttpClient oldPeer = client(next.certificate(), oldLeaf);
+    assertThat(status(oldPeer, clock(1))).isEqualTo(204);
     write("ca.crt", Pem.certificate(next.certificate()));
-    // a connection made before keeps going (TLS checks a peer once, at the handshake): each try
-    // is a new client, so a new handshake
+    // each try is a new client, so a new handshake
     await("no node trusts the old CA any more")
         .atMost(Duration.ofSeconds(10))
         .until(
             () -> everyNode(i -> status(newClient(next.certificate(), oldLeaf), clock(i)) == -1));
+    // TLS checks a client once, at its handshake: the node closed the connection made before
+    assertThat(status(oldPeer, clock(1)))
+        .as("the old CA's peer, on its open connection")
+        .isEqualTo(-1);
     assertThat(status(newPeer, clock(1))).isEqualTo(204);
     var put =
         trustsOnlyTheNewCa.send(
