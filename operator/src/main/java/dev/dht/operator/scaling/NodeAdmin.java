@@ -18,10 +18,10 @@ import java.util.function.UnaryOperator;
 
 /**
  * The operator's client of the nodes' admin endpoints ({@code /v0/admin/status}, {@code POST
- * /v0/admin/stream|cleanup}, with the cluster secret), on their admin port, over TLS trusting the
- * cluster's CAs when the cluster has TLS ({@link NodeAccess}). Blocking, with short timeouts: it
- * runs on a reconciler thread. {@code address} maps a node's admin address to the address to call
- * (the same in a cluster; tests map pod DNS names to local ports).
+ * /v0/admin/stream|cleanup}, a load test's profiles; with the cluster secret), on their admin port,
+ * over TLS trusting the cluster's CAs when the cluster has TLS ({@link NodeAccess}). Blocking, with
+ * short timeouts: it runs on a reconciler thread. {@code address} maps a node's admin address to
+ * the address to call (the same in a cluster; tests map pod DNS names to local ports).
  */
 public final class NodeAdmin {
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
