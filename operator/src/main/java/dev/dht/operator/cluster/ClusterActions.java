@@ -1,17 +1,12 @@
 package dev.dht.operator.cluster;
 
-import static java.util.Objects.requireNonNullElse;
-
 import dev.dht.operator.kube.Events;
-import dev.dht.operator.kube.SecretTexts;
 import dev.dht.operator.rolling.PodState;
 import dev.dht.operator.rolling.RollPlan;
 import dev.dht.operator.scaling.NodeAccess;
 import dev.dht.operator.scaling.NodeAdmin;
 import dev.dht.operator.scaling.ScalePlan;
-import dev.dht.operator.tls.NodeTlsSecret;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import java.time.Instant;
@@ -245,33 +240,9 @@ final class ClusterActions {
 
   /**
    * How to reach the nodes' admin port: with the cluster secret, over TLS trusting the cluster's CA
-   * bundle on a TLS cluster (none yet: trusting nothing, so the secret never goes out in clear).
+   * bundle on a TLS cluster ({@link AdminAccess}).
    */
   static NodeAccess access(Context<DhtCluster> context, ClusterModel model) {
-    String cas = null;
-    if (model.tls()) {
-      Secret bundle =
-          context
-              .getClient()
-              .secrets()
-              .inNamespace(model.namespace())
-              .withName(model.tlsSecrets().caCert())
-              .get();
-      cas = requireNonNullElse(SecretTexts.text(bundle, NodeTlsSecret.CA), "");
-    }
-    return new NodeAccess(secret(context, model), model.ports().admin(), cas);
-  }
-
-  /** The cluster secret the nodes expect in the admin header. */
-  private static String secret(Context<DhtCluster> context, ClusterModel model) {
-    Secret secret =
-        context
-            .getClient()
-            .secrets()
-            .inNamespace(model.namespace())
-            .withName(model.secretName())
-            .get();
-    String text = SecretTexts.text(secret, ClusterModel.SECRET_KEY);
-    return text == null ? null : text.strip();
+    return AdminAccess.of(context.getClient(), model.namespace(), model.name(), model.transport());
   }
 }

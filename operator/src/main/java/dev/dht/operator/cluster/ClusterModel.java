@@ -264,7 +264,7 @@ public record ClusterModel(
   }
 
   public String secretName() {
-    return name + "-secret";
+    return AdminAccess.secretName(name);
   }
 
   /** The Secrets of the cluster's CA and certificates (spec.tls); the nodes mount nodeTls. */

@@ -89,6 +89,37 @@ public class DhtLoadTestStatus {
   @JsonPropertyDescription("Why the operator stopped the run early (thresholds.abortOnFail).")
   private String aborted;
 
+  @JsonPropertyDescription(
+      "With spec.profile: when the operator asked the nodes to profile the measured window, for"
+          + " how long, and which nodes started; asked once.")
+  private ProfileRun profile;
+
+  /** The profile the operator asked of the cluster's nodes during the measured window. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  @Data
+  @Builder(toBuilder = true)
+  @NoArgsConstructor
+  @AllArgsConstructor(access = AccessLevel.PRIVATE)
+  public static class ProfileRun {
+    @JsonPropertyDescription(
+        "When the operator asked the nodes (RFC 3339): at its first look at the generators"
+            + " after their measured window opened, within about 3 s of the opening.")
+    private String startedAt;
+
+    @JsonPropertyDescription(
+        "How long the nodes were asked to profile: what was left of the measured window (at"
+            + " most 600 s, a node's limit).")
+    private Long seconds;
+
+    @JsonPropertyDescription("The pods that started the profile: their flame graphs are collected.")
+    @Builder.Default
+    private List<String> nodes = new ArrayList<>();
+
+    @JsonPropertyDescription("The pods that did not, each with why (e.g. 'demo-2: 409 ...').")
+    @Builder.Default
+    private List<String> notStarted = new ArrayList<>();
+  }
+
   /** A running test, as its generators last reported (measured counts are approximate). */
   @JsonInclude(JsonInclude.Include.NON_NULL)
   @Data

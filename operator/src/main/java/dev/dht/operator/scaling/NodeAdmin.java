@@ -18,10 +18,10 @@ import java.util.function.UnaryOperator;
 
 /**
  * The operator's client of the nodes' admin endpoints ({@code /v0/admin/status}, {@code POST
- * /v0/admin/stream|cleanup}, with the cluster secret), on their admin port, over TLS trusting the
- * cluster's CAs when the cluster has TLS ({@link NodeAccess}). Blocking, with short timeouts: it
- * runs on a reconciler thread. {@code address} maps a node's admin address to the address to call
- * (the same in a cluster; tests map pod DNS names to local ports).
+ * /v0/admin/stream|cleanup}, a load test's profiles; with the cluster secret), on their admin port,
+ * over TLS trusting the cluster's CAs when the cluster has TLS ({@link NodeAccess}). Blocking, with
+ * short timeouts: it runs on a reconciler thread. {@code address} maps a node's admin address to
+ * the address to call (the same in a cluster; tests map pod DNS names to local ports).
  */
 public final class NodeAdmin {
   private static final Duration TIMEOUT = Duration.ofSeconds(2);
@@ -131,11 +131,41 @@ public final class NodeAdmin {
     }
   }
 
+  /**
+   * {@code GET /v0/admin/<what>} of the node at {@code url}, read within {@code limit} (whose time
+   * also bounds the wait for the headers): for answers larger or slower than a status, such as a
+   * profile's flame graph.
+   */
+  public BoundedHttp.Answer get(String url, String what, NodeAccess access, ReadLimit limit)
+      throws IOException, InterruptedException {
+    return BoundedHttp.send(
+        client(access), request(url, what, access, limit.within()).GET().build(), limit);
+  }
+
+  /**
+   * {@code POST /v0/admin/<what>} (a query may follow) to the node at {@code url}, without a body;
+   * its answer, read within {@code limit}.
+   */
+  public BoundedHttp.Answer post(String url, String what, NodeAccess access, ReadLimit limit)
+      throws IOException, InterruptedException {
+    return BoundedHttp.send(
+        client(access),
+        request(url, what, access, limit.within())
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build(),
+        limit);
+  }
+
   private HttpRequest.Builder request(String url, String what, NodeAccess access) {
+    return request(url, what, access, TIMEOUT);
+  }
+
+  private HttpRequest.Builder request(
+      String url, String what, NodeAccess access, Duration timeout) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(
                 URI.create(address.apply(access.adminAddress(url)) + "/v0/admin/" + what))
-            .timeout(TIMEOUT);
+            .timeout(timeout);
     if (access.secret() != null) {
       request.header(SECRET_HEADER, access.secret());
     }

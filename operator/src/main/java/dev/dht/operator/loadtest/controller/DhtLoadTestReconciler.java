@@ -11,18 +11,22 @@ import dev.dht.operator.loadtest.DhtLoadTestStatus;
 import dev.dht.operator.loadtest.job.ControlToken;
 import dev.dht.operator.loadtest.job.GeneratorImagePull;
 import dev.dht.operator.loadtest.job.GeneratorPods;
+import dev.dht.operator.loadtest.job.GeneratorProgress;
 import dev.dht.operator.loadtest.job.GeneratorUser;
 import dev.dht.operator.loadtest.job.GoDuration;
 import dev.dht.operator.loadtest.job.JobDependent;
 import dev.dht.operator.loadtest.job.JobState;
 import dev.dht.operator.loadtest.job.LoadTestModel;
 import dev.dht.operator.loadtest.job.Target;
+import dev.dht.operator.loadtest.profile.ProfileStart;
+import dev.dht.operator.loadtest.profile.ProfiledNodes;
 import dev.dht.operator.loadtest.report.FlameGraphs;
 import dev.dht.operator.loadtest.result.AbortRule;
 import dev.dht.operator.loadtest.result.RunOutcome;
 import dev.dht.operator.loadtest.result.RunProgress;
 import dev.dht.operator.loadtest.result.Verdict;
 import dev.dht.operator.policy.ChartPolicy;
+import dev.dht.operator.scaling.NodeAdmin;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -79,6 +83,7 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
   private final ChartPolicy policy;
 
   private final FlameGraphs flameGraphs;
+  private final ProfiledNodes profiledNodes;
   private final UnaryOperator<String> podAddress;
 
   /** One HTTP client for every talk with generator pods (its connections and thread are kept). */
@@ -94,7 +99,7 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
   }
 
   /**
-   * {@code podAddress} maps the URL of a node or of a generator's control port to the address to
+   * {@code podAddress} maps a node's admin address or a generator's control URL to the address to
    * call (tests: local ports).
    */
   public DhtLoadTestReconciler(
@@ -105,7 +110,9 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
     this.defaultImage = defaultImage;
     this.imagePull = imagePull;
     this.policy = policy;
-    this.flameGraphs = new FlameGraphs(podAddress);
+    var nodes = new NodeAdmin(podAddress);
+    this.flameGraphs = new FlameGraphs(nodes);
+    this.profiledNodes = new ProfiledNodes(nodes);
     this.podAddress = podAddress;
   }
 
@@ -324,6 +331,34 @@ public class DhtLoadTestReconciler implements Reconciler<DhtLoadTest> {
           generators.abort(seen, reason);
           status.setAborted(reason);
         });
+    startProfile(test, status, seen, duration, context);
+  }
+
+  /**
+   * With spec.profile: once the generators report their measured window open, the profiled nodes
+   * are asked to profile what is left of it ({@link ProfileStart}); status.profile records it, so
+   * they are asked once.
+   */
+  private void startProfile(
+      DhtLoadTest test,
+      DhtLoadTestStatus status,
+      List<GeneratorProgress> seen,
+      Duration duration,
+      Context<DhtLoadTest> context) {
+    if (test.getSpec().getProfile() == null) {
+      return;
+    }
+    var target =
+        Target.resolve(test, context.getSecondaryResource(DhtCluster.class), defaultImage, policy);
+    var profiling = LoadTestModel.Profiling.of(test.getSpec().getProfile(), target);
+    ProfileStart.seconds(profiling.any(), status, seen, duration)
+        .ifPresent(seconds ->
+            status.setProfile(
+                profiledNodes.start(
+                    profiling,
+                    ProfiledNodes.access(context.getClient(), test, target),
+                    seconds,
+                    Instant.now())));
   }
 
   /** The test's generators, asked with the token of its own control Secret. */

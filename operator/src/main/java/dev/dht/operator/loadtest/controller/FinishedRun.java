@@ -11,6 +11,7 @@ import dev.dht.operator.loadtest.job.JobPods;
 import dev.dht.operator.loadtest.job.JobState;
 import dev.dht.operator.loadtest.job.LoadTestModel;
 import dev.dht.operator.loadtest.job.Target;
+import dev.dht.operator.loadtest.profile.ProfiledNodes;
 import dev.dht.operator.loadtest.report.Artifacts;
 import dev.dht.operator.loadtest.report.FlameGraphs;
 import dev.dht.operator.loadtest.report.HtmlReport;
@@ -145,20 +146,15 @@ final class FinishedRun {
             ? Verdict.judge(summary.results(), test.getSpec().getThresholds(), comparison)
             : Verdict.runFailed(outcome.message());
     String target = test.getStatus() == null ? null : test.getStatus().getTarget();
-    var profiling =
-        LoadTestModel.Profiling.of(
-            test.getSpec().getProfile(),
-            Target.resolve(
-                test, context.getSecondaryResource(DhtCluster.class), defaultImage, policy));
     List<String> artifacts = List.of();
     List<String> overhead = List.of();
-    if (profiling.any()) {
-      var collected = flameGraphs.collect(profiling, clusterSecret(test, profiling.secretName()));
-      var stored = Artifacts.build(test, collected.artifacts());
+    if (test.getSpec().getProfile() != null) {
+      var profiled = flameGraphs(test);
+      var stored = Artifacts.build(test, profiled.artifacts());
       stored.configMaps().forEach(this::apply);
       artifacts = stored.names();
-      overhead = collected.overhead();
-      var missing = new ArrayList<>(collected.missing());
+      overhead = profiled.overhead();
+      var missing = new ArrayList<>(profiled.missing());
       missing.addAll(stored.left());
       if (!missing.isEmpty()) {
         outcome = outcome.withNote("not stored: " + String.join("; ", missing));
@@ -189,22 +185,36 @@ final class FinishedRun {
     return status;
   }
 
-  /** The cluster secret in Secret {@code name} (the profiled cluster's), or null. */
-  private String clusterSecret(DhtLoadTest test, String name) {
-    var secret =
-        context
-            .getClient()
-            .secrets()
-            .inNamespace(test.getMetadata().getNamespace())
-            .withName(name)
-            .get();
-    if (secret == null || secret.getData() == null || secret.getData().get("secret") == null) {
-      return null;
+  /**
+   * The flame graphs of the nodes that started the profile the operator asked for while the run
+   * measured ({@code status.profile}), and what kept the others'.
+   */
+  private FlameGraphs.Collected flameGraphs(DhtLoadTest test) {
+    var asked = test.getStatus() == null ? null : test.getStatus().getProfile();
+    if (asked == null) {
+      return new FlameGraphs.Collected(
+          List.of(),
+          List.of(
+              "flame graphs: no node was asked to profile (the operator never saw the measured"
+                  + " window open with a second of it left)"),
+          List.of());
     }
-    return new String(
-            java.util.Base64.getDecoder().decode(secret.getData().get("secret")),
-            java.nio.charset.StandardCharsets.UTF_8)
-        .strip();
+    var missing = new ArrayList<String>();
+    asked.getNotStarted().forEach(why -> missing.add("flame graphs of " + why));
+    var target =
+        Target.resolve(test, context.getSecondaryResource(DhtCluster.class), defaultImage, policy);
+    var profiling =
+        LoadTestModel.Profiling.of(test.getSpec().getProfile(), target).only(asked.getNodes());
+    if (!profiling.any()) {
+      if (!asked.getNodes().isEmpty()) {
+        missing.add("flame graphs: not collected, " + target.message());
+      }
+      return new FlameGraphs.Collected(List.of(), missing, List.of());
+    }
+    var collected =
+        flameGraphs.collect(profiling, ProfiledNodes.access(context.getClient(), test, target));
+    missing.addAll(collected.missing());
+    return new FlameGraphs.Collected(collected.artifacts(), missing, collected.overhead());
   }
 
   private void apply(ConfigMap map) {

@@ -241,6 +241,7 @@ public final class GeneratorPods {
         body.path("phase").asText(null),
         at.isNumber() ? at.asLong() : null,
         body.path("elapsedSeconds").asDouble(),
+        body.path("measuring").asBoolean(),
         body.path("measuredSeconds").asDouble(),
         body.path("requests").asLong(),
         body.path("errors").asLong(),

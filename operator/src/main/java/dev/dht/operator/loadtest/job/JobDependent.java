@@ -45,7 +45,6 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
   static final long LOADGEN_UID = 10001L;
 
   private static final String TMP_VOLUME = "tmp";
-  private static final String SECRET_VOLUME = "cluster-secret";
   private static final String CA_VOLUME = "cluster-ca";
   private static final String TOKEN_VOLUME = "user-token";
   private static final String CONTROL_TOKEN_VOLUME = "control-token";
@@ -211,16 +210,6 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
               .endSecret()
               .build());
     }
-    if (model.profiling().any()) {
-      // the profile requests carry the cluster secret: mounted only when the test profiles
-      volumes.add(
-          new VolumeBuilder()
-              .withName(SECRET_VOLUME)
-              .withNewSecret()
-              .withSecretName(model.profiling().secretName())
-              .endSecret()
-              .build());
-    }
     return volumes;
   }
 
@@ -268,14 +257,6 @@ public class JobDependent extends KubernetesDependentResource<Job, DhtLoadTest>
           new VolumeMountBuilder()
               .withName(TOKEN_VOLUME)
               .withMountPath(LoadTestModel.TOKEN_DIR)
-              .withReadOnly(true)
-              .build());
-    }
-    if (model.profiling().any()) {
-      mounts.add(
-          new VolumeMountBuilder()
-              .withName(SECRET_VOLUME)
-              .withMountPath(LoadTestModel.SECRET_DIR)
               .withReadOnly(true)
               .build());
     }

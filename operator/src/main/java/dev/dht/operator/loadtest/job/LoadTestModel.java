@@ -56,23 +56,19 @@ public record LoadTestModel(
     ImagePull imagePull) {
 
   /**
-   * The nodes to profile during the measured window (URLs; empty: none), the events, and the
-   * cluster's Secret that the profile requests need.
+   * The nodes to profile during the measured window (their member URLs; empty: none) and the
+   * events. The operator asks them itself, on their admin port ({@code ProfiledNodes}): the
+   * generators need neither the cluster secret nor a way to the admin port.
    */
-  public record Profiling(List<String> nodes, String events, String secretName) {
-    static final Profiling NONE = new Profiling(List.of(), "", null);
+  public record Profiling(List<String> nodes, String events) {
+    static final Profiling NONE = new Profiling(List.of(), "");
 
     public boolean any() {
       return !nodes.isEmpty();
     }
 
     public static Profiling of(DhtLoadTestSpec.Profile profile, Target target) {
-      // a TLS cluster's admin port is not yet reached by the generators and the operator's
-      // flame graph collection: profiles are for plain clusters for now
-      if (profile == null
-          || profile.getEvents().isEmpty()
-          || target.secretName() == null
-          || target.caSecretName() != null) {
+      if (profile == null || profile.getEvents().isEmpty() || target.secretName() == null) {
         return NONE;
       }
       var wanted = profile.getNodes();
@@ -87,7 +83,13 @@ public record LoadTestModel(
                   .distinct()
                   .map(DhtLoadTestSpec.ProfileEvent::cliName)
                   .toList());
-      return new Profiling(nodes, events, target.secretName());
+      return new Profiling(nodes, events);
+    }
+
+    /** These nodes only: those whose pod is one of {@code pods}. */
+    public Profiling only(List<String> pods) {
+      return new Profiling(
+          nodes.stream().filter(url -> pods.contains(podOf(url))).toList(), events);
     }
 
     /** The pod name of a node URL: the first label of its host. */
@@ -96,9 +98,6 @@ public record LoadTestModel(
       return host.contains(".") ? host.substring(0, host.indexOf('.')) : host;
     }
   }
-
-  /** Where the Job pod mounts the cluster's Secret when it profiles. */
-  static final String SECRET_DIR = "/etc/dht-secret";
 
   /** Where the Job pod mounts a TLS cluster's CA bundle. */
   static final String CA_DIR = "/etc/dht-ca";
@@ -277,11 +276,6 @@ public record LoadTestModel(
     }
     if (from != null) {
       add(args, LoadGenFlags.FROM, Integer.toString(from));
-    }
-    if (profiling.any()) {
-      add(args, LoadGenFlags.PROFILE_NODES, String.join(",", profiling.nodes()));
-      add(args, LoadGenFlags.PROFILE_EVENTS, profiling.events());
-      add(args, LoadGenFlags.PROFILE_SECRET_FILE, SECRET_DIR + "/" + ClusterModel.SECRET_KEY);
     }
     add(args, LoadGenFlags.CONTROL_PORT, Integer.toString(GeneratorPods.CONTROL_PORT));
     add(args, LoadGenFlags.CONTROL_TOKEN_FILE, CONTROL_TOKEN_DIR + "/" + ControlToken.KEY);

@@ -18,7 +18,8 @@ import java.util.Optional;
  * @param ready the Job may be created
  * @param reason CamelCase reason of the TargetReady condition
  * @param nodes the cluster's node URLs (members), for profiling; empty for a targetUrl
- * @param secretName the cluster's Secret (the profile requests need it); null for a targetUrl
+ * @param secretName the cluster's Secret (the operator's profile requests need it); null for a
+ *     targetUrl
  * @param caSecretName the Secret of a TLS cluster's CA bundle ({@code ca.crt}), which the
  *     generators trust; null for a plain cluster or a targetUrl
  * @param userName the DhtUser the generators authenticate as, on a cluster that demands credentials
@@ -98,13 +99,7 @@ public record Target(
         url,
         image,
         CLUSTER_READY,
-        "DhtCluster "
-            + name
-            + " is Ready; load goes to its client Service "
-            + url
-            + (tls && spec.getProfile() != null
-                ? " (no profiles: they are taken on plain-HTTP clusters only for now)"
-                : ""),
+        "DhtCluster " + name + " is Ready; load goes to its client Service " + url,
         status.getMembers() == null ? List.of() : List.copyOf(status.getMembers()),
         name + "-secret",
         tls ? name + "-ca-cert" : null,

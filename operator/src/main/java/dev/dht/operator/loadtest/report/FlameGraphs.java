@@ -2,24 +2,22 @@ package dev.dht.operator.loadtest.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.dht.operator.bounded.BoundedHttp;
 import dev.dht.operator.bounded.ReadLimit;
 import dev.dht.operator.loadtest.job.LoadTestModel;
+import dev.dht.operator.scaling.NodeAccess;
+import dev.dht.operator.scaling.NodeAdmin;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.UnaryOperator;
 
 /**
  * Collects the flame graphs the profiled nodes made of a run's measured window (their {@code GET
- * /v0/admin/profile/<event>.html}), waiting a bounded while for a node still converting. Blocking,
- * with short timeouts: it runs on a reconciler thread once per finished test. {@code address} maps
- * a node URL to the address to call (the identity in a cluster).
+ * /v0/admin/profile/<event>.html}), waiting a bounded while for a node still converting. Asked on
+ * the nodes' admin port as the operator reaches it for everything else ({@link NodeAdmin}: with the
+ * cluster secret, over TLS trusting the cluster's CA on a TLS cluster). Blocking, with short
+ * timeouts: it runs on a reconciler thread once per finished test.
  */
 public final class FlameGraphs {
   private static final Duration TIMEOUT = Duration.ofSeconds(5);
@@ -46,22 +44,20 @@ public final class FlameGraphs {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final HttpClient http =
-      HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT).build();
-  private final UnaryOperator<String> address;
+  private final NodeAdmin admin;
 
-  public FlameGraphs(UnaryOperator<String> address) {
-    this.address = address;
+  public FlameGraphs(NodeAdmin admin) {
+    this.admin = admin;
   }
 
-  /** The flame graphs of the profiled nodes, asked with the cluster {@code secret} (admin GETs). */
-  public Collected collect(LoadTestModel.Profiling profiling, String secret) {
+  /** The flame graphs of the profiled nodes, reached with {@code access} (admin GETs). */
+  public Collected collect(LoadTestModel.Profiling profiling, NodeAccess access) {
     var artifacts = new ArrayList<Artifacts.Artifact>();
     var missing = new ArrayList<String>();
     var overhead = new ArrayList<String>();
     for (String node : profiling.nodes()) {
       String pod = LoadTestModel.Profiling.podOf(node);
-      JsonNode profile = awaitDone(node, secret);
+      JsonNode profile = awaitDone(node, access);
       String state = profile.path("state").asText("unknown");
       if (profile.has("overhead")) {
         overhead.add(pod + ": " + overhead(profile.get("overhead")));
@@ -72,9 +68,7 @@ public final class FlameGraphs {
       }
       for (String event : profiling.events().split(",")) {
         try {
-          var html =
-              BoundedHttp.send(
-                  http, admin(node, "profile/" + event + ".html", secret), FLAME_GRAPH);
+          var html = admin.get(node, "profile/" + event + ".html", access, FLAME_GRAPH);
           if (html.status() == 200) {
             artifacts.add(
                 new Artifacts.Artifact(
@@ -114,12 +108,12 @@ public final class FlameGraphs {
    * The node's profile state ({@code GET /v0/admin/profile}) once it is no longer running, or after
    * the bounded wait; {@code {"state": "unreachable (why)"}} if the node did not answer.
    */
-  private JsonNode awaitDone(String node, String secret) {
+  private JsonNode awaitDone(String node, NodeAccess access) {
     Instant deadline = Instant.now().plus(WAIT_FOR_DONE);
     JsonNode state = JSON.createObjectNode().put("state", "unreachable");
     while (Instant.now().isBefore(deadline)) {
       try {
-        var answer = BoundedHttp.send(http, admin(node, "profile", secret), PROFILE_STATE);
+        var answer = admin.get(node, "profile", access, PROFILE_STATE);
         state = answer.status() == 200 ? JSON.readTree(answer.text()) : state;
         if (!"running".equals(state.path("state").asText())) {
           return state;
@@ -133,16 +127,5 @@ public final class FlameGraphs {
       }
     }
     return state;
-  }
-
-  /** A GET of the node's {@code /v0/admin/<what>}, with the cluster secret it demands. */
-  private HttpRequest admin(String node, String what, String secret) {
-    var request =
-        HttpRequest.newBuilder(URI.create(address.apply(node) + "/v0/admin/" + what))
-            .timeout(TIMEOUT);
-    if (secret != null) {
-      request.header("X-Dht-Cluster-Secret", secret);
-    }
-    return request.build();
   }
 }

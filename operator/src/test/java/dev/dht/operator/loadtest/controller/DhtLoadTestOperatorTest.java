@@ -105,6 +105,11 @@ class DhtLoadTestOperatorTest {
   /** The real node that stands for pod zeta-0 of DhtCluster zeta (profile test). */
   static final int NODE_PORT = freePort();
 
+  /** The client and admin ports of the real TLS node that stands for pod kappa-0 (TLS profile). */
+  static final int TLS_CLIENT_PORT = freePort();
+
+  static final int TLS_ADMIN_PORT = freePort();
+
   /** The control ports of the two generators of the parallel test (pod IPs 10.9.9.1, .2). */
   static final int[] GENERATOR_PORTS = {freePort(), freePort()};
 
@@ -115,7 +120,8 @@ class DhtLoadTestOperatorTest {
           url.replace(
               "http://10.9.9." + (i + 1) + ":9090", "http://127.0.0.1:" + GENERATOR_PORTS[i]);
     }
-    return url.replaceFirst("^http://zeta-0\\.[^/]*:8080", "http://127.0.0.1:" + NODE_PORT);
+    return url.replaceFirst("^http://zeta-0\\.[^/]*:8080", "http://127.0.0.1:" + NODE_PORT)
+        .replaceFirst("^https://kappa-0\\.[^/]*:9090", "https://127.0.0.1:" + TLS_ADMIN_PORT);
   }
 
   private static int freePort() {
@@ -328,75 +334,22 @@ class DhtLoadTestOperatorTest {
         .contains("<h2>Against put-eta-v1</h2>");
   }
 
+  /**
+   * A profiled run on a plain cluster: its one real generator (in this JVM) runs against a real
+   * node; when the generator reports its measured window open, the operator asks the node to
+   * profile the rest of it, and collects the flame graph when the run ends.
+   */
   @Test
   void aProfiledRunStoresAFlameGraphPerNodeAndEvent() throws Exception {
     java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("dht-profiled");
     try (var node = startNode(NODE_PORT, dir, "zeta-secret")) {
       createCluster("zeta", true);
-      // the cluster's Secret, which the operator reads to fetch the flame graphs (admin GETs)
-      client
-          .resource(
-              new io.fabric8.kubernetes.api.model.SecretBuilder()
-                  .withNewMetadata()
-                  .withName("zeta-secret")
-                  .withNamespace(ns)
-                  .endMetadata()
-                  .addToStringData("secret", "zeta-secret")
-                  .build())
-          .create();
-      awaitUntil(() -> {
-        var cluster = get(DhtCluster.class, "zeta");
-        cluster.getStatus().setMembers(List.of("http://zeta-0.zeta-peers." + ns + ".svc:8080"));
-        client.resource(cluster).updateStatus();
-        return true;
-      });
-      create(
-          "put-zeta",
-          spec -> {
-            spec.setClusterRef(new DhtLoadTestSpec.ClusterRef("zeta"));
-            var profile = new DhtLoadTestSpec.Profile();
-            profile.setEvents(List.of(DhtLoadTestSpec.ProfileEvent.CPU));
-            spec.setProfile(profile);
-          });
-      var job = await(Job.class, "put-zeta-loadgen");
-      var pod = job.getSpec().getTemplate().getSpec();
-      assertThat(pod.getContainers().getFirst().getArgs())
-          .containsSequence(
-              "--profile-nodes", "http://zeta-0.zeta-peers." + ns + ".svc:8080",
-              "--profile-events", "cpu",
-              "--profile-secret-file", "/etc/dht-secret/secret");
-      assertThat(pod.getVolumes())
-          .anyMatch(
-              v -> v.getSecret() != null && "zeta-secret".equals(v.getSecret().getSecretName()));
-
-      // what the load generator does when its measured window opens (no kubelet runs it here)
+      // the cluster's Secret, which the operator reads for its admin requests to the nodes
+      createSecret("zeta-secret", "secret", "zeta-secret");
+      setMembers("zeta");
+      create("put-zeta", spec -> profiled(spec, "zeta"));
+      var html = runProfiled("put-zeta", "zeta-0", "http://127.0.0.1:" + NODE_PORT, null, dir);
       var http = java.net.http.HttpClient.newHttpClient();
-      var asked =
-          http.send(
-              java.net.http.HttpRequest.newBuilder(
-                      java.net.URI.create(
-                          "http://127.0.0.1:"
-                              + NODE_PORT
-                              + "/v0/admin/profile?events=cpu&seconds=1"))
-                  .header("X-Dht-Cluster-Secret", "zeta-secret")
-                  .POST(java.net.http.HttpRequest.BodyPublishers.noBody())
-                  .build(),
-              java.net.http.HttpResponse.BodyHandlers.ofString());
-      assertThat(asked.statusCode()).isEqualTo(202);
-      terminate(awaitPod(job), 0, "Completed", LoadTests.terminationMessage());
-
-      var done = awaitStatus("put-zeta", DhtLoadTestStatus::isFinished);
-      assertThat(done.getArtifacts()).containsExactly("flame-zeta-0-cpu.html");
-      var parts =
-          client
-              .configMaps()
-              .inNamespace(ns)
-              .withLabel("dht.dev/artifact", "flame-zeta-0-cpu-html")
-              .list()
-              .getItems();
-      assertThat(parts).isNotEmpty();
-      String html = new String(Artifacts.read(parts), java.nio.charset.StandardCharsets.UTF_8);
-      assertThat(html).startsWith("<!DOCTYPE html>").contains("cpu, 1 s");
 
       // the report site serves the index, the page and the flame graph to a reader of the
       // namespace's load tests; other namespaces: 404
@@ -434,6 +387,173 @@ class DhtLoadTestOperatorTest {
         site.stop(0);
       }
     }
+  }
+
+  /**
+   * The same on a TLS cluster: the node serves clients and its admin port over TLS with a
+   * certificate of the cluster's CA; the operator reaches the admin port trusting {@code
+   * <cluster>-ca-cert} with the cluster secret, both to start the profile and to collect the flame
+   * graph. Plain HTTP to that port is refused, so nothing else could have.
+   */
+  @Test
+  void aProfiledRunOnATlsClusterReachesTheNodesAdminPortOverTls() throws Exception {
+    java.nio.file.Path dir = java.nio.file.Files.createTempDirectory("dht-profiled-tls");
+    var valid =
+        dev.dht.pki.Validity.of(Instant.now().minus(Duration.ofHours(1)), Duration.ofDays(1));
+    var ca = dev.dht.pki.CertificateAuthority.generate("kappa test CA", valid);
+    var leaf =
+        ca.issue(
+            new dev.dht.pki.LeafRequest(
+                "dht node", List.of("localhost"), List.of("127.0.0.1"), valid));
+    String caPem = dev.dht.pki.Pem.certificate(ca.certificate());
+    var caFile = java.nio.file.Files.writeString(dir.resolve("ca.crt"), caPem);
+    java.nio.file.Files.writeString(
+        dir.resolve("tls.key"), dev.dht.pki.Pem.privateKey(leaf.privateKey()));
+    java.nio.file.Files.writeString(
+        dir.resolve("tls.crt"), dev.dht.pki.Pem.certificate(leaf.certificate()));
+    java.nio.file.Files.writeString(dir.resolve("secret"), "kappa-secret");
+    try (var node =
+        dev.dht.node.Node.start(
+            dev.dht.node.NodeOptions.parse(
+                "--self=http://127.0.0.1:" + TLS_CLIENT_PORT,
+                "--port=" + TLS_CLIENT_PORT,
+                "--peer-port=" + freePort(),
+                "--admin-port=" + TLS_ADMIN_PORT,
+                "--tls-cert-file=" + dir.resolve("tls.crt"),
+                "--tls-key-file=" + dir.resolve("tls.key"),
+                "--tls-ca-file=" + caFile,
+                "--cluster-secret-file=" + dir.resolve("secret"),
+                "--data-dir=" + dir.resolve("data"),
+                "--event-loops=1",
+                "--storage-threads=1",
+                "--repair-interval-s=0"))) {
+      var plain =
+          java.net.http.HttpClient.newHttpClient()
+              .sendAsync(
+                  java.net.http.HttpRequest.newBuilder(
+                          java.net.URI.create(
+                              "http://127.0.0.1:" + TLS_ADMIN_PORT + "/v0/admin/profile"))
+                      .timeout(Duration.ofSeconds(5))
+                      .header("X-Dht-Cluster-Secret", "kappa-secret")
+                      .build(),
+                  java.net.http.HttpResponse.BodyHandlers.discarding());
+      assertThat(plain)
+          .as("plain HTTP to the TLS admin port")
+          .failsWithin(Duration.ofSeconds(10))
+          .withThrowableOfType(java.util.concurrent.ExecutionException.class);
+
+      createCluster("kappa", true);
+      createSecret("kappa-secret", "secret", "kappa-secret");
+      createSecret("kappa-ca-cert", "ca.crt", caPem);
+      awaitUntil(() -> {
+        var cluster = get(DhtCluster.class, "kappa");
+        cluster.getStatus().setTransport(dev.dht.operator.cluster.Transport.Tls);
+        cluster.getStatus().setMembers(List.of("http://kappa-0.kappa-peers." + ns + ".svc:8080"));
+        client.resource(cluster).updateStatus();
+        return true;
+      });
+      create("put-kappa", spec -> profiled(spec, "kappa"));
+      String html =
+          runProfiled("put-kappa", "kappa-0", "https://127.0.0.1:" + TLS_CLIENT_PORT, caFile, dir);
+      assertThat(html).startsWith("<!DOCTYPE html>");
+    }
+  }
+
+  /** A short profiled run of cpu on {@code cluster}'s nodes. */
+  private static void profiled(DhtLoadTestSpec spec, String cluster) {
+    spec.setClusterRef(new DhtLoadTestSpec.ClusterRef(cluster));
+    spec.setRate(100);
+    spec.setConnections(2);
+    spec.setThreads(1);
+    spec.setDuration("3s");
+    spec.setWarmup("1s");
+    spec.setAck(1);
+    spec.setFrom(1);
+    var profile = new DhtLoadTestSpec.Profile();
+    profile.setEvents(List.of(DhtLoadTestSpec.ProfileEvent.CPU));
+    spec.setProfile(profile);
+  }
+
+  /**
+   * Runs profiled test {@code name}'s one generator as a kubelet would, against pod {@code node} at
+   * {@code url} ({@code caFile}: the CA it trusts, on a TLS cluster): the Job carries no profile
+   * flags and no cluster secret; the operator starts the profile once the measured window opens
+   * (status .profile) and stores the flame graph, which is returned.
+   */
+  private static String runProfiled(
+      String name, String node, String url, java.nio.file.Path caFile, java.nio.file.Path dir)
+      throws Exception {
+    var job = await(Job.class, name + "-loadgen");
+    var podSpec = job.getSpec().getTemplate().getSpec();
+    var args = new java.util.ArrayList<>(podSpec.getContainers().getFirst().getArgs());
+    assertThat(args).noneMatch(a -> a.startsWith("--profile"));
+    assertThat(podSpec.getVolumes())
+        .as("the generators need no cluster secret: the operator asks for the profiles")
+        .noneMatch(v -> v.getSecret() != null && v.getSecret().getSecretName().endsWith("-secret"));
+    args.set(args.indexOf("--url") + 1, url);
+    if (caFile != null) {
+      args.set(args.indexOf("--ca-file") + 1, caFile.toString());
+    }
+    var pod = awaitPod(job);
+    setRunning(pod, "10.9.9.1");
+    var message = dir.resolve("termination");
+    var thread = java.util.concurrent.Executors.newSingleThreadExecutor();
+    var run = runGenerator(name, args, 0, message, List.of(), thread);
+
+    var asked = awaitStatus(name, s -> s.getProfile() != null).getProfile();
+    assertThat(asked.getNodes()).containsExactly(node);
+    assertThat(asked.getNotStarted()).isEmpty();
+    assertThat(asked.getSeconds()).as("what was left of the 3 s window").isBetween(1L, 3L);
+    assertThat(run.get(60, java.util.concurrent.TimeUnit.SECONDS)).isZero();
+    thread.shutdown();
+    terminate(pod, 0, "Completed", java.nio.file.Files.readString(message));
+
+    var done = awaitStatus(name, DhtLoadTestStatus::isFinished);
+    assertThat(done.getPhase())
+        .as(condition(done, "Succeeded").getMessage())
+        .isEqualTo("Succeeded");
+    assertThat(done.getProfile()).isEqualTo(asked);
+    String artifact = "flame-" + node + "-cpu.html";
+    assertThat(done.getArtifacts()).containsExactly(artifact);
+    var parts =
+        client
+            .configMaps()
+            .inNamespace(ns)
+            .withLabel("dht.dev/artifact", artifact.replace('.', '-'))
+            .list()
+            .getItems()
+            .stream()
+            .filter(m -> m.getMetadata().getName().startsWith(name + "-"))
+            .toList();
+    assertThat(parts).isNotEmpty();
+    String html = new String(Artifacts.read(parts), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(html).startsWith("<!DOCTYPE html>").contains("cpu, " + asked.getSeconds() + " s");
+    return html;
+  }
+
+  private static void createSecret(String name, String key, String value) {
+    client
+        .resource(
+            new io.fabric8.kubernetes.api.model.SecretBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withNamespace(ns)
+                .endMetadata()
+                .addToStringData(key, value)
+                .build())
+        .create();
+  }
+
+  /** What the cluster operator would write: the cluster's one member, pod {@code <name>-0}. */
+  private static void setMembers(String name) {
+    awaitUntil(() -> {
+      var cluster = get(DhtCluster.class, name);
+      cluster
+          .getStatus()
+          .setMembers(List.of("http://" + name + "-0." + name + "-peers." + ns + ".svc:8080"));
+      client.resource(cluster).updateStatus();
+      return true;
+    });
   }
 
   /**

@@ -15,6 +15,7 @@ class CoordinationTest {
         phase,
         startAt,
         0,
+        false,
         0,
         0,
         0,

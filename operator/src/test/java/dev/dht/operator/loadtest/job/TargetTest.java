@@ -27,24 +27,29 @@ class TargetTest {
   }
 
   @Test
-  void aTlsClusterIsReachedOverHttpsAndItsCaIsMountedForTheGenerators() {
+  void aTlsClusterIsReachedOverHttpsAndItsCaIsMountedForTheGeneratorsAndItsNodesProfiled() {
     var cluster = LoadTests.cluster("demo", true);
     cluster.getStatus().setTransport(Transport.Tls);
+    cluster.getStatus().setMembers(java.util.List.of("http://demo-0.demo-peers.ns.svc:8080"));
     var test = LoadTests.test("t", "demo");
     var target = Target.resolve(test, Optional.of(cluster), LoadTests.IMAGE, LoadTests.POLICY);
     assertThat(target.url()).isEqualTo("https://demo.ns.svc:8080");
     assertThat(target.caSecretName()).isEqualTo("demo-ca-cert");
-    test.getSpec().setProfile(new DhtLoadTestSpec.Profile());
-    assertThat(
-            Target.resolve(test, Optional.of(cluster), LoadTests.IMAGE, LoadTests.POLICY).message())
-        .contains("no profiles");
-    test.getSpec().setProfile(null);
+    var profile = new DhtLoadTestSpec.Profile();
+    profile.setEvents(java.util.List.of(DhtLoadTestSpec.ProfileEvent.CPU));
+    test.getSpec().setProfile(profile);
     var model = LoadTestModel.of(test, target);
+    assertThat(model.profiling().nodes()).isEqualTo(target.nodes()).isNotEmpty();
+    assertThat(model.profiling().events()).isEqualTo("cpu");
     assertThat(model.args())
         .containsSubsequence(
             "--url", "https://demo.ns.svc:8080", "--ca-file", "/etc/dht-ca/ca.crt");
+    assertThat(model.args()).noneMatch(a -> a.startsWith("--profile"));
     var pod = JobDependent.container(model);
     assertThat(pod.getVolumeMounts()).anyMatch(m -> m.getMountPath().equals("/etc/dht-ca"));
+    assertThat(pod.getVolumeMounts())
+        .as("the operator asks for the profiles: the generators get no cluster secret")
+        .noneMatch(m -> m.getMountPath().equals("/etc/dht-secret"));
   }
 
   @Test

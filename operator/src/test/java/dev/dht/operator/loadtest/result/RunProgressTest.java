@@ -13,7 +13,18 @@ class RunProgressTest {
     var h = new Histogram(3);
     h.recordValueWithCount(micros, requests);
     return new GeneratorProgress(
-        index, "p" + index, "http://x", "running", 1L, 5 + measured, measured, requests, 1, 2, h);
+        index,
+        "p" + index,
+        "http://x",
+        "running",
+        1L,
+        5 + measured,
+        true,
+        measured,
+        requests,
+        1,
+        2,
+        h);
   }
 
   @Test
@@ -38,7 +49,8 @@ class RunProgressTest {
 
   @Test
   void aSilentGeneratorIsNamedAndTheWarmUpShown() {
-    var warming = new GeneratorProgress(0, "p0", "http://x", "running", 1L, 3, 0, 0, 0, 0, null);
+    var warming =
+        new GeneratorProgress(0, "p0", "http://x", "running", 1L, 3, false, 0, 0, 0, 0, null);
     var progress =
         RunProgress.of(
                 List.of(warming, GeneratorProgress.silent(1, "p1", null)),
@@ -52,8 +64,10 @@ class RunProgressTest {
 
   @Test
   void generatorsThatWarmTheirOwnJvmsSaySo() {
-    var warming = new GeneratorProgress(0, "p0", "http://x", "warming", null, 0, 0, 0, 0, 0, null);
-    var waiting = new GeneratorProgress(1, "p1", "http://x", "waiting", null, 0, 0, 0, 0, 0, null);
+    var warming =
+        new GeneratorProgress(0, "p0", "http://x", "warming", null, 0, false, 0, 0, 0, 0, null);
+    var waiting =
+        new GeneratorProgress(1, "p1", "http://x", "waiting", null, 0, false, 0, 0, 0, 0, null);
     var progress =
         RunProgress.of(List.of(warming, waiting), 2, Duration.ofSeconds(5), Duration.ofSeconds(30))
             .status();
