@@ -423,6 +423,10 @@ step_loadtest() {
   k get dhtlt "$name" | sed 's/^/    /'
   k get dhtlt "$name" -o json > "$WORK/lt.json"
   [ "$phase" = Succeeded ] || die "DhtLoadTest $name phase $phase: $(jp "dhtloadtest/$name" '{.status.conditions}')"
+  local generator
+  generator="$(jp "job/$(jp "dhtloadtest/$name" '{.status.jobName}')" '{.spec.template.spec.containers[0].image}')"
+  [ "$generator" = "$NODE_REF" ] || die "the load generator ran ${generator:-no image}, not the node image $NODE_REF"
+  log "the load generator ran the node image $NODE_REF"
   python3 - "$WORK/lt.json" <<'PY' || die "DhtLoadTest status incomplete or unexpected"
 import json, sys
 lt = json.load(open(sys.argv[1])); st = lt.get("status", {}); spec = lt["spec"]
@@ -656,7 +660,9 @@ SH
   log "event Replaced: $replaced_said"
   grep -q "^replaced $victim on a new volume in " <<<"$replaced_said" || die "no Replaced event names $victim"
   k logs "$victim" | grep -E "peer holds data|pulled from every peer" | sed 's/^/    /'
-  k logs "$victim" | grep -q "pulled from every peer: serving reads" || die "$victim did not bootstrap"
+  # grep reads the whole log: grep -q would exit at the match, and kubectl still writing get
+  # SIGPIPE, which pipefail reports as a failure
+  k logs "$victim" | grep "pulled from every peer: serving reads" >/dev/null || die "$victim did not bootstrap"
   sleep 5
   k exec reader -- touch /tmp/stop || die "cannot stop the reader"
   timeout 60 kubectl -n "$NS" wait pod/reader --for=jsonpath='{.status.phase}'=Succeeded --timeout=50s >/dev/null || die "reader did not finish"
