@@ -96,8 +96,10 @@ chart-test: prereqs
 	e2e/chart-check.sh
 
 ## images: node + operator images with Jib (no daemon, no registry) into app|operator/target/
-## jib-image.tar, tagged <version>-<sha>-<time> (target/images.env); loaded into k8s-local when it
-## is the current cluster. Base: k8s-local's jre25 tar, else JIB_FROM_IMAGE=eclipse-temurin:25-jre
+## jib-image.tar, tagged <version>-<sha>-<time>, each with its SBOM (/app/sbom.cdx.json); names,
+## tags and digests in target/images.env; loaded into k8s-local when it is the current cluster.
+## Base: k8s-local's jre25 tar without its shell (scripts/shellless-base.py), else
+## JIB_FROM_IMAGE=eclipse-temurin:25-jre
 images: build
 	MVN="$(MVN)" SHARED="$(SHARED)" e2e/images.sh
 

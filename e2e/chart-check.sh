@@ -56,7 +56,9 @@ done
 ok "charts/dht/crds carries crds/: $(cd "$ROOT/crds" && ls *.yml | tr '\n' ' ')"
 
 # 1. lint
-NS_VALUES=(--set 'watchNamespaces={team-a,team-b}' --set leaderElection.enabled=false --set sampleCluster.enabled=true)
+DIGEST_A="sha256:$(printf 'a%.0s' {1..64})" DIGEST_B="sha256:$(printf 'b%.0s' {1..64})"
+NS_VALUES=(--set 'watchNamespaces={team-a,team-b}' --set leaderElection.enabled=false --set sampleCluster.enabled=true
+           --set operator.image.digest="$DIGEST_A" --set node.image.digest="$DIGEST_B")
 NORBAC_VALUES=(--set rbac.create=false --set serviceAccount.create=false --set serviceAccount.name=ops)
 MONITORING_VALUES=(--set monitoring.podMonitor.enabled=true --set monitoring.serviceMonitor.enabled=true
                    --set monitoring.dashboard.enabled=true --set 'monitoring.podMonitor.labels.release=prometheus'
@@ -70,10 +72,10 @@ helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" "${MONITORING_VALUES
 helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" "${POLICY_VALUES[@]}" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict (policy)"; }
 if helm_ lint --strict "$CHART" --set operator.logLevel=LOUD >/dev/null 2>&1; then fail "values.schema.json accepted logLevel=LOUD"; fi
 if helm_ lint --strict "$CHART" --set monitoring.namespace=Not_A_Namespace >/dev/null 2>&1; then fail "values.schema.json accepted a bad monitoring.namespace"; fi
-for bad in 'policy.loadTestTargets={http://allowed.example@evil.example}' 'policy.loadTestTargets={http://a.example/path}' 'policy.jvmOptions={Xmx}'; do
+for bad in 'policy.loadTestTargets={http://allowed.example@evil.example}' 'policy.loadTestTargets={http://a.example/path}' 'policy.jvmOptions={Xmx}' 'node.image.digest=latest'; do
   if helm_ lint --strict "$CHART" --set "$bad" >/dev/null 2>&1; then fail "values.schema.json accepted $bad"; fi
 done
-ok "helm lint --strict (5 value sets; the values schema rejects a bad log level, namespace and policy entries)"
+ok "helm lint --strict (5 value sets; the values schema rejects a bad log level, namespace, policy entries and digest)"
 
 # 2.-4. render, assert, validate
 python3 "$ROOT/e2e/lib/crd2jsonschema.py" "$WORK/schemas" "$ROOT"/crds/*.yml >/dev/null

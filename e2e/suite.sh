@@ -40,6 +40,8 @@
 #                removes everything but the PersistentVolumeClaims
 #
 # Environment: NODE_IMAGE, OPERATOR_IMAGE (required; `make e2e` reads target/images.env),
+#   NODE_IMAGE_DIGEST, OPERATOR_IMAGE_DIGEST (target/images.env too; set: the chart is installed
+#   with node.image.digest and operator.image.digest, and pods run repository:tag@digest),
 #   NODE_IMAGE_NEXT (the node image under another tag, for the upgrade step; e2e/run.sh makes it),
 #   PIL_PYTHON (a python3 with Pillow, for the report page check; e2e/run.sh finds or installs one),
 #   PULL_POLICY (IfNotPresent), CLIENT_IMAGE (local/debian-tools:1: any image with sh + curl),
@@ -51,6 +53,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PATH="/opt/k8s/bin:$PATH"
 : "${NODE_IMAGE:?NODE_IMAGE not set (make images writes target/images.env)}"
 : "${OPERATOR_IMAGE:?OPERATOR_IMAGE not set (make images writes target/images.env)}"
+# the references the chart makes of them: repository:tag, or repository:tag@digest with a digest
+NODE_REF="$NODE_IMAGE${NODE_IMAGE_DIGEST:+@$NODE_IMAGE_DIGEST}"
+OPERATOR_REF="$OPERATOR_IMAGE${OPERATOR_IMAGE_DIGEST:+@$OPERATOR_IMAGE_DIGEST}"
 PULL_POLICY="${PULL_POLICY:-IfNotPresent}"
 CLIENT_IMAGE="${CLIENT_IMAGE:-local/debian-tools:1}"
 NS="${E2E_NAMESPACE:-dht-e2e-$(date -u +%H%M%S)-$((RANDOM % 1000))}"
@@ -103,17 +108,18 @@ step_install() {
   local t=$SECONDS
   timeout 300 helm install "$RELEASE" "$ROOT/charts/dht" --namespace "$NS" \
     --set operator.image.repository="${OPERATOR_IMAGE%:*}" --set operator.image.tag="${OPERATOR_IMAGE##*:}" \
-    --set operator.image.pullPolicy="$PULL_POLICY" \
+    --set operator.image.digest="${OPERATOR_IMAGE_DIGEST:-}" --set operator.image.pullPolicy="$PULL_POLICY" \
     --set node.image.repository="${NODE_IMAGE%:*}" --set node.image.tag="${NODE_IMAGE##*:}" \
-    --set node.image.pullPolicy="$PULL_POLICY" \
+    --set node.image.digest="${NODE_IMAGE_DIGEST:-}" --set node.image.pullPolicy="$PULL_POLICY" \
     "${watch[@]}" --wait --timeout 240s 2> >(grep -v 'found symbolic link' >&2) >"$WORK/helm-install.log" ||
     { cat "$WORK/helm-install.log"; die "helm install failed"; }
   log "helm install --wait: operator ready ($((SECONDS - t))s)"
   for crd in $(cd "$ROOT/charts/dht/crds" && sed -n 's/^  name: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' *.yml); do
     timeout 60 kubectl wait --for=condition=Established "crd/$crd" --timeout=50s >/dev/null || die "CRD $crd not established"
   done
-  [ "$(jp "deploy/$OPERATOR" '{.spec.template.spec.containers[0].image}')" = "$OPERATOR_IMAGE" ] ||
-    die "operator runs another image than $OPERATOR_IMAGE"
+  [ "$(jp "deploy/$OPERATOR" '{.spec.template.spec.containers[0].image}')" = "$OPERATOR_REF" ] ||
+    die "operator runs another image than $OPERATOR_REF"
+  [ -z "${OPERATOR_IMAGE_DIGEST:-}" ] || log "operator runs $OPERATOR_REF (pinned by digest)"
   until_ok 120 "operator log says it started" \
     sh -c "timeout 20 kubectl -n '$NS' logs deploy/$OPERATOR 2>/dev/null | grep -q 'dht operator started'"
   until_ok 120 "leader election: Lease dht-operator held" \
@@ -187,9 +193,9 @@ PY
   for o in "sts/$CLUSTER" "svc/$CLUSTER" "svc/$CLUSTER-peers" "cm/$CLUSTER-config" "secret/$CLUSTER-secret" "pdb/$CLUSTER"; do
     k get "$o" >/dev/null 2>&1 || die "owned object $o missing"
   done
-  [ "$(jp "sts/$CLUSTER" '{.spec.template.spec.containers[0].image}')" = "$NODE_IMAGE" ] ||
-    die "nodes do not run $NODE_IMAGE (the operator's DHT_NODE_IMAGE)"
-  log "owned: StatefulSet, Services $CLUSTER and $CLUSTER-peers, ConfigMap, Secret, PDB; nodes run $NODE_IMAGE"
+  [ "$(jp "sts/$CLUSTER" '{.spec.template.spec.containers[0].image}')" = "$NODE_REF" ] ||
+    die "nodes do not run $NODE_REF (the operator's DHT_NODE_IMAGE)"
+  log "owned: StatefulSet, Services $CLUSTER and $CLUSTER-peers, ConfigMap, Secret, PDB; nodes run $NODE_REF"
   [ "$(jp "pod/$CLUSTER-0" '{.spec.containers[0].args}' | grep -o 'event-loops=[0-9]*')" = event-loops=1 ] ||
     die "a node of 100m CPU (threads unset) should run one event loop: $(jp "pod/$CLUSTER-0" '{.spec.containers[0].args}')"
   log "threads from the pod's CPU (100m): one event loop, two storage workers"
@@ -425,6 +431,10 @@ step_loadtest() {
   k get dhtlt "$name" | sed 's/^/    /'
   k get dhtlt "$name" -o json > "$WORK/lt.json"
   [ "$phase" = Succeeded ] || die "DhtLoadTest $name phase $phase: $(jp "dhtloadtest/$name" '{.status.conditions}')"
+  local generator
+  generator="$(jp "job/$(jp "dhtloadtest/$name" '{.status.jobName}')" '{.spec.template.spec.containers[0].image}')"
+  [ "$generator" = "$NODE_REF" ] || die "the load generator ran ${generator:-no image}, not the node image $NODE_REF"
+  log "the load generator ran the node image $NODE_REF"
   python3 - "$WORK/lt.json" <<'PY' || die "DhtLoadTest status incomplete or unexpected"
 import json, sys
 lt = json.load(open(sys.argv[1])); st = lt.get("status", {}); spec = lt["spec"]
@@ -662,7 +672,9 @@ SH
   log "event Replaced: $replaced_said"
   grep -q "^replaced $victim on a new volume in " <<<"$replaced_said" || die "no Replaced event names $victim"
   k logs "$victim" | grep -E "peer holds data|pulled from every peer" | sed 's/^/    /'
-  k logs "$victim" | grep -q "pulled from every peer: serving reads" || die "$victim did not bootstrap"
+  # grep reads the whole log: grep -q would exit at the match, and kubectl still writing get
+  # SIGPIPE, which pipefail reports as a failure
+  k logs "$victim" | grep "pulled from every peer: serving reads" >/dev/null || die "$victim did not bootstrap"
   sleep 5
   k exec reader -- touch /tmp/stop || die "cannot stop the reader"
   timeout 60 kubectl -n "$NS" wait pod/reader --for=jsonpath='{.status.phase}'=Succeeded --timeout=50s >/dev/null || die "reader did not finish"
@@ -856,30 +868,32 @@ step_upgrade() {
   # a helm upgrade that changes the operator's default node image restarts nothing by itself
   [ -n "${NODE_IMAGE_NEXT:-}" ] || die "NODE_IMAGE_NEXT not set (e2e/run.sh tags the node image again on k8s-local)"
   local before restarts t sampler
+  # the same digest under the new tag (--reuse-values keeps node.image.digest): a new reference
+  local next_ref="$NODE_IMAGE_NEXT${NODE_IMAGE_DIGEST:+@$NODE_IMAGE_DIGEST}"
   before="$(pod_uids)"; restarts="$(pod_restarts)"
   t=$SECONDS
   timeout 300 helm upgrade "$RELEASE" "$ROOT/charts/dht" --namespace "$NS" --reuse-values \
     --set node.image.tag="${NODE_IMAGE_NEXT##*:}" --wait --timeout 240s >/dev/null 2> >(grep -v 'found symbolic link' >&2) ||
     die "helm upgrade failed"
-  log "helm upgrade: the operator's default node image is now $NODE_IMAGE_NEXT ($((SECONDS - t))s)"
+  log "helm upgrade: the operator's default node image is now $next_ref ($((SECONDS - t))s)"
   until_ok 120 "condition RestartRequired True, OperatorDefaultsChanged" \
     sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.conditions[?(@.type==\"RestartRequired\")].reason}')\" = OperatorDefaultsChanged ]"
   log "RestartRequired: $(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="RestartRequired")].message}')"
   while [ $((SECONDS - t)) -lt 120 ]; do sleep 5; done
   [ "$(pod_uids)" = "$before" ] || die "pods were replaced after the helm upgrade"
   [ "$(pod_restarts)" = "$restarts" ] || die "containers restarted after the helm upgrade"
-  [ "$(jp "sts/$CLUSTER" '{.spec.template.spec.containers[0].image}')" = "$NODE_IMAGE" ] || die "the StatefulSet's image changed"
-  log "120 s after the upgrade: same pods, same restart counts, the StatefulSet still runs $NODE_IMAGE"
+  [ "$(jp "sts/$CLUSTER" '{.spec.template.spec.containers[0].image}')" = "$NODE_REF" ] || die "the StatefulSet's image changed"
+  log "120 s after the upgrade: same pods, same restart counts, the StatefulSet still runs $NODE_REF"
   sampler="$(sample_not_ready "$WORK/upgrade-ready")"
   k annotate "dht/$CLUSTER" dht.dev/allow-restart=once >/dev/null || die "cannot allow the restart"
   t=$SECONDS
   upgraded() {
-    [ "$(jp pods '{range .items[*]}{.metadata.name} {.spec.containers[0].image}{"\n"}{end}' | grep -cE "^$CLUSTER-[0-2] $NODE_IMAGE_NEXT$")" = 3 ] || return 1
+    [ "$(jp pods '{range .items[*]}{.metadata.name} {.spec.containers[0].image}{"\n"}{end}' | grep -cxF -e "$CLUSTER-0 $next_ref" -e "$CLUSTER-1 $next_ref" -e "$CLUSTER-2 $next_ref")" = 3 ] || return 1
     [ -z "$(jp "dht/$CLUSTER" '{.status.roll}')" ] || return 1
     [ "$(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="ConfigApplied")].status}/{.status.conditions[?(@.type=="RestartRequired")].status}')" = True/False ] || return 1
     [ "$(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="Ready")].status}')" = True ]
   }
-  until_ok 900 "allowed: rolled to $NODE_IMAGE_NEXT, ConfigApplied, RestartRequired False, Ready" upgraded
+  until_ok 900 "allowed: rolled to $next_ref, ConfigApplied, RestartRequired False, Ready" upgraded
   touch "$WORK/upgrade-ready.stop"; wait "$sampler" 2>/dev/null
   log "roll took $((SECONDS - t))s; most node pods not Ready at once: $(most_not_ready "$WORK/upgrade-ready")"
   [ "$(most_not_ready "$WORK/upgrade-ready")" -le 1 ] || die "more than one node pod was not Ready at once"
@@ -1143,7 +1157,7 @@ run_step() { # run_step N SPEC
   fi
 }
 
-echo "e2e: namespace $NS, operator $OPERATOR_IMAGE, node $NODE_IMAGE, client $CLIENT_IMAGE, pull $PULL_POLICY"
+echo "e2e: namespace $NS, operator $OPERATOR_REF, node $NODE_REF, client $CLIENT_IMAGE, pull $PULL_POLICY"
 echo "e2e: cluster $(timeout 20 kubectl config current-context 2>/dev/null || echo '?'), server $(timeout 20 kubectl version -o json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["serverVersion"]["gitVersion"])' 2>/dev/null || echo '?')"
 trap 'echo "e2e: interrupted"; cleanup; exit 130' INT TERM
 i=0

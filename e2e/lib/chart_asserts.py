@@ -5,7 +5,8 @@ Rejects duplicate mapping keys (kubernetes-validate's YAML loader would silently
 splits the documents into built-in kinds (BUILTIN_OUT, for kubernetes-validate) and dht.dev
 custom resources (CUSTOM_OUT, for kubeconform), and asserts what the chart promises for CASE:
   default     all namespaces: ClusterRole + ClusterRoleBinding with exactly the operator's rules
-  namespaced  watchNamespaces=[team-a,team-b], no leader election, sample cluster: Roles only
+  namespaced  watchNamespaces=[team-a,team-b], no leader election, sample cluster: Roles only;
+              image digests (sha256:a..., sha256:b...): both images are repository:tag@digest
   (both: the report site's ClusterRole, <fullname>-reviews, to create TokenReviews and
   SubjectAccessReviews, cluster-scoped, and nothing else)
   norbac      rbac.create=false, serviceAccount.create=false: no RBAC, no ServiceAccount
@@ -112,6 +113,7 @@ def main(case, rendered, builtin_out, custom_out):
     if deploy:
         c = deploy[0]["spec"]["template"]["spec"]["containers"][0]
         env = {e["name"]: e for e in c.get("env", [])}
+        image = c.get("image", "")
         for name in ("DHT_NODE_IMAGE", "WATCH_NAMESPACES", "LEADER_ELECTION", "POD_NAMESPACE", "LOG_LEVEL"):
             check(name in env, f"operator env {name}")
         check(env.get("POD_NAMESPACE", {}).get("valueFrom", {}).get("fieldRef", {}).get("fieldPath")
@@ -164,6 +166,7 @@ def main(case, rendered, builtin_out, custom_out):
         check(len(lease_roles) == 1 and flatten(lease_roles[0]["rules"]) == LEASE,
               "leader election Role: leases only")
         check(env["WATCH_NAMESPACES"]["value"] == "", "WATCH_NAMESPACES empty = all")
+        check("@" not in image and "@" not in env["DHT_NODE_IMAGE"]["value"], "images by tag without a digest")
         check(not kinds.get("DhtCluster"), "no sample DhtCluster by default")
         check(not kinds.get("PodMonitor") and not kinds.get("ServiceMonitor"), "no monitoring by default")
         check(env["DHT_MONITORING_NAMESPACE"]["value"] == "", "no monitoring namespace by default")
@@ -181,6 +184,10 @@ def main(case, rendered, builtin_out, custom_out):
         check(env["WATCH_NAMESPACES"]["value"] == "team-a,team-b", "WATCH_NAMESPACES lists them")
         check(env["LEADER_ELECTION"]["value"] == "false", "LEADER_ELECTION=false")
         check(deploy[0]["spec"]["strategy"]["type"] == "Recreate", "Recreate without leader election")
+        check(re.fullmatch(r"local/dht-operator:[^@:/]+@sha256:a{64}", image),
+              f"operator image pinned by operator.image.digest: {image}")
+        check(re.fullmatch(r"local/dht-node:[^@:/]+@sha256:b{64}", env["DHT_NODE_IMAGE"]["value"]),
+              f"DHT_NODE_IMAGE pinned by node.image.digest: {env['DHT_NODE_IMAGE']['value']}")
         check(len(kinds.get("DhtCluster", [])) == 1, "the sample DhtCluster")
     elif case == "monitoring":
         check(env["DHT_MONITORING_NAMESPACE"]["value"] == "monitoring",

@@ -57,12 +57,24 @@ app.kubernetes.io/component: operator
 {{- end -}}
 {{- end -}}
 
+{{/*
+An image reference: repository:tag, or repository:tag@digest when image.digest is set (the
+container runtime then pulls and runs the digest; the tag is only there for people to read).
+*/}}
+{{- define "dht.image" -}}
+{{- $ref := printf "%s:%s" .image.repository (.image.tag | default .appVersion) -}}
+{{- with .image.digest -}}
+{{- $ref = printf "%s@%s" $ref . -}}
+{{- end -}}
+{{- $ref -}}
+{{- end -}}
+
 {{- define "dht.operatorImage" -}}
-{{- printf "%s:%s" .Values.operator.image.repository (.Values.operator.image.tag | default .Chart.AppVersion) -}}
+{{- include "dht.image" (dict "image" .Values.operator.image "appVersion" .Chart.AppVersion) -}}
 {{- end -}}
 
 {{- define "dht.nodeImage" -}}
-{{- printf "%s:%s" .Values.node.image.repository (.Values.node.image.tag | default .Chart.AppVersion) -}}
+{{- include "dht.image" (dict "image" .Values.node.image "appVersion" .Chart.AppVersion) -}}
 {{- end -}}
 
 {{/*
