@@ -3,8 +3,6 @@ package dev.dht.operator.tls;
 import dev.dht.operator.kube.SecretTexts;
 import dev.dht.pki.IssuedCertificate;
 import dev.dht.pki.Pem;
-import dev.dht.pki.PkiException;
-import dev.dht.pki.Signatures;
 import io.fabric8.kubernetes.api.model.Secret;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -39,23 +37,10 @@ public record NodeTlsSecret(
       return null;
     }
     return new NodeTlsSecret(
-        certificate(SecretTexts.text(secret, CERT), SecretTexts.text(secret, KEY)),
+        CertificateAndKey.read(SecretTexts.text(secret, CERT), SecretTexts.text(secret, KEY)),
         TrustBundle.parse(SecretTexts.text(secret, CA)),
         SecretData.instant(secret, TRUST_CHANGED_AT),
         SecretData.instant(secret, ISSUED_AT));
-  }
-
-  private static IssuedCertificate certificate(String certificate, String key) {
-    if (certificate == null || key == null) {
-      return null;
-    }
-    try {
-      var issued =
-          new IssuedCertificate(Pem.parseCertificate(certificate), Pem.parsePrivateKey(key));
-      return Signatures.keyMatches(issued.certificate(), issued.privateKey()) ? issued : null;
-    } catch (PkiException e) {
-      return null;
-    }
   }
 
   Map<String, String> data() {

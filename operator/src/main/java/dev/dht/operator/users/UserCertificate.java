@@ -4,12 +4,12 @@ import dev.dht.contract.UsersDocument;
 import dev.dht.operator.kube.Owners;
 import dev.dht.operator.kube.SecretTexts;
 import dev.dht.operator.tls.CertManagerCertificate;
+import dev.dht.operator.tls.CertificateAndKey;
 import dev.dht.operator.tls.ClusterCa;
 import dev.dht.operator.tls.IssuerRef;
 import dev.dht.pki.CertificateInfo;
 import dev.dht.pki.IssuedCertificate;
 import dev.dht.pki.Pem;
-import dev.dht.pki.PkiException;
 import dev.dht.pki.Signatures;
 import dev.dht.pki.Validity;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -154,17 +154,6 @@ public final class UserCertificate {
   }
 
   private static IssuedCertificate held(Secret secret) {
-    String certificate = SecretTexts.text(secret, CERT);
-    String key = SecretTexts.text(secret, KEY);
-    if (certificate == null || key == null) {
-      return null;
-    }
-    try {
-      var issued =
-          new IssuedCertificate(Pem.parseCertificate(certificate), Pem.parsePrivateKey(key));
-      return Signatures.keyMatches(issued.certificate(), issued.privateKey()) ? issued : null;
-    } catch (PkiException e) {
-      return null;
-    }
+    return CertificateAndKey.read(SecretTexts.text(secret, CERT), SecretTexts.text(secret, KEY));
   }
 }

@@ -956,8 +956,8 @@ class DhtLoadTestOperatorTest {
   void aTargetThePolicyRefusesGetsNoJobAndTheReason() {
     create("put-refused-url", spec -> spec.setTargetUrl("http://10.0.0.9:8080"));
     create("put-userinfo", spec -> spec.setTargetUrl("http://10.0.0.1:8080@10.0.0.9"));
-    createCluster("kappa", true, "elsewhere.example/dht-node:1");
-    create("put-kappa", spec -> spec.setClusterRef(new DhtLoadTestSpec.ClusterRef("kappa")));
+    createCluster("lambda", true, "elsewhere.example/dht-node:1");
+    create("put-lambda", spec -> spec.setClusterRef(new DhtLoadTestSpec.ClusterRef("lambda")));
     create("put-allowed", spec -> spec.setTargetUrl("http://10.0.0.4:8080/"));
 
     var url =
@@ -968,15 +968,15 @@ class DhtLoadTestOperatorTest {
     var userInfo =
         awaitStatus("put-userinfo", s -> reason(s, "TargetReady").equals("TargetNotAllowed"));
     assertThat(condition(userInfo, "TargetReady").getMessage()).contains("user info");
-    var image = awaitStatus("put-kappa", s -> reason(s, "TargetReady").equals("ImageNotAllowed"));
+    var image = awaitStatus("put-lambda", s -> reason(s, "TargetReady").equals("ImageNotAllowed"));
     assertThat(image.getPhase()).isEqualTo("Pending");
     assertThat(condition(image, "TargetReady").getMessage())
-        .contains("kappa", "'elsewhere.example/dht-node:1'", "policy.images");
+        .contains("lambda", "'elsewhere.example/dht-node:1'", "policy.images");
 
     var allowed = await(Job.class, "put-allowed-loadgen");
     assertThat(allowed.getSpec().getTemplate().getSpec().getContainers().getFirst().getArgs())
         .containsSequence("--url", "http://10.0.0.4:8080");
-    for (String refused : List.of("put-refused-url", "put-userinfo", "put-kappa")) {
+    for (String refused : List.of("put-refused-url", "put-userinfo", "put-lambda")) {
       assertThat(get(Job.class, refused + "-loadgen")).as("no Job for %s", refused).isNull();
     }
   }
