@@ -50,7 +50,6 @@ if [ ! -x "$WRK2" ]; then
   WRK2="$("$SHARED/tools/build-wrk2.sh" | tail -1)"
 fi
 [ -f "$JAR" ] || { log "missing $JAR: run 'make build' first"; exit 1; }
-[ -z "${TLS:-}" ] || [ -z "$PROFILE" ] || { log "PROFILE is for plain clusters (admin port)"; exit 2; }
 rm -rf "$OUT" && mkdir -p "$OUT"
 : > "$OUT/runs"
 
@@ -90,6 +89,13 @@ fi
 scripts/local-cluster.sh start >&2
 urls="$(scripts/local-cluster.sh urls)"
 url="${urls%%,*}"
+# the nodes' admin API (profiles): on each client port, or on a TLS node's admin port 9090
+if [ -n "${TLS:-}" ]; then
+  ADMIN_CURL=(--cacert "$DATA_DIR/tls/ca.crt") ADMIN_NODES="" i=1
+  for p in $PORTS; do ADMIN_NODES+="$p=https://127.0.0.$i:9090 "; i=$((i + 1)); done
+else
+  ADMIN_CURL=() ADMIN_NODES="$(plain_admin_nodes "$PORTS")"
+fi
 "$JAVA" -jar "$JAR" loadgen --url "$urls" ${TLS:+--ca-file "$DATA_DIR/tls/ca.crt"} \
   ${AUTH:+--token-file "$DATA_DIR/token"} \
   --workload fill --rate 10000 --keyspace "$KEYSPACE" \
@@ -100,14 +106,15 @@ for op in ${OPS:-put get}; do
   for rate in $RATES; do
     sleep "$PAUSE"
     if [ -n "$PROFILE" ]; then
-      for p in $PORTS; do
-        curl -fsS -X POST -H "X-Dht-Cluster-Secret: $(cat "$DATA_DIR/secret")" -o /dev/null \
-          "http://127.0.0.1:$p/v0/admin/profile?events=$PROFILE&seconds=$DURATION" ||
-          log "node $p did not start profiling"
+      for node in $ADMIN_NODES; do
+        curl -fsS "${ADMIN_CURL[@]}" -X POST -H "X-Dht-Cluster-Secret: $(cat "$DATA_DIR/secret")" -o /dev/null \
+          "${node#*=}/v0/admin/profile?events=$PROFILE&seconds=$DURATION" ||
+          log "node ${node%%=*} did not start profiling"
       done
     fi
     measure cluster "$url" "$op" "$rate"
-    [ -z "$PROFILE" ] || flame_graphs "$OUT" "cluster-$op-$rate" "$PORTS" "$PROFILE" "$DATA_DIR/secret"
+    [ -z "$PROFILE" ] ||
+      flame_graphs "$OUT" "cluster-$op-$rate" "$ADMIN_NODES" "$PROFILE" "$DATA_DIR/secret" "${ADMIN_CURL[@]}"
   done
 done
 

@@ -194,7 +194,7 @@ for workload in put get; do
     sleep "$PAUSE"
     run "$workload-$rate" --workload "$workload" --rate "$rate" --duration "${DURATION}s" --warmup "${WARMUP}s" \
       "${profile_args[@]}"
-    [ -z "$PROFILE" ] || flame_graphs "$OUT" "$workload-$rate" "$PORTS" "$PROFILE" "$DATA_DIR/secret"
+    [ -z "$PROFILE" ] || flame_graphs "$OUT" "$workload-$rate" "$(plain_admin_nodes "$PORTS")" "$PROFILE" "$DATA_DIR/secret"
   done
 done
 
