@@ -8,6 +8,7 @@ import dev.dht.node.cluster.Topology;
 import dev.dht.node.profiling.ProfileRequest;
 import dev.dht.node.repair.Maintenance;
 import dev.dht.node.replication.InternalApi;
+import dev.dht.node.tls.TlsReloader;
 import io.vertx.core.Future;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -52,7 +53,7 @@ final class AdminHandler {
       Maintenance maintenance,
       ClockOffsets clockOffsets,
       ClusterSecrets secrets,
-      boolean tls,
+      TlsReloader tls,
       UsersPush users) {
     this.cluster = cluster;
     this.maintenance = maintenance;

@@ -138,7 +138,7 @@ public final class HttpVerticle extends VerticleBase {
             limits,
             shared.metrics(),
             shared.secret(),
-            shared.tls() != null,
+            shared.tls(),
             shared.requestTimeoutMs(),
             new RepairHandler(
                 shared.cluster(),
@@ -153,7 +153,7 @@ public final class HttpVerticle extends VerticleBase {
             shared.maintenance(),
             shared.clockOffsets(),
             shared.secret(),
-            shared.tls() != null,
+            shared.tls(),
             new UsersPush(shared.users(), shared.usersReloader(), shared.peers()));
     List<Future<HttpServer>> listening = new ArrayList<>();
     for (Listener listener : shared.listeners()) {

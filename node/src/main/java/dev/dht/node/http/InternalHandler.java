@@ -9,6 +9,7 @@ import dev.dht.node.replication.InternalApi;
 import dev.dht.node.replication.LocalReplica;
 import dev.dht.node.replication.ReplicaOp;
 import dev.dht.node.storage.Record;
+import dev.dht.node.tls.TlsReloader;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
@@ -52,7 +53,7 @@ final class InternalHandler {
       Limits limits,
       NodeMetrics metrics,
       ClusterSecrets secret,
-      boolean tls,
+      TlsReloader tls,
       long requestTimeoutMs,
       RepairHandler repairs) {
     this.repairs = repairs;

@@ -64,6 +64,18 @@ public record TlsMaterial(Buffer cert, Buffer key, Buffer ca) {
         .setHostnameVerificationAlgorithm("HTTPS");
   }
 
+  /** The names a peer's certificate must carry: this node's own ({@link PeerNames}). */
+  public PeerNames peerNames() {
+    try {
+      var own =
+          CertificateFactory.getInstance("X.509")
+              .generateCertificate(new ByteArrayInputStream(cert.getBytes()));
+      return PeerNames.of((X509Certificate) own);
+    } catch (CertificateException | ClassCastException e) {
+      return new PeerNames(java.util.Set.of());
+    }
+  }
+
   /** The CAs of the trust bundle; none when it cannot be read. */
   public List<X509Certificate> caCertificates() {
     try {

@@ -24,15 +24,22 @@ public final class TlsReloader {
   private final TlsFiles files;
   private final List<User> users = new CopyOnWriteArrayList<>();
   private volatile TlsMaterial current;
+  private volatile PeerNames peerNames;
 
   public TlsReloader(TlsFiles files) {
     this.files = files;
     this.current = TlsMaterial.readNow(files);
+    this.peerNames = current.peerNames();
   }
 
   /** The material in force. */
   public TlsMaterial current() {
     return current;
+  }
+
+  /** The names of the certificate in force, which a peer's must carry one of. */
+  public PeerNames peerNames() {
+    return peerNames;
   }
 
   /**
@@ -53,6 +60,7 @@ public final class TlsReloader {
         .onSuccess(read -> {
           if (!read.equals(current)) {
             current = read;
+            peerNames = read.peerNames();
             log.info("TLS files changed: serving and connecting with the new certificate and CAs");
             users.forEach(user ->
                 user.context()

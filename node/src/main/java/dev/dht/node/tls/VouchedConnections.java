@@ -22,19 +22,25 @@ public final class VouchedConnections {
 
   /** A new connection of the server: kept while it is open, if its client showed a certificate. */
   public void track(HttpConnection connection) {
-    if (connection.isSsl() && leaf(connection) != null) {
+    if (connection.isSsl() && !chain(connection).isEmpty()) {
       open.add(connection);
       connection.closeHandler(v -> open.remove(connection));
     }
   }
 
-  /** Closes the connections whose client certificate no CA of {@code material} signed. */
+  /**
+   * Closes the connections whose client certificate chain no CA of {@code material} vouches for;
+   * none if its bundle cannot be read (the server keeps the old one then).
+   */
   public void closeUntrusted(TlsMaterial material) {
     List<X509Certificate> cas = material.caCertificates();
+    if (cas.isEmpty()) {
+      return;
+    }
     int closed = 0;
     for (HttpConnection connection : List.copyOf(open)) {
-      X509Certificate leaf = leaf(connection);
-      if (leaf != null && !TrustedIssuers.signedByAny(leaf, cas)) {
+      List<X509Certificate> chain = chain(connection);
+      if (!chain.isEmpty() && !TrustedIssuers.vouchFor(chain, cas)) {
         open.remove(connection);
         connection.close();
         closed++;
@@ -45,12 +51,15 @@ public final class VouchedConnections {
     }
   }
 
-  private static X509Certificate leaf(HttpConnection connection) {
+  /** The client's certificate chain, leaf first; empty if it showed none. */
+  private static List<X509Certificate> chain(HttpConnection connection) {
     try {
-      var chain = connection.peerCertificates();
-      return chain.isEmpty() || !(chain.getFirst() instanceof X509Certificate leaf) ? null : leaf;
+      return connection.peerCertificates().stream()
+          .filter(X509Certificate.class::isInstance)
+          .map(X509Certificate.class::cast)
+          .toList();
     } catch (SSLPeerUnverifiedException e) {
-      return null;
+      return List.of();
     }
   }
 }

@@ -149,6 +149,11 @@ class TlsClientAuthTest {
     assertThat(get(user, clock).statusCode()).isEqualTo(403);
     assertThat(get(peer, status).statusCode()).isEqualTo(200);
     assertThat(get(user, status).statusCode()).isEqualTo(401);
+    // the same CA's certificate for other names (another cluster sharing an issuer) is no peer's
+    HttpClient stranger =
+        client(ca.issue(new LeafRequest("other node", List.of("*.other-peers.ns.svc"), VALID)));
+    assertThat(get(stranger, clock).statusCode()).isEqualTo(403);
+    assertThat(get(stranger, status).statusCode()).isEqualTo(401);
   }
 
   private static HttpResponse<String> get(HttpClient client, String url) throws Exception {

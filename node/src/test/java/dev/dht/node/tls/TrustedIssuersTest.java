@@ -26,4 +26,27 @@ class TrustedIssuersTest {
     assertThat(TrustedIssuers.signedByAny(leaf, List.of(other.certificate()))).isFalse();
     assertThat(TrustedIssuers.signedByAny(leaf, List.of())).isFalse();
   }
+
+  @Test
+  void aChainIsVouchedForWhenTheBundleSignedOneOfItsCertificates() {
+    var root = CertificateAuthority.generate("root", VALID);
+    // an intermediate: a CA certificate the root signed (pki issues leaves only, so by hand here)
+    var intermediate = CertificateAuthority.generate("intermediate", VALID);
+    var leaf =
+        intermediate.issue(new LeafRequest("node", List.of("localhost"), VALID)).certificate();
+    var other = CertificateAuthority.generate("other", VALID);
+    assertThat(
+            TrustedIssuers.vouchFor(
+                List.of(leaf, intermediate.certificate()), List.of(intermediate.certificate())))
+        .as("the bundle holds the intermediate")
+        .isTrue();
+    assertThat(TrustedIssuers.vouchFor(List.of(leaf), List.of(intermediate.certificate())))
+        .isTrue();
+    assertThat(
+            TrustedIssuers.vouchFor(
+                List.of(leaf, intermediate.certificate()),
+                List.of(other.certificate(), root.certificate())))
+        .as("nothing of the chain is the bundle's")
+        .isFalse();
+  }
 }
