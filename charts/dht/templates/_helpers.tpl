@@ -120,8 +120,10 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
 # secrets <cluster>-secret); every other read is a get by name: the TLS Secrets <cluster>-ca,
 # -ca-cert, -node-tls (no managed-by label: they would break that informer's one Secret per
 # cluster), a cluster secret just made, a load test's cluster secret and its control token
-# <test>-control. create: those, for a new cluster or load test; update: the TLS Secrets (a renewed certificate, a CA rotation's steps), at the version
-# read, and only those the DhtCluster owns (its UID).
+# <test>-control, a DhtUser's token and client certificate <user>-token, <user>-tls. create: those,
+# for a new cluster, load test or user; update: the TLS Secrets (a renewed certificate, a CA
+# rotation's steps, <cluster>-ca-cert copied from cert-manager's), the users file and a user's
+# certificate, at the version read, and only those the DhtCluster or DhtUser owns (its UID).
 - apiGroups: [""]
   resources: ["secrets"]
   verbs: ["get", "list", "watch", "create", "update"]
@@ -157,8 +159,9 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
 - apiGroups: [""]
   resources: ["persistentvolumeclaims"]
   verbs: ["get", "list", "patch", "delete"]
-# spec.tls.issuerRef: the cert-manager Certificate <cluster>-node-tls the operator keeps (get by
-# name; update at the version read, only one the DhtCluster owns); cert-manager writes its Secret
+# spec.tls.issuerRef: the cert-manager Certificates the operator keeps, <cluster>-node-tls and
+# <user>-tls (get by name; update at the version read, only those the DhtCluster or DhtUser owns);
+# cert-manager writes their Secrets
 - apiGroups: ["cert-manager.io"]
   resources: ["certificates"]
   verbs: ["get", "create", "update"]

@@ -136,6 +136,7 @@ public record ClusterModel(
     var derived = NodeThreads.forResources(resources);
     var jvm = new ArrayList<>(defaults.getJvmOptions());
     jvm.addAll(requireNonNullElse(spec.getJvmOptions(), List.of()));
+    var clusterPull = pull.forCluster(spec);
     return new ClusterModel(
         cluster.getMetadata().getName(),
         cluster.getMetadata().getNamespace(),
@@ -158,8 +159,8 @@ public record ClusterModel(
         spec.getScheduling(),
         membership(cluster.getStatus(), replicas, new MembersFile.Replication(ack, from)),
         defaults,
-        pull.forCluster(spec).policy(),
-        pull.forCluster(spec).secretReferences(),
+        clusterPull.policy(),
+        clusterPull.secretReferences(),
         Transport.decide(wantsTls(spec), cluster.getStatus()),
         ClientAuthentication.decide(spec.getAuthentication(), cluster.getStatus()),
         inputs(spec, defaults));

@@ -49,7 +49,7 @@ final class ClusterUsers {
     var secrets = client.secrets().inNamespace(model.namespace());
     var cluster = context.getPrimaryResource();
     boolean certificates = model.tls(); // a plain cluster could not check a certificate
-    var issuer = new UserCertificates(client, cluster, Instant.now());
+    var userCertificates = new UserCertificates(client, cluster, Instant.now());
     var holders = new ArrayList<UsersFile.Holder>();
     for (DhtUser user : context.getSecondaryResources(DhtUser.class)) {
       if (!model.name().equals(user.clusterName())
@@ -57,7 +57,7 @@ final class ClusterUsers {
         continue;
       }
       boolean certificate =
-          certificates && user.getSpec().wantsCertificate() && issuer.ensure(user);
+          certificates && user.getSpec().wantsCertificate() && userCertificates.ensure(user);
       UserSecret.token(
               secrets.withName(UserSecret.nameOf(user.getMetadata().getName())).get(), user)
           .ifPresent(token -> holders.add(new UsersFile.Holder(user, token, certificate)));

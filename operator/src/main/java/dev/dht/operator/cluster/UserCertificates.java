@@ -54,7 +54,7 @@ final class UserCertificates {
     if (ca.isEmpty()) {
       return false;
     }
-    if (UserCertificate.whyNew(existing, user.getMetadata().getName(), ca.get(), now) != null) {
+    if (UserCertificate.whyNew(existing, user, ca.get(), now) != null) {
       var issued = UserCertificate.issue(user, existing, ca.get(), now);
       if (existing == null) {
         secrets.resource(issued).create();
@@ -77,7 +77,7 @@ final class UserCertificates {
         || (secret != null && !CertManagerCertificate.wrote(secret, certificate))) {
       return false;
     }
-    var wanted = UserCertificate.certManagerSpec(user.getMetadata().getName(), issuer);
+    var wanted = UserCertificate.certManagerSpec(user, issuer);
     if (certificate == null) {
       certificates.resource(UserCertificate.certManagerCertificate(user, issuer)).create();
     } else if (!CertManagerCertificate.asksFor(certificate, wanted)) {

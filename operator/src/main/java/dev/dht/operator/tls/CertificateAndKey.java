@@ -9,14 +9,21 @@ import dev.dht.pki.Signatures;
 public final class CertificateAndKey {
   private CertificateAndKey() {}
 
-  /** The pair; null when one is missing or unreadable, or the key is not the certificate's. */
+  /**
+   * The pair; null when one is missing or unreadable, or the key is not the certificate's. The
+   * certificate may come with its chain (an issuer with intermediates writes leaf first, then the
+   * chain): the first is the leaf.
+   */
   public static IssuedCertificate read(String certificate, String key) {
     if (certificate == null || key == null) {
       return null;
     }
     try {
-      var issued =
-          new IssuedCertificate(Pem.parseCertificate(certificate), Pem.parsePrivateKey(key));
+      var chain = Pem.parseCertificates(certificate);
+      if (chain.isEmpty()) {
+        return null;
+      }
+      var issued = new IssuedCertificate(chain.getFirst(), Pem.parsePrivateKey(key));
       return Signatures.keyMatches(issued.certificate(), issued.privateKey()) ? issued : null;
     } catch (PkiException e) {
       return null;

@@ -89,16 +89,16 @@ public class DhtUserReconciler implements Reconciler<DhtUser> {
    */
   private record Certificate(String secret, boolean notOwned, Instant notAfter) {
     static Certificate of(DhtUser user, KubernetesClient client) {
-      String namespace = user.getMetadata().getNamespace();
-      var secrets = client.secrets().inNamespace(namespace);
       if (!user.getSpec().wantsCertificate()) {
         return null;
       }
+      String namespace = user.getMetadata().getNamespace();
       String name = UserCertificate.nameOf(user.getMetadata().getName());
-      var found = secrets.withName(name).get();
+      var found = client.secrets().inNamespace(namespace).withName(name).get();
       if (found == null) {
         return new Certificate(name, false, null);
       }
+      // the operator's own Secret, else one cert-manager wrote for the user's Certificate
       if (!Owners.isControlledBy(found, user)
           && !UserCertificate.isUsers(
               found,

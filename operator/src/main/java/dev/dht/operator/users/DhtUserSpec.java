@@ -45,7 +45,7 @@ public class DhtUserSpec {
 
   @JsonPropertyDescription(
       "Also a client certificate for the user, next to the token: Secret <name>-tls (tls.crt,"
-          + " tls.key, and ca.crt to verify the nodes), subject CN dht-user.<name>, from the"
+          + " tls.key, and ca.crt to verify the nodes), subject CN dht-user.<name>.<8 hex digits of the user's UID>, from the"
           + " cluster's CA (or its cert-manager issuer), 90 days, renewed 30 days before its end"
           + " and during a CA rotation. Only on TLS clusters. Default: false.")
   private Boolean clientCertificate;

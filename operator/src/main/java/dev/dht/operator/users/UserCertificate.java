@@ -26,7 +26,7 @@ import java.util.Map;
  * holds when the operator's CA issues it ({@value #CERT}, {@value #KEY}, and the bundle that
  * verifies the nodes, {@value #CA}), and when the operator's CA issues a new one. Pure.
  *
- * <p>The certificate's subject CN is {@code dht-user.<user>}, the name under which the users file
+ * <p>The certificate's subject CN is {@link #commonName}, the name under which the users file
  * admits it; it is a client certificate only, valid 90 days (never past its CA's end), and renewed
  * 30 days before its end, when it is not the current CA's (a CA rotation: it is issued again while
  * the previous CA is still trusted), or when the Secret holds anything else. On a cluster whose
@@ -52,12 +52,19 @@ public final class UserCertificate {
     return user + "-tls";
   }
 
-  static String commonName(String user) {
-    return UsersDocument.USER_COMMON_NAME_PREFIX + user;
+  /**
+   * The subject CN of the user's certificates: {@code dht-user.<name>.<first 8 hex digits of its
+   * UID>}. The UID is there so that deleting a user revokes its certificates for good: a user made
+   * again under the same name is another user, whose name the nodes admit, not the old one's.
+   */
+  static String commonName(DhtUser user) {
+    String uid = user.getMetadata().getUid();
+    String name = UsersDocument.USER_COMMON_NAME_PREFIX + user.getMetadata().getName();
+    return uid == null ? name : name + "." + uid.replace("-", "").substring(0, 8);
   }
 
   /** Why the Secret needs a new certificate; null when the one it holds is good. */
-  public static String whyNew(Secret secret, String user, ClusterCa ca, Instant now) {
+  public static String whyNew(Secret secret, DhtUser user, ClusterCa ca, Instant now) {
     var held = held(secret);
     if (held == null) {
       return "there is none";
@@ -85,7 +92,7 @@ public final class UserCertificate {
     var issued =
         ca.current()
             .issueClient(
-                commonName(user.getMetadata().getName()),
+                commonName(user),
                 new Validity(now.minus(CLOCK_SKEW), now.plus(LIFETIME))
                     .endingNoLaterThan(ca.current().certificate().getNotAfter().toInstant()));
     return withContent(user, existing, issued, ca);
@@ -100,12 +107,13 @@ public final class UserCertificate {
   public static GenericKubernetesResource certManagerCertificate(DhtUser user, IssuerRef issuer) {
     String name = user.getMetadata().getName();
     return CertManagerCertificate.forClient(
-        user, nameOf(name), commonName(name), labels(name), issuer);
+        user, nameOf(name), commonName(user), labels(name), issuer);
   }
 
   /** What that Certificate asks for. */
-  public static Map<String, Object> certManagerSpec(String user, IssuerRef issuer) {
-    return CertManagerCertificate.clientSpec(nameOf(user), commonName(user), issuer);
+  public static Map<String, Object> certManagerSpec(DhtUser user, IssuerRef issuer) {
+    return CertManagerCertificate.clientSpec(
+        nameOf(user.getMetadata().getName()), commonName(user), issuer);
   }
 
   /**

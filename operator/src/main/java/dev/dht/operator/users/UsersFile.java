@@ -23,7 +23,7 @@ public final class UsersFile {
 
   /**
    * A user and its token, as the cluster's reconciler found them; {@code certificate}: the nodes
-   * also admit the user's client certificate (CN {@code dht-user.<name>}).
+   * also admit the user's client certificate ({@link UserCertificate#commonName}).
    */
   public record Holder(DhtUser user, String token, boolean certificate) {}
 
@@ -91,9 +91,7 @@ public final class UsersFile {
     return new UsersDocument.User(
         holder.user().getMetadata().getName(),
         UsersDocument.sha256Hex(holder.token()),
-        holder.certificate()
-            ? UserCertificate.commonName(holder.user().getMetadata().getName())
-            : null,
+        holder.certificate() ? UserCertificate.commonName(holder.user()) : null,
         acls,
         quota == null || quota.getRequestsPerSecond() == null ? 0 : quota.getRequestsPerSecond());
   }

@@ -149,6 +149,36 @@ class CertManagerOperatorTest {
   }
 
   @Test
+  void anIssuerWithAnIntermediateCaWritesTheChainAndTheNodesStillStart() throws Exception {
+    apply(
+        """
+        apiVersion: cert-manager.io/v1
+        kind: Certificate
+        metadata: {name: intermediate}
+        spec:
+          isCA: true
+          commonName: test intermediate
+          secretName: intermediate
+          privateKey: {algorithm: ECDSA, size: 256}
+          issuerRef: {name: team-ca, kind: Issuer}
+        """);
+    awaitUntil(() -> secret("intermediate") != null);
+    apply(
+        """
+        apiVersion: cert-manager.io/v1
+        kind: Issuer
+        metadata: {name: intermediate-ca}
+        spec: {ca: {secretName: intermediate}}
+        """);
+    create("cm-f", "intermediate-ca");
+    awaitStatus("cm-f", s -> conditionIs(s, "True", "CertificatesIssued"));
+    await(StatefulSet.class, "cm-f");
+    var chain = Pem.parseCertificates(text(secret("cm-f-node-tls"), "tls.crt"));
+    assertThat(chain).as("the leaf, then the intermediate").hasSizeGreaterThanOrEqualTo(2);
+    assertThat(CertificateInfo.of(chain.get(1)).commonName()).isEqualTo("test intermediate");
+  }
+
+  @Test
   void noNodeStartsBeforeTheIssuerSigned() {
     create("cm-b", "later-ca");
     var status = awaitStatus("cm-b", s -> conditionIs(s, "False", "CertificatePending"));
@@ -228,13 +258,15 @@ class CertManagerOperatorTest {
     var secret = secret("reader-tls");
     var leaf = Pem.parseCertificate(text(secret, "tls.crt"));
     validate(leaf, Pem.parseCertificate(text(secret("root"), "tls.crt")));
-    assertThat(CertificateInfo.of(leaf).commonName()).isEqualTo("dht-user.reader");
+    String commonName =
+        "dht-user.reader." + user.getMetadata().getUid().replace("-", "").substring(0, 8);
+    assertThat(CertificateInfo.of(leaf).commonName()).isEqualTo(commonName);
     assertThat(leaf.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.2");
     assertThat(text(secret, "tls.key")).startsWith("-----BEGIN PRIVATE KEY-----");
 
     awaitUntil(() -> {
       var users = text(secret("cm-e-users"), "users.json");
-      return users.contains("\"certificateCommonName\":\"dht-user.reader\"");
+      return users.contains("\"certificateCommonName\":\"" + commonName + "\"");
     });
     awaitUntil(() -> {
       var status =

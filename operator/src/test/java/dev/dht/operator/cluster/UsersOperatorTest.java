@@ -234,13 +234,14 @@ class UsersOperatorTest {
     var ca = Pem.parseCertificate(text(awaitSecret("users-e-ca"), "ca.crt"));
     assertThat(Signatures.issuedBy(leaf, ca)).isTrue();
     assertThat(Signatures.keyMatches(leaf, Pem.parsePrivateKey(text(secret, "tls.key")))).isTrue();
-    assertThat(CertificateInfo.of(leaf).commonName()).isEqualTo("dht-user.cert");
+    String commonName =
+        "dht-user.cert." + user.getMetadata().getUid().replace("-", "").substring(0, 8);
+    assertThat(CertificateInfo.of(leaf).commonName()).isEqualTo(commonName);
     assertThat(leaf.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.2");
     assertThat(text(secret, "ca.crt")).isEqualTo(text(awaitSecret("users-e-ca-cert"), "ca.crt"));
 
     var doc = awaitUsers("users-e", d -> d.get("users").size() == 1);
-    assertThat(doc.get("users").get(0).get("certificateCommonName").asText())
-        .isEqualTo("dht-user.cert");
+    assertThat(doc.get("users").get(0).get("certificateCommonName").asText()).isEqualTo(commonName);
     awaitUntil(() -> {
       var u = client.resources(DhtUser.class).inNamespace(ns).withName("cert").get();
       return "cert-tls".equals(u.getStatus().getCertificateSecret())

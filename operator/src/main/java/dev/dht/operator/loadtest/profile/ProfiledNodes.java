@@ -90,7 +90,7 @@ public final class ProfiledNodes {
       return answer.status() == 202
           ? null
           : answer.status() + " " + shortened(answer.text().strip());
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) { // an unreadable CA bundle, a bad URL
       return "not reached (" + shortened(String.valueOf(e.getMessage())) + ")";
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -76,7 +76,7 @@ public final class FlameGraphs {
           } else {
             missing.add("flame graph " + pod + " " + event + ": " + html.status());
           }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) { // an unreadable CA bundle, a bad URL
           missing.add("flame graph " + pod + " " + event + ": " + e.getMessage());
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
@@ -119,7 +119,7 @@ public final class FlameGraphs {
           return state;
         }
         Thread.sleep(500);
-      } catch (IOException e) {
+      } catch (IOException | RuntimeException e) {
         return JSON.createObjectNode().put("state", "unreachable (" + e.getMessage() + ")");
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
