@@ -17,8 +17,11 @@
 #   TLS=1                   the cluster over TLS (scripts/local-cluster.sh TLS=1; wrk2 speaks it)
 #   AUTH=1                  clients need a token (scripts/local-cluster.sh AUTH=1): wrk2 and the
 #                           fill send it
+#   NODE_CPUS=0 CLIENT_CPUS=1  pin the nodes and wrk2 to separate cores (taskset), so that the
+#                           client's own cost (e.g. its TLS) does not take the nodes' CPU
 # Output: target/bench-wrk2/<server>-<workload>-<rate>.txt (wrk2's own output), results.json,
-# and the tables on stdout.
+# and the tables on stdout. A table's "cores" is the CPU the server's processes (all three nodes)
+# used during the run, and "cpu us" that per achieved request: the cost, apart from the p99's noise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,7 +43,7 @@ PORTS="${PORTS:-8080 8081 8082}"
 OUT=target/bench-wrk2
 SHARED="${SHARED:-$(cd .. && pwd)/shared}"
 WRK2="${WRK2:-/opt/wrk2/wrk}"
-export KEYSPACE VALUE_SIZE ACK FROM PORTS DATA_DIR="$OUT/data"
+export KEYSPACE VALUE_SIZE ACK FROM PORTS DATA_DIR="$OUT/data" NODE_CPUS="${NODE_CPUS:-}"
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 JAR=app/target/dht.jar
 log() { echo "bench-wrk2: $*" >&2; }
@@ -66,12 +69,22 @@ trap 'exit 130' INT TERM
 # wrk2_run NAME URL OP RATE SECONDS: one wrk2 run, its output in $OUT/NAME.txt
 wrk2_run() {
   log "$1: wrk2 -t$THREADS -c$CONNECTIONS -d${5}s -R$4 -L ($3) $2"
-  OP="$3" "$WRK2" -t"$THREADS" -c"$CONNECTIONS" -d"${5}s" -R"$4" -L --timeout 2s \
+  OP="$3" ${CLIENT_CPUS:+taskset -c "$CLIENT_CPUS"} "$WRK2" -t"$THREADS" -c"$CONNECTIONS" -d"${5}s" -R"$4" -L --timeout 2s \
     ${AUTH:+-H "Authorization: Bearer $(cat "$DATA_DIR/token")"} \
     -s scripts/wrk2/entity.lua "$2" > "$OUT/$1.txt" 2>&1 || log "$1: wrk2 failed (see $OUT/$1.txt)"
 }
-measure() { # SERVER URL OP RATE
+# cpu_ticks PIDS: the CPU time the processes used so far (clock ticks, user + system)
+cpu_ticks() {
+  local p t=0 s
+  for p in $1; do read -r -a s < "/proc/$p/stat" && t=$((t + s[13] + s[14])); done
+  echo "$t"
+}
+measure() { # SERVER URL OP RATE PIDS: also the CPU (cores) the server's processes used meanwhile
+  local ticks0 t0
+  ticks0=$(cpu_ticks "$5") t0=$(date +%s%N)
   wrk2_run "$1-$3-$4" "$2" "$3" "$4" "$DURATION"
+  echo "$(($(cpu_ticks "$5") - ticks0)) $(getconf CLK_TCK) $(($(date +%s%N) - t0))" |
+    awk '{ printf "%.3f\n", $1 / $2 / ($3 / 1e9) }' > "$OUT/$1-$3-$4.cores"
   echo "$1 $3 $4" >> "$OUT/runs"
 }
 
@@ -81,7 +94,7 @@ if [ -n "$BARE_RATES" ]; then
 bare_pid=$!
 for _ in $(seq 1 100); do curl -fsS -o /dev/null "http://127.0.0.1:$BARE_PORT/" 2>/dev/null && break; sleep 0.1; done
 wrk2_run bare-warmup "http://127.0.0.1:$BARE_PORT" get "${BARE_RATES%% *}" "$WARMUP"
-for rate in $BARE_RATES; do sleep "$PAUSE"; measure bare "http://127.0.0.1:$BARE_PORT" get "$rate"; done
+for rate in $BARE_RATES; do sleep "$PAUSE"; measure bare "http://127.0.0.1:$BARE_PORT" get "$rate" "$bare_pid"; done
 kill "$bare_pid"; wait "$bare_pid" 2>/dev/null || true; bare_pid=
 fi
 
@@ -112,7 +125,7 @@ for op in ${OPS:-put get}; do
           log "node ${node%%=*} did not start profiling"
       done
     fi
-    measure cluster "$url" "$op" "$rate"
+    measure cluster "$url" "$op" "$rate" "$(cat "$DATA_DIR/pids")"
     [ -z "$PROFILE" ] ||
       flame_graphs "$OUT" "cluster-$op-$rate" "$ADMIN_NODES" "$PROFILE" "$DATA_DIR/secret" "${ADMIN_CURL[@]}"
   done
@@ -139,6 +152,8 @@ runs = []
 for line in open(os.path.join(out, "runs")):
     server, op, rate = line.split()
     r = parse(os.path.join(out, "%s-%s-%s.txt" % (server, op, rate)))
+    r["cores"] = float(open(os.path.join(out, "%s-%s-%s.cores" % (server, op, rate))).read())
+    r["cpuUsPerRequest"] = r["cores"] * 1e6 / r["achieved"] if r["achieved"] else None
     r.update(server=server, op=op, target=int(rate))
     r["holds"] = (r["achieved"] >= 0.99 * r["target"] and r["p99"] is not None and r["p99"] <= slo
                   and r["non2xx"] == 0 and r["socketErrors"] == 0)
@@ -151,11 +166,12 @@ for key in (("bare", "get"), ("cluster", "put"), ("cluster", "get")):
     peaks[key] = max([r["target"] for r in rows if r["holds"]], default=0)
     print("%s %s (wrk2 -t%s -c%s, p99 SLO %g ms)" % (key[0], key[1].upper(), os.environ.get("THREADS", "4"),
                                                       os.environ.get("CONNECTIONS", "64"), slo))
-    print("%9s %11s %9s %9s %9s %9s %7s %7s  %s" % ("target/s", "achieved/s", "p50 ms", "p99 ms", "p99.9 ms",
-                                                  "max ms", "non2xx", "sockerr", "holds"))
+    print("%9s %11s %9s %9s %9s %9s %7s %7s %6s %7s  %s" % ("target/s", "achieved/s", "p50 ms", "p99 ms",
+          "p99.9 ms", "max ms", "non2xx", "sockerr", "cores", "cpu us", "holds"))
     for r in rows:
-        print("%9d %11.0f %9s %9s %9s %9s %7d %7d  %s" % (r["target"], r["achieved"], f(r["p50"]), f(r["p99"]),
-              f(r["p999"]), f(r["max"]), r["non2xx"], r["socketErrors"], "yes" if r["holds"] else "no"))
+        print("%9d %11.0f %9s %9s %9s %9s %7d %7d %6.2f %7s  %s" % (r["target"], r["achieved"], f(r["p50"]),
+              f(r["p99"]), f(r["p999"]), f(r["max"]), r["non2xx"], r["socketErrors"], r["cores"],
+              "%.0f" % r["cpuUsPerRequest"] if r["cpuUsPerRequest"] else "-", "yes" if r["holds"] else "no"))
     print()
 bare = peaks.get(("bare", "get"), 0)
 for op in ("put", "get"):

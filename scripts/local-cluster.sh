@@ -4,7 +4,8 @@
 #   start  start in the background and return once every node answers (make bench, tests)
 #   stop   stop the nodes started by `start`
 #   urls   print the nodes' client URLs, comma-separated
-# Env: DATA_DIR (default ./data), PORTS (default "8080 8081 8082"), NODE_JVM_OPTS, NODE_ARGS.
+# Env: DATA_DIR (default ./data), PORTS (default "8080 8081 8082"), NODE_JVM_OPTS, NODE_ARGS,
+# NODE_CPUS (e.g. "0": the nodes run on those cores only, through taskset).
 # TLS=1: TLS on every port, with a CA and a node certificate made by openssl in $DATA_DIR/tls; the
 # nodes then listen on 127.0.0.1, 127.0.0.2 and 127.0.0.3 (clients on PORTS, peers on 7070 and
 # admin on 9090 of each address: a peer port is the same number on every member).
@@ -85,7 +86,7 @@ start_nodes() {
   for i in "${!PORTS[@]}"; do
     p=${PORTS[$i]}
     # shellcheck disable=SC2086,SC2046
-    "$JAVA" $NODE_JVM_OPTS --enable-native-access=ALL-UNNAMED -jar "$JAR" \
+    ${NODE_CPUS:+taskset -c "$NODE_CPUS"} "$JAVA" $NODE_JVM_OPTS --enable-native-access=ALL-UNNAMED -jar "$JAR" \
       --self "http://$(host "$i"):$p" --cluster "$(members)" --data-dir "$DATA_DIR/node-$p" \
       --cluster-secret-file "$DATA_DIR/secret" $(tls_args "$i") $(auth_args) $NODE_ARGS > "$DATA_DIR/node-$p.log" 2>&1 &
     echo $! >> "$PID_FILE"

@@ -41,6 +41,15 @@ public final class NodeFlags {
   /** The users document ({@link UsersDocument}); without it, clients are not authenticated. */
   public static final String USERS_FILE = "--users-file";
 
+  /** Where backups go ({@code backup.ObjectStoreSettings}, JSON): re-read at each backup. */
+  public static final String BACKUP_STORE_FILE = "--backup-store-file";
+
+  /**
+   * A backup to restore ({@code backup.RestoreSource}, JSON): read at start by a node on an empty
+   * data directory, which then loads its share before it serves.
+   */
+  public static final String RESTORE_FILE = "--restore-file";
+
   public static final String IDLE_TIMEOUT_S = "--idle-timeout-s";
   public static final String BODY_TIMEOUT_MS = "--body-timeout-ms";
   public static final String MAX_BODY_BYTES_INFLIGHT = "--max-body-bytes-inflight";

@@ -1,7 +1,9 @@
 package dev.dht.node;
 
+import dev.dht.contract.backup.RestoreSource;
 import dev.dht.node.auth.UsersInForce;
 import dev.dht.node.auth.UsersReloader;
+import dev.dht.node.backup.NodeBackups;
 import dev.dht.node.bootstrap.BootstrapMetrics;
 import dev.dht.node.bootstrap.Bootstrapper;
 import dev.dht.node.bootstrap.DataIdentity;
@@ -76,6 +78,7 @@ public final class Node implements AutoCloseable {
   private final Repairer streamer;
   private final DataState data;
   private final Bootstrapper bootstrapper;
+  private final NodeBackups backups;
   private final ClusterSecrets secrets;
   private final TlsReloader tls;
   private final PeerTransport transport;
@@ -98,9 +101,19 @@ public final class Node implements AutoCloseable {
             DataIdentity.read(config.dataDir()),
             topology.self(),
             topology.epoch());
-    data =
-        DataState.atStart(
-            start, Bootstrapper.incomplete(config.dataDir()), topology, System::currentTimeMillis);
+    RestoreSource restore = config.backups().restore();
+    if (restore != null
+        && NodeBackups.mustRestore(config.dataDir(), start == DataIdentity.Start.EMPTY)) {
+      data = DataState.restoring(start, System::currentTimeMillis);
+      markRestoring(config.dataDir());
+    } else {
+      data =
+          DataState.atStart(
+              start,
+              Bootstrapper.incomplete(config.dataDir()),
+              topology,
+              System::currentTimeMillis);
+    }
     if (data.phase() == DataState.Phase.DECIDING) {
       markIncomplete(config.dataDir());
     }
@@ -143,6 +156,9 @@ public final class Node implements AutoCloseable {
     metrics.bind(new RepairMetrics(repairer.status(), tombstones));
     metrics.bind(new BootstrapMetrics(data));
     metrics.bind(new ClockMetrics(clockOffsets));
+    backups =
+        new NodeBackups(
+            config.dataDir(), config.backups().storeFile(), storage, cluster, data, clock::next);
     bootstrapper =
         new Bootstrapper(
             vertx,
@@ -154,6 +170,10 @@ public final class Node implements AutoCloseable {
             Repairer.repairedSince(storage));
     repairer.onFinished(bootstrapper::pullFinished);
     deploy(config, shared(config, clock, clients, peers));
+    if (data.phase() == DataState.Phase.RESTORING) {
+      log.info("started to restore backup {}: no reads until it is loaded", restore.backup());
+      backups.restore(restore);
+    }
     dropHintsForRemovedMembers();
     watch(config);
     log.info(
@@ -175,6 +195,14 @@ public final class Node implements AutoCloseable {
         + config.peerPort()
         + ", admin "
         + config.adminPort();
+  }
+
+  private static void markRestoring(Path dataDir) {
+    try {
+      NodeBackups.markRestoring(dataDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write to the data directory " + dataDir, e);
+    }
   }
 
   private static void markIncomplete(Path dataDir) {
@@ -242,7 +270,7 @@ public final class Node implements AutoCloseable {
         clock,
         settings,
         tombstones,
-        data::acceptsWrites,
+        data::mayRepair,
         streaming);
   }
 
@@ -256,6 +284,7 @@ public final class Node implements AutoCloseable {
         hints,
         storage,
         data,
+        backups,
         new Profiler(
             vertx,
             backgroundWorker,
@@ -443,6 +472,7 @@ public final class Node implements AutoCloseable {
     } catch (Exception e) {
       log.warn("storage pool did not stop cleanly: {}", e.toString());
     }
+    backups.close();
     highWaterMark.close();
     storage.close();
     metrics.close();

@@ -1,6 +1,7 @@
 package dev.dht.node;
 
 import dev.dht.contract.UsersDocument;
+import dev.dht.contract.backup.RestoreSource;
 import dev.dht.node.tls.TlsFiles;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,7 +48,8 @@ public record NodeConfig(
     int adminPort,
     TlsFiles tls,
     Path usersFile,
-    UsersDocument users) {
+    UsersDocument users,
+    Backups backups) {
 
   /** Whether peers talk to a port of their own (and, with TLS, prove who they are on it). */
   public boolean peerPortSeparate() {
@@ -56,6 +58,14 @@ public record NodeConfig(
 
   /** Anti-entropy repair and tombstone purging. */
   public record Repair(long intervalMs, long bytesPerSecond, long tombstoneGraceMs) {}
+
+  /**
+   * Backups: where they go (a settings file re-read at each one; null: the node takes none), and
+   * the backup a new node restores before it serves (null: none).
+   */
+  public record Backups(Path storeFile, RestoreSource restore) {
+    public static final Backups NONE = new Backups(null, null);
+  }
 
   /** Hinted handoff: how long and how much is kept, how fast it is replayed. */
   public record Hints(long windowMs, long maxBytes, long replayBytesPerSecond) {}

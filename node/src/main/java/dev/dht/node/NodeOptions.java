@@ -2,6 +2,7 @@ package dev.dht.node;
 
 import dev.dht.contract.NodeFlags;
 import dev.dht.contract.UsersDocument;
+import dev.dht.contract.backup.RestoreSource;
 import dev.dht.node.cluster.Replication;
 import dev.dht.node.tls.TlsFiles;
 import java.io.IOException;
@@ -170,6 +171,22 @@ public final class NodeOptions {
               + " their ACLs and quotas; re-read while the node runs, a higher revision replacing"
               + " the one in force (none: clients are not authenticated)")
   Path usersFile;
+
+  @Option(
+      names = NodeFlags.BACKUP_STORE_FILE,
+      defaultValue = "${env:DHT_BACKUP_STORE_FILE}",
+      description =
+          "JSON object store settings (endpoint, bucket, prefix, credentials directory) where this"
+              + " node uploads its backups; re-read at each backup (none: the node takes none)")
+  Path backupStoreFile;
+
+  @Option(
+      names = NodeFlags.RESTORE_FILE,
+      defaultValue = "${env:DHT_RESTORE_FILE}",
+      description =
+          "JSON: a backup (object store and id) that this node, started on an empty data"
+              + " directory, loads its share of before it serves")
+  Path restoreFile;
 
   @Option(
       names = NodeFlags.IDLE_TIMEOUT_S,
@@ -538,7 +555,31 @@ public final class NodeOptions {
         ports.admin(),
         tls,
         usersFile,
-        users);
+        users,
+        new NodeConfig.Backups(backupStoreFile, restore()));
+  }
+
+  /**
+   * The restore of {@code --restore-file}; null without the flag or the file (the operator removes
+   * it once the cluster is restored, so a node that loses its disk later pulls from its peers
+   * instead). A bad file stops the start.
+   */
+  private RestoreSource restore() {
+    if (restoreFile == null || !Files.exists(restoreFile)) {
+      return null;
+    }
+    String where = NodeFlags.RESTORE_FILE + " " + restoreFile;
+    try {
+      if (Files.size(restoreFile) > RestoreSource.MAX_BYTES) {
+        throw new IllegalArgumentException(
+            where + " is over " + RestoreSource.MAX_BYTES + " bytes");
+      }
+      return RestoreSource.parse(Files.readString(restoreFile));
+    } catch (IOException e) {
+      throw new IllegalArgumentException(where + " cannot be read: " + e.getMessage(), e);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+    }
   }
 
   private static long orDefault(long configured, long byDefault) {

@@ -132,7 +132,8 @@ class NodeOptionsTest {
                 9002,
                 new TlsFiles(Path.of("c.pem"), Path.of("k.pem"), Path.of("ca.pem")),
                 users,
-                UsersDocumentExamples.ONE_USER));
+                UsersDocumentExamples.ONE_USER,
+                NodeConfig.Backups.NONE));
   }
 
   @Test
@@ -177,7 +178,8 @@ class NodeOptionsTest {
                 8080,
                 null,
                 null,
-                null));
+                null,
+                NodeConfig.Backups.NONE));
     NodeConfig config =
         NodeOptions.parse(
             "--port=7000",

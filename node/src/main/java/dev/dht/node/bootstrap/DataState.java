@@ -30,7 +30,13 @@ public final class DataState {
      * Started empty (or on another member's data) in a cluster that holds data: pulling from every
      * peer.
      */
-    BOOTSTRAPPING;
+    BOOTSTRAPPING,
+    /**
+     * A new cluster's node loading its share of a backup: no reads, and no repair with its peers
+     * (they restore too: their data is not complete yet, so a repair could purge a tombstone whose
+     * older value a slower peer has yet to load). Writes are stored.
+     */
+    RESTORING;
 
     public String label() {
       return name().toLowerCase(Locale.ROOT);
@@ -85,6 +91,16 @@ public final class DataState {
     return owns && topology.size() > 1 && topology.currentReplication().from() > 1;
   }
 
+  /** The state of a node that restores a backup before it serves. */
+  public static DataState restoring(DataIdentity.Start start, LongSupplier clock) {
+    return new DataState(start, true, Phase.RESTORING, clock);
+  }
+
+  /** Whether it may repair with its peers (and its peers with it). */
+  public boolean mayRepair() {
+    return phase != Phase.CHECKING && phase != Phase.RESTORING;
+  }
+
   /** What the node started on. */
   public DataIdentity.Start start() {
     return start;
@@ -131,6 +147,11 @@ public final class DataState {
   }
 
   void serving() {
+    phase = Phase.SERVING;
+  }
+
+  /** Its restore is complete: it serves. */
+  public void restored() {
     phase = Phase.SERVING;
   }
 }

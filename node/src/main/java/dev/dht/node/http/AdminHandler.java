@@ -10,6 +10,7 @@ import dev.dht.node.repair.Maintenance;
 import dev.dht.node.replication.InternalApi;
 import dev.dht.node.tls.TlsReloader;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -33,7 +34,11 @@ import java.util.Map;
  *   <li>{@code POST profile?events=cpu,alloc,lock&seconds=30}: profiles the JVM with async-profiler
  *       ({@code 202}; {@code 409} if a profile runs); {@code GET profile}: its state; {@code GET
  *       profile/<event>.html}: the last profile's flame graph of an event;
- *   <li>{@code PUT users}: a new users document ({@link UsersPush}).
+ *   <li>{@code PUT users}: a new users document ({@link UsersPush});
+ *   <li>{@code POST backup?id=ID}: takes this node's part of a backup ({@code 202}; {@code 409}
+ *       with the reason if it cannot now); {@code GET backup}: its progress; {@code POST
+ *       backup/seal|delete|collect}: completes a backup, deletes one, deletes the files none needs;
+ *       {@code GET restore}: the restore's progress.
  * </ul>
  */
 final class AdminHandler {
@@ -75,6 +80,22 @@ final class AdminHandler {
         case "status" -> json(request, status().toJson());
         case "repair" -> json(request, AdminStatus.write(maintenance.repairer().status().view()));
         case "profile" -> json(request, maintenance.profiler().toJson().encode());
+        case "backup" -> {
+          var backup = maintenance.backups().backup();
+          if (backup == null) {
+            Responses.text(request, 404, "no backup since this node started");
+          } else {
+            json(request, backup.toJson());
+          }
+        }
+        case "restore" -> {
+          var restore = maintenance.backups().restore();
+          if (restore == null) {
+            Responses.text(request, 404, "this node restores no backup");
+          } else {
+            json(request, restore.toJson());
+          }
+        }
         default -> {
           if (what.startsWith(FLAME_GRAPHS) && what.endsWith(".html")) {
             flameGraph(request, what.substring(FLAME_GRAPHS.length(), what.length() - 5));
@@ -96,6 +117,14 @@ final class AdminHandler {
     }
     if (what.equals("profile")) {
       profile(request);
+      return;
+    }
+    if (what.equals("backup")) {
+      backup(request);
+      return;
+    }
+    if (what.startsWith("backup/")) {
+      backupUpkeep(request, what.substring("backup/".length()));
       return;
     }
     Future<Boolean> started =
@@ -134,6 +163,62 @@ final class AdminHandler {
                     ? "profiling " + profile.seconds() + " s"
                     : "a profile runs already in this JVM"))
         .onFailure(e -> Responses.text(request, 500, "cannot profile: " + e.getMessage()));
+  }
+
+  /** {@code POST backup?id=ID}: 202 started (or running already), 409 with the reason, 400. */
+  private void backup(HttpServerRequest request) {
+    try {
+      String id = request.getParam("id");
+      String refused = maintenance.backups().start(id);
+      Responses.text(
+          request,
+          refused == null ? 202 : 409,
+          refused == null ? "backup " + id + " runs" : refused);
+    } catch (IllegalArgumentException e) {
+      Responses.text(request, 400, e.getMessage());
+    }
+  }
+
+  /**
+   * {@code POST backup/seal?id=ID}: completes a backup every member took its part of (200 with its
+   * summary); {@code POST backup/delete?id=ID}: deletes a backup from the store (200 with the count
+   * of objects); {@code POST backup/collect?graceSeconds=S}: deletes the files no backup lists,
+   * older than S (default 3600). 409 with the reason when it cannot be done; 400 on a bad id.
+   */
+  private void backupUpkeep(HttpServerRequest request, String action) {
+    var backups = maintenance.backups();
+    String id = request.getParam("id");
+    try {
+      java.util.concurrent.CompletableFuture<String> work =
+          switch (action) {
+            case "seal" -> backups.seal(id).thenApply(summary -> summary.toJson());
+            case "delete" -> backups.delete(id).thenApply(n -> "{\"deleted\":" + n + "}");
+            case "collect" ->
+                backups.collect(
+                    java.time.Duration.ofSeconds(
+                        Long.parseLong(
+                            java.util.Objects.requireNonNullElse(
+                                request.getParam("graceSeconds"), "3600"))));
+            default -> null;
+          };
+      if (work == null) {
+        Responses.text(request, 404, "no admin action backup/" + action);
+        return;
+      }
+      Future.fromCompletionStage(work, Vertx.currentContext())
+          .onSuccess(text -> json(request, text))
+          .onFailure(e -> Responses.text(request, 409, reasonOf(e)));
+    } catch (IllegalArgumentException e) {
+      Responses.text(request, 400, e.getMessage());
+    }
+  }
+
+  private static String reasonOf(Throwable e) {
+    Throwable cause = e.getCause() != null && e.getMessage() == null ? e.getCause() : e;
+    if (cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null) {
+      cause = cause.getCause();
+    }
+    return cause.getMessage() == null ? cause.toString() : cause.getMessage();
   }
 
   /** {@code GET profile/<event>.html}: the last session's flame graph of that event. */

@@ -42,12 +42,18 @@ final class RepairHandler {
 
   /**
    * Answers a repair request; {@code release} is run once, when it is over. Not while this node
-   * checks whether its data is stale: a peer must not pull values whose deletes it may miss.
+   * checks whether its data is stale (a peer must not pull values whose deletes it may miss), nor
+   * while it restores a backup.
    */
   void handle(HttpServerRequest request, RequestBody body, Admission admission, Runnable release) {
-    if (data.phase() == DataState.Phase.CHECKING) {
+    if (!data.mayRepair()) {
       release.run();
-      Responses.text(request, 503, "checking whether its data is stale: no repair yet");
+      Responses.text(
+          request,
+          503,
+          data.phase() == DataState.Phase.RESTORING
+              ? "restoring a backup: no repair until every member has"
+              : "checking whether its data is stale: no repair yet");
       return;
     }
     SharedKeys keys;

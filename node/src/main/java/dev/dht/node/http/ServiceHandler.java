@@ -43,6 +43,8 @@ final class ServiceHandler {
       Responses.text(request, 503, "stopping");
     } else if (local.data().phase() == DataState.Phase.BOOTSTRAPPING) {
       Responses.text(request, 503, "bootstrapping: pulling its data from the peers");
+    } else if (local.data().phase() == DataState.Phase.RESTORING) {
+      Responses.text(request, 503, "restoring: loading its share of a backup");
     } else if (fenced != null) {
       Responses.text(request, 503, fenced);
     } else if (local.storage().isOpen()) {

@@ -14,6 +14,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.LongSupplier;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
+import org.rocksdb.Checkpoint;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
@@ -220,11 +221,24 @@ public final class Storage implements AutoCloseable {
    * this lock.
    */
   public Record[] putAllIfNewer(List<byte[]> keys, List<Record> records) {
+    return putAllIfNewer(keys, records, false);
+  }
+
+  /**
+   * Like {@link #putAllIfNewer}, but keeping every tombstone, however old: for a restore, which
+   * loads several old copies of a key one after the other, so an old delete must stay to win over
+   * an older value loaded after it.
+   */
+  public Record[] restoreAllIfNewer(List<byte[]> keys, List<Record> records) {
+    return putAllIfNewer(keys, records, true);
+  }
+
+  private Record[] putAllIfNewer(List<byte[]> keys, List<Record> records, boolean keepTombstones) {
     lifecycle.readLock().lock();
     try {
       ensureOpen();
       synchronized (writeLock) {
-        long horizon = purgeHorizon.getAsLong();
+        long horizon = keepTombstones ? Long.MIN_VALUE : purgeHorizon.getAsLong();
         Record[] kept = new Record[keys.size()];
         Map<ByteBuffer, Record> written = new HashMap<>();
         long newest = 0;
@@ -452,6 +466,27 @@ public final class Storage implements AutoCloseable {
       db.write(writeOptions, batch);
     } catch (RocksDBException e) {
       throw new StorageException("write failed: " + e.getMessage(), e);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  /**
+   * Writes a consistent image of the database into {@code dir}, which must not exist and must be on
+   * the data's file system: hard links to its SST files, copies of the small files, and the
+   * memtables flushed first, so every write stored before the call is in it. Returns an upper bound
+   * of every timestamp in the image.
+   */
+  public long checkpoint(Path dir) {
+    lifecycle.readLock().lock();
+    try (Checkpoint checkpoint = Checkpoint.create(db)) {
+      ensureOpen();
+      checkpoint.createCheckpoint(dir.toString());
+      synchronized (writeLock) {
+        return persistedBound; // read after: it only grows, so it bounds what the image holds
+      }
+    } catch (RocksDBException e) {
+      throw new StorageException("checkpoint failed: " + e.getMessage(), e);
     } finally {
       lifecycle.readLock().unlock();
     }

@@ -250,6 +250,24 @@ public final class NodeProcess implements AutoCloseable {
    */
   public static List<NodeProcess> startCluster(
       Path root, String heap, List<java.util.Map<String, String>> envs, String... flags) {
+    return startCluster(root, heap, envs, "/health/ready", flags);
+  }
+
+  /**
+   * Like {@link #startCluster}, but returns once every member is live, Ready or not (members that
+   * restore a backup are not Ready until they have).
+   */
+  public static List<NodeProcess> startClusterLive(
+      Path root, String heap, List<java.util.Map<String, String>> envs, String... flags) {
+    return startCluster(root, heap, envs, "/health/live", flags);
+  }
+
+  private static List<NodeProcess> startCluster(
+      Path root,
+      String heap,
+      List<java.util.Map<String, String>> envs,
+      String health,
+      String... flags) {
     List<Integer> ports = envs.stream().map(e -> Ports.free()).toList();
     List<String> members = ports.stream().map(p -> "http://127.0.0.1:" + p).toList();
     List<String> all = new ArrayList<>(List.of(LocalCluster.secretFlags(root, CLUSTER_SECRET)));
@@ -257,14 +275,16 @@ public final class NodeProcess implements AutoCloseable {
     List<NodeProcess> nodes = new ArrayList<>();
     try {
       for (int i = 0; i < ports.size(); i++) {
-        nodes.add(
-            start(
+        NodeProcess node =
+            launch(
                 root.resolve("node-" + i),
                 ports.get(i),
                 members,
                 heap,
                 envs.get(i),
-                all.toArray(String[]::new)));
+                all.toArray(String[]::new));
+        nodes.add(node);
+        node.awaitHealth(health);
       }
     } catch (RuntimeException | Error e) {
       nodes.forEach(NodeProcess::close);

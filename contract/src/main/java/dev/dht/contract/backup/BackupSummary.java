@@ -1,0 +1,50 @@
+package dev.dht.contract.backup;
+
+import java.util.List;
+
+/**
+ * A complete backup: written to the store ({@code backups/<id>/backup.json}) once every member's
+ * manifest is there and every file they list is in the store, and only then. A restore reads
+ * nothing else first, and refuses a backup without it.
+ *
+ * @param format the layout's version (1)
+ * @param epoch the membership epoch every member's checkpoint was taken in
+ * @param members the members' URLs, in order; member i's manifest is {@code nodes/<i>.json}
+ * @param from the cluster's default replication factor then
+ * @param cut the earliest of the members' cuts: every write acknowledged before it is in the backup
+ * @param newest the bound of every timestamp in the backup
+ */
+public record BackupSummary(
+    int format,
+    String backup,
+    long epoch,
+    List<String> members,
+    int from,
+    long cut,
+    long newest,
+    long createdMillis,
+    int files,
+    long bytes,
+    int filesUploaded,
+    long bytesUploaded) {
+  public static final int FORMAT = 1;
+
+  public BackupSummary {
+    if (format != FORMAT) {
+      throw new IllegalArgumentException(
+          "backup format " + format + " is not one this version reads (" + FORMAT + ")");
+    }
+    members = List.copyOf(members == null ? List.of() : members);
+    if (members.isEmpty()) {
+      throw new IllegalArgumentException("a backup has at least one member");
+    }
+  }
+
+  public String toJson() {
+    return BackupJson.write(this);
+  }
+
+  public static BackupSummary parse(String json) {
+    return BackupJson.read(json, BackupSummary.class);
+  }
+}

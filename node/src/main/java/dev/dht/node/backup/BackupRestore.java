@@ -1,0 +1,151 @@
+package dev.dht.node.backup;
+
+import dev.dht.contract.backup.BackupSummary;
+import dev.dht.contract.backup.RestoreSource;
+import dev.dht.contract.backup.RestoreStatus;
+import dev.dht.node.cluster.Topology;
+import dev.dht.node.storage.CheckpointReader;
+import dev.dht.node.storage.Record;
+import dev.dht.node.storage.Storage;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Loads this node's share of a complete backup: every backed-up member's checkpoint in turn is
+ * downloaded into a scratch directory (each file checked against its digest), read, and each key
+ * this node owns in the new cluster's placement stored unless a newer version of it is there
+ * already. The old members' copies of a key thus merge, newest version wins, tombstones included;
+ * so a backup restores into a cluster of any size and replication. Blocks: run it on the backup
+ * thread.
+ */
+final class BackupRestore {
+  private static final int BATCH = 1000;
+
+  private final Storage storage;
+  private final Topology topology;
+  private final Path scratch;
+  private final Consumer<RestoreStatus> progress;
+
+  BackupRestore(
+      Storage storage, Topology topology, Path scratch, Consumer<RestoreStatus> progress) {
+    this.storage = storage;
+    this.topology = topology;
+    this.scratch = scratch;
+    this.progress = progress;
+  }
+
+  RestoreStatus run(RestoreSource source) throws IOException {
+    String id = source.backup();
+    try (ObjectStore store = ObjectStore.open(source.store())) {
+      String text = store.get(BackupLayout.summary(id), NodeManifest.MAX_BYTES);
+      if (text == null) {
+        throw new IllegalStateException(
+            "backup "
+                + id
+                + " is not complete in the store (no "
+                + source.store().key(BackupLayout.summary(id))
+                + "): it failed, is still running, or the bucket or prefix is not the right one");
+      }
+      BackupSummary summary = BackupSummary.parse(text);
+      int from = topology.currentReplication().from();
+      int self = topology.selfIndex();
+      Counts counts = new Counts(id, summary.members().size());
+      progress.accept(counts.status(RestoreStatus.RESTORING));
+      for (int m = 0; m < summary.members().size(); m++) {
+        String manifestText = store.get(BackupLayout.manifest(id, m), NodeManifest.MAX_BYTES);
+        if (manifestText == null) {
+          throw new IllegalStateException("backup " + id + " has no manifest of member " + m);
+        }
+        NodeManifest manifest = NodeManifest.parse(manifestText);
+        download(store, manifest, counts);
+        CheckpointReader.readData(
+            scratch,
+            BATCH,
+            (keys, records) -> {
+              List<byte[]> ownKeys = new ArrayList<>(keys.size());
+              List<Record> ownRecords = new ArrayList<>(keys.size());
+              for (int i = 0; i < keys.size(); i++) {
+                if (owns(topology.replicas(keys.get(i), from), self)) {
+                  ownKeys.add(keys.get(i));
+                  ownRecords.add(records.get(i));
+                }
+              }
+              if (!ownKeys.isEmpty()) {
+                storage.restoreAllIfNewer(ownKeys, ownRecords);
+              }
+              counts.keysRead += keys.size();
+              counts.keysKept += ownKeys.size();
+            });
+        counts.membersRead++;
+        progress.accept(counts.status(RestoreStatus.RESTORING));
+      }
+      return counts.status(RestoreStatus.COMPLETED);
+    } finally {
+      Checkpoints.delete(scratch);
+    }
+  }
+
+  /** Member {@code manifest}'s files into the scratch directory, each checked. */
+  private void download(ObjectStore store, NodeManifest manifest, Counts counts)
+      throws IOException {
+    Checkpoints.delete(scratch);
+    Files.createDirectories(scratch);
+    for (NodeManifest.File file : manifest.files()) {
+      Path target = scratch.resolve(file.name());
+      String object = BackupLayout.file(file.sha256());
+      if (store.size(object) < 0) {
+        throw new IllegalStateException(
+            "file "
+                + file.name()
+                + " of member "
+                + manifest.member()
+                + " is missing from the store ("
+                + object
+                + ")");
+      }
+      store.download(object, target);
+      if (Files.size(target) != file.size() || !FileDigests.sha256(target).equals(file.sha256())) {
+        throw new IllegalStateException(
+            "file "
+                + file.name()
+                + " of member "
+                + manifest.member()
+                + " is corrupt in the store: its content does not match its digest");
+      }
+      counts.bytesDownloaded += file.size();
+      progress.accept(counts.status(RestoreStatus.RESTORING));
+    }
+  }
+
+  private static boolean owns(int[] replicas, int self) {
+    for (int r : replicas) {
+      if (r == self) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static final class Counts {
+    final String backup;
+    final int membersTotal;
+    int membersRead;
+    long bytesDownloaded;
+    long keysRead;
+    long keysKept;
+
+    Counts(String backup, int membersTotal) {
+      this.backup = backup;
+      this.membersTotal = membersTotal;
+    }
+
+    RestoreStatus status(String phase) {
+      return new RestoreStatus(
+          backup, phase, membersRead, membersTotal, bytesDownloaded, keysRead, keysKept, null);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package dev.dht.node.storage;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.Options;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+
+/**
+ * Reads the data records of a checkpoint (another node's database, restored from a backup), opened
+ * read-only in a directory of its own: the owner of that database's native objects for the call's
+ * duration. Blocks: run it on a worker.
+ */
+public final class CheckpointReader {
+  /** Receives the records in batches of keys and records, in key order. */
+  public interface Batches {
+    void accept(List<byte[]> keys, List<Record> records);
+  }
+
+  private CheckpointReader() {}
+
+  /** Every data record in {@code dir}, tombstones included, {@code batchSize} at a time. */
+  public static long readData(Path dir, int batchSize, Batches batches) {
+    List<ColumnFamilyHandle> handles = new ArrayList<>();
+    List<ColumnFamilyOptions> familyOptions = new ArrayList<>();
+    try (Options listing = new Options();
+        DBOptions options = new DBOptions();
+        ReadOptions read = new ReadOptions().setFillCache(false)) {
+      List<ColumnFamilyDescriptor> families = new ArrayList<>();
+      int data = -1;
+      for (byte[] name : RocksDB.listColumnFamilies(listing, dir.toString())) {
+        data = Arrays.equals(name, RocksDB.DEFAULT_COLUMN_FAMILY) ? families.size() : data;
+        ColumnFamilyOptions o = new ColumnFamilyOptions();
+        familyOptions.add(o);
+        families.add(new ColumnFamilyDescriptor(name, o));
+      }
+      if (data < 0) {
+        throw new StorageException("no data column family in the checkpoint in " + dir, null);
+      }
+      try (RocksDB db = RocksDB.openReadOnly(options, dir.toString(), families, handles);
+          RocksIterator all = db.newIterator(handles.get(data), read)) {
+        long count = 0;
+        List<byte[]> keys = new ArrayList<>(batchSize);
+        List<Record> records = new ArrayList<>(batchSize);
+        for (all.seekToFirst(); all.isValid(); all.next()) {
+          keys.add(all.key());
+          records.add(Record.decode(all.value()));
+          count++;
+          if (keys.size() == batchSize) {
+            batches.accept(keys, records);
+            keys = new ArrayList<>(batchSize);
+            records = new ArrayList<>(batchSize);
+          }
+        }
+        all.status();
+        if (!keys.isEmpty()) {
+          batches.accept(keys, records);
+        }
+        return count;
+      } finally {
+        handles.forEach(ColumnFamilyHandle::close);
+      }
+    } catch (RocksDBException e) {
+      throw new StorageException("cannot read the checkpoint in " + dir + ": " + e.getMessage(), e);
+    } finally {
+      familyOptions.forEach(ColumnFamilyOptions::close);
+    }
+  }
+}
