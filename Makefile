@@ -86,9 +86,11 @@ clean:
 ## prereqs: a real kube-apiserver + etcd + controller-manager (k8s-local `api` mode, ~7 min the
 ## first time, <1 s when up) for the operator's tests; they reach it through its admin kubeconfig.
 ## And a real cert-manager (its controller built from the Go module proxy, ~2.5 min the first time)
+## and a real S3 store for the backup tests (SeaweedFS's weed, likewise, ~4 min the first time)
 prereqs:
 	$(K8S_LOCAL)/ensure.sh api >/dev/null
 	scripts/cert-manager.sh
+	scripts/seaweedfs.sh
 
 ## chart-test: offline checks of the Helm chart charts/dht: helm lint --strict, rendered objects
 ## validated against Kubernetes 1.34 (kubernetes-validate) and our CRDs (kubeconform -strict)

@@ -10,6 +10,7 @@
 #      kubeconform -strict against JSON schemas generated from crds/*.yml (never fetched)
 #      and the monitoring objects (PodMonitor, ServiceMonitor) against the Prometheus Operator's
 #      CRDs (its Go module, v0.85.0, by `go mod download` from the module proxy)
+#      and the manifests of built-in kinds in e2e/manifests (seaweedfs.yaml) by kubernetes-validate
 #   5. helm package: the archive carries every CRD of crds/, byte for byte
 # Needs helm and kubeconform (k8s-local's /opt/k8s/bin, made by `ensure.sh api`, or PATH) and
 # python3; installs kubernetes-validate with pip when missing.
@@ -108,12 +109,18 @@ render monitoring "${MONITORING_VALUES[@]}"
 render policy "${POLICY_VALUES[@]}"
 
 # our example custom resources, each against its CRD (absent CRD = that example cannot be checked)
-examples=()
+examples=(); builtin=()
 for f in "$ROOT"/e2e/manifests/*.yaml; do
   kind="$(sed -n 's/^kind: *//p' "$f" | head -n1)"
   if [ -f "$WORK/schemas/$(tr 'A-Z' 'a-z' <<<"$kind")_v1alpha1.json" ]; then examples+=("$f")
+  elif ! grep -q '^apiVersion: dht\.dev/' "$f"; then builtin+=("$f")   # e.g. seaweedfs.yaml
   else say "NOTE: no CRD for $kind in crds/ yet: $(basename "$f") not validated"; fi
 done
+if [ ${#builtin[@]} -gt 0 ]; then
+  python3 -m kubernetes_validate --strict --quiet -k "$KUBE_VERSION" "${builtin[@]}" >"$WORK/kv.log" 2>&1 || true
+  if [ -s "$WORK/kv.log" ]; then cat "$WORK/kv.log"; fail "kubernetes-validate: e2e/manifests"; fi
+  ok "e2e/manifests of built-in kinds valid for $KUBE_VERSION (${#builtin[@]})"
+fi
 kubeconform_ "${examples[@]}" || fail "kubeconform: e2e/manifests"
 if printf 'apiVersion: dht.dev/v1alpha1\nkind: DhtCluster\nmetadata: {name: x}\nspec: {replicas: 3, typo: 1}\n' >"$WORK/bad.yaml" &&
    kubeconform_ "$WORK/bad.yaml" >/dev/null 2>&1; then

@@ -7,6 +7,8 @@
 #   3. each image is also named <repository>@<digest>: the kubelet looks an image up by the name
 #      in the pod spec, and containerd knows an imported image by its tag only (a pull by digest
 #      would have made that name). A reference repository:tag@digest is looked up by the digest.
+#   4. the SeaweedFS image of e2e/manifests/seaweedfs.yaml (the backup e2e's S3 store): built by
+#      scripts/seaweedfs.sh and scripts/seaweedfs-image.py (nothing to do when up to date), by tag
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"; cd "$ROOT"
 SHARED="${SHARED:-$(cd "$ROOT/.." && pwd)/shared}"
@@ -28,3 +30,6 @@ name_by_digest() { # IMAGE DIGEST: check containerd's digest of IMAGE, name it r
 }
 name_by_digest "$NODE_IMAGE" "${NODE_IMAGE_DIGEST:-}"
 name_by_digest "$OPERATOR_IMAGE" "${OPERATOR_IMAGE_DIGEST:-}"
+scripts/seaweedfs.sh
+python3 scripts/seaweedfs-image.py >/dev/null
+"$SHARED/k8s-local/load-image.sh" target/seaweedfs/seaweedfs-image.tar | sed 's/^/loaded /'

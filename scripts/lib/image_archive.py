@@ -1,6 +1,6 @@
 """Reading image archives (an OCI layout, a docker-archive, or both in one tar) with the standard
 library: the image's configuration and layers, and the root filesystem the layers leave.
-Used by scripts/shellless-base.py and scripts/image-check.py."""
+Used by scripts/shellless-base.py, scripts/image-check.py and image_writer.py."""
 import hashlib
 import json
 import posixpath
