@@ -77,7 +77,10 @@ class BackupProcessTest {
     } finally {
       old.forEach(NodeProcess::close);
     }
-    assertThat(first.filesUploaded()).isEqualTo(first.files());
+    System.out.printf("first backup: %s%nsecond backup: %s%n", first, second);
+    // members upload at once: a file two of them hold (the same OPTIONS) may go up twice
+    assertThat(first.filesUploaded()).isGreaterThanOrEqualTo(first.files());
+    assertThat(first.bytesUploaded()).isGreaterThanOrEqualTo(first.bytes());
     assertThat(second.bytesUploaded())
         .as("the second backup uploads what changed: %s after %s", second, first)
         .isLessThan(second.bytes() / 2);
