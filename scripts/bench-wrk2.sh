@@ -17,6 +17,7 @@
 #   TLS=1                   the cluster over TLS (scripts/local-cluster.sh TLS=1; wrk2 speaks it)
 #   AUTH=1                  clients need a token (scripts/local-cluster.sh AUTH=1): wrk2 and the
 #                           fill send it
+#   STATUSES=1              wrk2 counts its non-2xx answers by status (in its output file)
 #   NODE_CPUS=0 CLIENT_CPUS=1  pin the nodes and wrk2 to separate cores (taskset), so that the
 #                           client's own cost (e.g. its TLS) does not take the nodes' CPU
 # Output: target/bench-wrk2/<server>-<workload>-<rate>.txt (wrk2's own output), results.json,
@@ -111,7 +112,7 @@ else
 fi
 "$JAVA" -jar "$JAR" loadgen --url "$urls" ${TLS:+--ca-file "$DATA_DIR/tls/ca.crt"} \
   ${AUTH:+--token-file "$DATA_DIR/token"} \
-  --workload fill --rate 10000 --keyspace "$KEYSPACE" \
+  --workload fill --rate 10000 --duration 300s --keyspace "$KEYSPACE" \
   --value-size "$VALUE_SIZE" --ack "$ACK" --from "$FROM" --connections 64 > "$OUT/fill.txt" 2>&1 ||
   log "the fill failed (see $OUT/fill.txt)"
 wrk2_run cluster-warmup "$url" put "${RATES%% *}" "$WARMUP"

@@ -26,3 +26,31 @@ end
 function request()
   return wrk.format(nil, "/v0/entity?id=k" .. math.random(0, keyspace - 1) .. tail)
 end
+
+-- STATUSES=1: count the answers that are not 2xx, by status, and print them at the end (each
+-- thread keeps its counts as text: wrk2 copies strings between threads faithfully)
+if os.getenv("STATUSES") then
+  local all = {}
+  local numbered = setup
+  function setup(thread)
+    numbered(thread)
+    table.insert(all, thread)
+  end
+  local counts = {}
+  non2xx = ""
+  function response(status, headers, body)
+    if status >= 300 then
+      counts[status] = (counts[status] or 0) + 1
+      local text = ""
+      for s, n in pairs(counts) do
+        text = text .. string.format("status %d: %d answers\n", s, n)
+      end
+      non2xx = text
+    end
+  end
+  function done(summary, latency, requests)
+    for _, thread in ipairs(all) do
+      io.write(thread:get("non2xx") or "")
+    end
+  end
+end
