@@ -102,6 +102,11 @@ public final class Node implements AutoCloseable {
             topology.self(),
             topology.epoch());
     RestoreSource restore = config.backups().restore();
+    if (restore == null && NodeBackups.restoreUnfinished(config.dataDir())) {
+      // a restore began, and its source is gone: the data is incomplete, pull it from the peers
+      markIncomplete(config.dataDir());
+      forgetRestore(config.dataDir());
+    }
     if (restore != null
         && NodeBackups.mustRestore(config.dataDir(), start == DataIdentity.Start.EMPTY)) {
       data = DataState.restoring(start, System::currentTimeMillis);
@@ -200,6 +205,14 @@ public final class Node implements AutoCloseable {
   private static void markRestoring(Path dataDir) {
     try {
       NodeBackups.markRestoring(dataDir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write to the data directory " + dataDir, e);
+    }
+  }
+
+  private static void forgetRestore(Path dataDir) {
+    try {
+      NodeBackups.forgetRestore(dataDir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write to the data directory " + dataDir, e);
     }

@@ -11,7 +11,8 @@ import java.util.List;
  * @param epoch the membership epoch every member's checkpoint was taken in
  * @param members the members' URLs, in order; member i's manifest is {@code nodes/<i>.json}
  * @param from the cluster's default replication factor then
- * @param cut the earliest of the members' cuts: every write acknowledged before it is in the backup
+ * @param cut the earliest of the members' cuts (each member's clock when it was asked for its part,
+ *     after the backup started): every write acknowledged before the backup started is in it
  * @param newest the bound of every timestamp in the backup
  */
 public record BackupSummary(

@@ -6,8 +6,8 @@ package dev.dht.contract.backup;
  *
  * @param backup the backup's id
  * @param phase {@code running}, {@code completed} or {@code failed}
- * @param cut the hybrid-clock timestamp taken before the checkpoint: every write this node
- *     acknowledged before it is in the backup
+ * @param cut the node's hybrid clock when it was asked, before its checkpoint: every write it
+ *     stored before it was asked is in its checkpoint
  * @param newest the node's bound of every timestamp it stored when the checkpoint was taken
  */
 public record NodeBackupStatus(

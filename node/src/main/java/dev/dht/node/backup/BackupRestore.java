@@ -3,6 +3,7 @@ package dev.dht.node.backup;
 import dev.dht.contract.backup.BackupSummary;
 import dev.dht.contract.backup.RestoreSource;
 import dev.dht.contract.backup.RestoreStatus;
+import dev.dht.node.cluster.Ring;
 import dev.dht.node.cluster.Topology;
 import dev.dht.node.storage.CheckpointReader;
 import dev.dht.node.storage.Record;
@@ -17,10 +18,10 @@ import java.util.function.Consumer;
 /**
  * Loads this node's share of a complete backup: every backed-up member's checkpoint in turn is
  * downloaded into a scratch directory (each file checked against its digest), read, and each key
- * this node owns in the new cluster's placement stored unless a newer version of it is there
- * already. The old members' copies of a key thus merge, newest version wins, tombstones included;
- * so a backup restores into a cluster of any size and replication. Blocks: run it on the backup
- * thread.
+ * that member owned when backed up and this node owns in the new cluster's placement stored unless
+ * a newer version of it is there already. The old members' copies of a key thus merge, newest
+ * version wins, tombstones included; so a backup restores into a cluster of any size and
+ * replication. Blocks: run it on the backup thread.
  */
 final class BackupRestore {
   private static final int BATCH = 1000;
@@ -52,6 +53,7 @@ final class BackupRestore {
       }
       BackupSummary summary = BackupSummary.parse(text);
       int from = topology.currentReplication().from();
+      Ring backedUp = new Ring(summary.members());
       int self = topology.selfIndex();
       Counts counts = new Counts(id, summary.members().size());
       progress.accept(counts.status(RestoreStatus.RESTORING));
@@ -61,7 +63,15 @@ final class BackupRestore {
           throw new IllegalStateException("backup " + id + " has no manifest of member " + m);
         }
         NodeManifest manifest = NodeManifest.parse(manifestText);
+        if (manifest.member() != m
+            || !manifest.backup().equals(id)
+            || manifest.epoch() != summary.epoch()
+            || !manifest.members().equals(summary.members())) {
+          throw new IllegalStateException(
+              "the manifest of member " + m + " of backup " + id + " does not match its summary");
+        }
         download(store, manifest, counts);
+        int member = m;
         CheckpointReader.readData(
             scratch,
             BATCH,
@@ -69,7 +79,10 @@ final class BackupRestore {
               List<byte[]> ownKeys = new ArrayList<>(keys.size());
               List<Record> ownRecords = new ArrayList<>(keys.size());
               for (int i = 0; i < keys.size(); i++) {
-                if (owns(topology.replicas(keys.get(i), from), self)) {
+                // only the copies the member owned when backed up: one it kept past a change of
+                // membership (not cleaned up yet) may be older than a delete purged since
+                if (owns(backedUp.replicas(keys.get(i), summary.from()), member)
+                    && owns(topology.replicas(keys.get(i), from), self)) {
                   ownKeys.add(keys.get(i));
                   ownRecords.add(records.get(i));
                 }
@@ -97,13 +110,16 @@ final class BackupRestore {
     for (NodeManifest.File file : manifest.files()) {
       Path target = scratch.resolve(file.name());
       String object = BackupLayout.file(file.sha256());
-      if (store.size(object) < 0) {
+      long stored = store.size(object);
+      if (stored != file.size()) {
         throw new IllegalStateException(
             "file "
                 + file.name()
                 + " of member "
                 + manifest.member()
-                + " is missing from the store ("
+                + (stored < 0
+                    ? " is missing from the store ("
+                    : " has " + stored + " bytes in the store, not " + file.size() + " (")
                 + object
                 + ")");
       }

@@ -55,6 +55,10 @@ final class BackupRun {
     Progress p = new Progress(startedMillis);
     Checkpoints.delete(checkpointDir);
     try (ObjectStore store = ObjectStore.open(settings)) {
+      if (store.size(BackupLayout.summary(id)) >= 0) {
+        throw new IllegalStateException(
+            "backup " + id + " is complete in the store already: a new backup needs a new id");
+      }
       long newest = storage.checkpoint(checkpointDir);
       p.newest = newest;
       List<Path> files = files();

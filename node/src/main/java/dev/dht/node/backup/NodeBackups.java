@@ -35,6 +35,11 @@ public final class NodeBackups implements AutoCloseable {
   /** Present in the data directory while a restore is not complete. */
   static final String RESTORE_MARKER = "RESTORE-INCOMPLETE";
 
+  private static final String CHECKPOINT = "backup-checkpoint";
+
+  /** The shortest grace of a collection of unreferenced files. */
+  static final Duration MIN_GRACE = Duration.ofMinutes(10);
+
   private final Path dataDir;
   private final Path storeFile;
   private final Storage storage;
@@ -66,6 +71,11 @@ public final class NodeBackups implements AutoCloseable {
     this.cluster = cluster;
     this.data = data;
     this.clock = clock;
+    try {
+      Checkpoints.delete(dataDir.resolve(CHECKPOINT)); // left by a backup the node died in
+    } catch (IOException e) {
+      log.warn("cannot delete an old backup checkpoint: {}", e.toString());
+    }
   }
 
   /**
@@ -73,7 +83,17 @@ public final class NodeBackups implements AutoCloseable {
    * restore did not complete. Blocking: for start-up.
    */
   public static boolean mustRestore(Path dataDir, boolean empty) {
-    return empty || Files.exists(dataDir.resolve(RESTORE_MARKER));
+    return empty || restoreUnfinished(dataDir);
+  }
+
+  /** Whether a restore began on {@code dataDir} and did not finish. Blocking: for start-up. */
+  public static boolean restoreUnfinished(Path dataDir) {
+    return Files.exists(dataDir.resolve(RESTORE_MARKER));
+  }
+
+  /** Forgets an unfinished restore (its data is then pulled from the peers). */
+  public static void forgetRestore(Path dataDir) throws IOException {
+    Files.deleteIfExists(dataDir.resolve(RESTORE_MARKER));
   }
 
   /** Marks the restore begun (a restart restores again). Blocking: for start-up. */
@@ -90,8 +110,13 @@ public final class NodeBackups implements AutoCloseable {
       return "this node has no object store settings (--backup-store-file): it takes no backups";
     }
     NodeBackupStatus current = backup;
+    if (current != null
+        && current.backup().equals(id)
+        && !current.phase().equals(NodeBackupStatus.FAILED)) {
+      return null; // running or done: asking again changes nothing
+    }
     if (current != null && current.phase().equals(NodeBackupStatus.RUNNING)) {
-      return current.backup().equals(id) ? null : "backup " + current.backup() + " runs";
+      return "backup " + current.backup() + " runs";
     }
     if (!data.servesReads()) {
       return "this node's data is not complete (" + data.phase().label() + "): no backup now";
@@ -113,7 +138,7 @@ public final class NodeBackups implements AutoCloseable {
                     storage,
                     topology,
                     cut,
-                    dataDir.resolve("backup-checkpoint"),
+                    dataDir.resolve(CHECKPOINT),
                     digests,
                     s -> backup = s)
                 .run(settings, started);
@@ -171,6 +196,13 @@ public final class NodeBackups implements AutoCloseable {
    * deleted and kept.
    */
   public CompletableFuture<String> collect(Duration grace) {
+    if (grace.compareTo(MIN_GRACE) < 0) {
+      throw new IllegalArgumentException(
+          "the grace must be at least "
+              + MIN_GRACE.toSeconds()
+              + " s: a running backup's files"
+              + " are listed by no manifest yet");
+    }
     return withStore(store -> BackupPrune.collect(store, grace, Instant.now()).toJson());
   }
 

@@ -44,18 +44,23 @@ final class ObjectStore implements AutoCloseable {
   private final ObjectStoreSettings settings;
   private final S3Client s3;
 
-  private ObjectStore(ObjectStoreSettings settings, S3Client s3) {
+  private final AwsCredentialsProvider credentials;
+
+  private ObjectStore(
+      ObjectStoreSettings settings, S3Client s3, AwsCredentialsProvider credentials) {
     this.settings = settings;
     this.s3 = s3;
+    this.credentials = credentials;
   }
 
   /** A client of the store of {@code settings}, with credentials read now. */
   static ObjectStore open(ObjectStoreSettings settings) {
+    AwsCredentialsProvider credentials = credentials(settings.credentialsDir());
     S3ClientBuilder builder =
         S3Client.builder()
             .region(Region.of(settings.region()))
             .forcePathStyle(settings.pathStyle())
-            .credentialsProvider(credentials(settings.credentialsDir()))
+            .credentialsProvider(credentials)
             // checksums only where S3 requires them: not every S3-compatible store takes the
             // SDK's default trailing checksums (files are verified by their SHA-256 on restore)
             .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
@@ -65,11 +70,11 @@ final class ObjectStore implements AutoCloseable {
                     .maxConnections(4)
                     .connectionTimeout(Duration.ofSeconds(5))
                     .socketTimeout(Duration.ofSeconds(30)))
-            .overrideConfiguration(o -> o.apiCallAttemptTimeout(Duration.ofMinutes(10)));
+            .overrideConfiguration(o -> o.apiCallAttemptTimeout(Duration.ofMinutes(2)));
     if (settings.endpoint() != null) {
       builder.endpointOverride(URI.create(settings.endpoint()));
     }
-    return new ObjectStore(settings, builder.build());
+    return new ObjectStore(settings, builder.build(), credentials);
   }
 
   private static AwsCredentialsProvider credentials(String dir) {
@@ -106,8 +111,14 @@ final class ObjectStore implements AutoCloseable {
   /** Uploads {@code file} as {@code name}, read through {@code pacer}. */
   void upload(String name, Path file, UploadPacer pacer) throws IOException {
     long size = Files.size(file);
+    // an attempt may take as long as the pacer makes it, and then some
+    Duration attempt = pacer.atRate(size).multipliedBy(2).plus(Duration.ofMinutes(5));
     s3.putObject(
-        b -> b.bucket(settings.bucket()).key(settings.key(name)).contentLength(size),
+        b ->
+            b.bucket(settings.bucket())
+                .key(settings.key(name))
+                .contentLength(size)
+                .overrideConfiguration(o -> o.apiCallAttemptTimeout(attempt)),
         RequestBody.fromContentProvider(
             () -> {
               try {
@@ -198,5 +209,12 @@ final class ObjectStore implements AutoCloseable {
   @Override
   public void close() {
     s3.close();
+    if (credentials instanceof AutoCloseable closeable) { // the client does not close it
+      try {
+        closeable.close();
+      } catch (Exception e) {
+        // nothing held that outlives the process
+      }
+    }
   }
 }

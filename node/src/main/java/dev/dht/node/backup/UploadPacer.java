@@ -3,6 +3,7 @@ package dev.dht.node.backup;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.function.LongSupplier;
 
 /**
@@ -27,6 +28,13 @@ final class UploadPacer {
     this.bytesPerSecond = bytesPerSecond;
     this.nanoTime = nanoTime;
     this.sentAtRateNanos = nanoTime.getAsLong();
+  }
+
+  /** How long {@code bytes} take at the rate (zero without one). */
+  Duration atRate(long bytes) {
+    return bytesPerSecond <= 0
+        ? Duration.ZERO
+        : Duration.ofMillis(bytes * 1000 / bytesPerSecond); // file sizes: no overflow
   }
 
   static UploadPacer of(long bytesPerSecond) {

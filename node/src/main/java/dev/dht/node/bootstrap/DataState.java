@@ -150,8 +150,9 @@ public final class DataState {
     phase = Phase.SERVING;
   }
 
-  /** Its restore is complete: it serves. */
+  /** Its restore is complete: it serves, and holds data as if it had always held it. */
   public void restored() {
+    heldDataSinceMillis = 0;
     phase = Phase.SERVING;
   }
 }

@@ -27,7 +27,13 @@ public final class CheckpointReader {
 
   private CheckpointReader() {}
 
-  /** Every data record in {@code dir}, tombstones included, {@code batchSize} at a time. */
+  /** A batch ends at this many bytes of keys and values, whatever its count. */
+  static final int BATCH_BYTES = 4 << 20;
+
+  /**
+   * Every data record in {@code dir}, tombstones included, at most {@code batchSize} (and about
+   * {@link #BATCH_BYTES}) at a time.
+   */
   public static long readData(Path dir, int batchSize, Batches batches) {
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     List<ColumnFamilyOptions> familyOptions = new ArrayList<>();
@@ -50,14 +56,19 @@ public final class CheckpointReader {
         long count = 0;
         List<byte[]> keys = new ArrayList<>(batchSize);
         List<Record> records = new ArrayList<>(batchSize);
+        long bytes = 0;
         for (all.seekToFirst(); all.isValid(); all.next()) {
-          keys.add(all.key());
-          records.add(Record.decode(all.value()));
+          byte[] key = all.key();
+          byte[] value = all.value();
+          keys.add(key);
+          records.add(Record.decode(value));
           count++;
-          if (keys.size() == batchSize) {
+          bytes += key.length + value.length;
+          if (keys.size() == batchSize || bytes >= BATCH_BYTES) {
             batches.accept(keys, records);
             keys = new ArrayList<>(batchSize);
             records = new ArrayList<>(batchSize);
+            bytes = 0;
           }
         }
         all.status();

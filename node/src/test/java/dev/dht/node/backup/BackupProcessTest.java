@@ -74,6 +74,11 @@ class BackupProcessTest {
         put(client, "key-" + k, "v1-" + k, expected);
       }
       second = backup(old, "second");
+      start(old, "first"); // complete in the store: refused, never rewritten
+      await("a complete backup's id is refused")
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> status(old.getFirst()).phase().equals(NodeBackupStatus.FAILED));
+      assertThat(status(old.getFirst()).reason()).contains("complete in the store already");
     } finally {
       old.forEach(NodeProcess::close);
     }
