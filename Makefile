@@ -14,7 +14,7 @@ MVN := mvn -B -ntp
 APP_JAR := app/target/dht.jar
 SOURCES := $(shell find pom.xml */pom.xml */src/main -type f 2>/dev/null)
 
-.PHONY: build run test chaos fmt bench bench-wrk2 bench-k8s soak heal-bench scale-bench clean check-java prereqs chart-test images e2e docs
+.PHONY: build run test chaos fmt bench bench-wrk2 backup-bench bench-k8s soak heal-bench scale-bench clean check-java prereqs chart-test images e2e docs
 
 check-java:
 	@[ -n "$(JAVA_HOME)" ] || { echo "Temurin/JDK 25 not found: set JAVA_HOME to a JDK 25" >&2; exit 1; }
@@ -60,6 +60,10 @@ bench: build
 ## both tables and the ratio of their peaks (builds wrk2 with ../shared/tools/build-wrk2.sh if missing)
 bench-wrk2: build
 	SHARED="$(SHARED)" scripts/bench-wrk2.sh
+
+## backup-bench: backup and restore throughput (1M keys by default) with a local SeaweedFS
+backup-bench: build
+	scripts/backup-bench.sh
 
 ## bench-k8s: DhtLoadTests (a first PUT on cold pods, then PUT and GET per rate) against a DhtCluster
 ## with the CRD's defaults on the local Kubernetes, and the same runs over loopback; one table with
