@@ -104,13 +104,13 @@ public final class Node implements AutoCloseable {
     RestoreSource restore = config.backups().restore();
     if (restore == null && NodeBackups.restoreUnfinished(config.dataDir())) {
       // a restore began, and its source is gone: the data is incomplete, pull it from the peers
-      markIncomplete(config.dataDir());
-      forgetRestore(config.dataDir());
+      mark(config.dataDir(), Bootstrapper::markIncomplete);
+      mark(config.dataDir(), NodeBackups::forgetRestore);
     }
     if (restore != null
         && NodeBackups.mustRestore(config.dataDir(), start == DataIdentity.Start.EMPTY)) {
       data = DataState.restoring(start, System::currentTimeMillis);
-      markRestoring(config.dataDir());
+      mark(config.dataDir(), NodeBackups::markRestoring);
     } else {
       data =
           DataState.atStart(
@@ -120,7 +120,7 @@ public final class Node implements AutoCloseable {
               System::currentTimeMillis);
     }
     if (data.phase() == DataState.Phase.DECIDING) {
-      markIncomplete(config.dataDir());
+      mark(config.dataDir(), Bootstrapper::markIncomplete);
     }
     storage = new Storage(config.dataDir(), config.blockCacheBytes(), tombstones::timestamp);
     clockOffsets = ClockOffsets.ofSystem(config.maxClockOffsetMs());
@@ -202,25 +202,14 @@ public final class Node implements AutoCloseable {
         + config.adminPort();
   }
 
-  private static void markRestoring(Path dataDir) {
-    try {
-      NodeBackups.markRestoring(dataDir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write to the data directory " + dataDir, e);
-    }
+  /** A start-up marker written or deleted in the data directory. */
+  private interface Marking {
+    void on(Path dataDir) throws IOException;
   }
 
-  private static void forgetRestore(Path dataDir) {
+  private static void mark(Path dataDir, Marking marking) {
     try {
-      NodeBackups.forgetRestore(dataDir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write to the data directory " + dataDir, e);
-    }
-  }
-
-  private static void markIncomplete(Path dataDir) {
-    try {
-      Bootstrapper.markIncomplete(dataDir);
+      marking.on(dataDir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write to the data directory " + dataDir, e);
     }

@@ -5,14 +5,14 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** JSON for the backup documents that cross between operator, nodes and the object store. */
-final class BackupJson {
+public final class BackupJson {
   /** Documents from the other side may carry fields this version does not know. */
-  static final ObjectMapper MAPPER =
+  private static final ObjectMapper MAPPER =
       new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
   private BackupJson() {}
 
-  static String write(Object value) {
+  public static String write(Object value) {
     try {
       return MAPPER.writeValueAsString(value);
     } catch (JsonProcessingException e) {
@@ -20,7 +20,8 @@ final class BackupJson {
     }
   }
 
-  static <T> T read(String json, Class<T> type) {
+  /** {@code json} as a {@code type}; IllegalArgumentException with the reason if it is not one. */
+  public static <T> T read(String json, Class<T> type) {
     try {
       return MAPPER.readValue(json, type);
     } catch (JsonProcessingException e) {

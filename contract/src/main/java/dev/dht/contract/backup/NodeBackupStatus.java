@@ -27,6 +27,23 @@ public record NodeBackupStatus(
   public static final String COMPLETED = "completed";
   public static final String FAILED = "failed";
 
+  /** This status, ended {@code failed} at {@code finishedMillis} for {@code reason}. */
+  public NodeBackupStatus failed(long finishedMillis, String reason) {
+    return new NodeBackupStatus(
+        backup,
+        FAILED,
+        startedMillis,
+        finishedMillis,
+        cut,
+        newest,
+        filesTotal,
+        filesUploaded,
+        filesReused,
+        bytesUploaded,
+        bytesReused,
+        reason);
+  }
+
   public String toJson() {
     return BackupJson.write(this);
   }

@@ -19,6 +19,12 @@ public record RestoreStatus(
   public static final String COMPLETED = "completed";
   public static final String FAILED = "failed";
 
+  /** This restore's progress, ended {@code failed} for {@code reason}. */
+  public RestoreStatus failed(String reason) {
+    return new RestoreStatus(
+        backup, FAILED, membersRead, membersTotal, bytesDownloaded, keysRead, keysKept, reason);
+  }
+
   public String toJson() {
     return BackupJson.write(this);
   }

@@ -144,21 +144,7 @@ public final class NodeBackups implements AutoCloseable {
                 .run(settings, started);
         log.info("backup {}: {}", id, backup);
       } catch (Exception e) {
-        NodeBackupStatus last = backup;
-        backup =
-            new NodeBackupStatus(
-                id,
-                NodeBackupStatus.FAILED,
-                started,
-                System.currentTimeMillis(),
-                cut,
-                last.newest(),
-                last.filesTotal(),
-                last.filesUploaded(),
-                last.filesReused(),
-                last.bytesUploaded(),
-                last.bytesReused(),
-                reason(e));
+        backup = backup.failed(System.currentTimeMillis(), reason(e));
         log.warn("backup {} failed: {}", id, backup.reason());
       }
     });
@@ -251,17 +237,7 @@ public final class NodeBackups implements AutoCloseable {
       data.restored();
       log.info("restored backup {}: {}", source.backup(), restore);
     } catch (Exception e) {
-      RestoreStatus last = restore;
-      restore =
-          new RestoreStatus(
-              source.backup(),
-              RestoreStatus.FAILED,
-              last.membersRead(),
-              last.membersTotal(),
-              last.bytesDownloaded(),
-              last.keysRead(),
-              last.keysKept(),
-              reason(e));
+      restore = restore.failed(reason(e));
       log.warn(
           "restoring backup {} failed ({}): trying again in {} s",
           source.backup(),

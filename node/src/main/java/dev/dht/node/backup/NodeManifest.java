@@ -1,8 +1,6 @@
 package dev.dht.node.backup;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dht.contract.backup.BackupJson;
 import java.util.List;
 
 /**
@@ -30,9 +28,6 @@ record NodeManifest(
 
   /** The largest manifest read: some hundred bytes per file, for thousands of files. */
   static final int MAX_BYTES = 16 << 20;
-
-  private static final ObjectMapper JSON =
-      new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
   record File(String name, String sha256, long size) {
     File {
@@ -63,19 +58,10 @@ record NodeManifest(
   }
 
   String toJson() {
-    try {
-      return JSON.writeValueAsString(this);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    return BackupJson.write(this);
   }
 
   static NodeManifest parse(String json) {
-    try {
-      return JSON.readValue(json, NodeManifest.class);
-    } catch (JsonProcessingException e) {
-      Throwable cause = e.getCause() instanceof IllegalArgumentException iae ? iae : e;
-      throw new IllegalArgumentException("not a valid manifest: " + cause.getMessage(), e);
-    }
+    return BackupJson.read(json, NodeManifest.class);
   }
 }
