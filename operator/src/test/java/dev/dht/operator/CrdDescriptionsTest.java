@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.dht.operator.backup.DhtBackup;
+import dev.dht.operator.backup.DhtScheduledBackup;
 import dev.dht.operator.cluster.CrdFileIsCurrentTest;
 import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.loadtest.DhtLoadTest;
@@ -29,19 +31,25 @@ class CrdDescriptionsTest {
       Map.of(
           "dhtclusters.dht.dev-v1.yml", DhtCluster.class,
           "dhtloadtests.dht.dev-v1.yml", DhtLoadTest.class,
-          "dhtusers.dht.dev-v1.yml", DhtUser.class);
+          "dhtusers.dht.dev-v1.yml", DhtUser.class,
+          "dhtbackups.dht.dev-v1.yml", DhtBackup.class,
+          "dhtscheduledbackups.dht.dev-v1.yml", DhtScheduledBackup.class);
   private static final Map<String, String> KIND_DESCRIPTIONS =
       Map.of(
           "dhtclusters.dht.dev-v1.yml", DhtCluster.DESCRIPTION,
           "dhtloadtests.dht.dev-v1.yml", DhtLoadTest.DESCRIPTION,
-          "dhtusers.dht.dev-v1.yml", DhtUser.DESCRIPTION);
+          "dhtusers.dht.dev-v1.yml", DhtUser.DESCRIPTION,
+          "dhtbackups.dht.dev-v1.yml", DhtBackup.DESCRIPTION,
+          "dhtscheduledbackups.dht.dev-v1.yml", DhtScheduledBackup.DESCRIPTION);
 
   @ParameterizedTest
   @ValueSource(
       strings = {
         "dhtclusters.dht.dev-v1.yml",
         "dhtloadtests.dht.dev-v1.yml",
-        "dhtusers.dht.dev-v1.yml"
+        "dhtusers.dht.dev-v1.yml",
+        "dhtbackups.dht.dev-v1.yml",
+        "dhtscheduledbackups.dht.dev-v1.yml"
       })
   void theKindHasADescription(String file) throws IOException {
     assertThat(version(file).at("/schema/openAPIV3Schema/description").asText())
@@ -58,7 +66,9 @@ class CrdDescriptionsTest {
       strings = {
         "dhtclusters.dht.dev-v1.yml",
         "dhtloadtests.dht.dev-v1.yml",
-        "dhtusers.dht.dev-v1.yml"
+        "dhtusers.dht.dev-v1.yml",
+        "dhtbackups.dht.dev-v1.yml",
+        "dhtscheduledbackups.dht.dev-v1.yml"
       })
   void everyPropertyHasADescription(String file) throws IOException {
     JsonNode schema = version(file).at("/schema/openAPIV3Schema");
@@ -79,7 +89,9 @@ class CrdDescriptionsTest {
       strings = {
         "dhtclusters.dht.dev-v1.yml",
         "dhtloadtests.dht.dev-v1.yml",
-        "dhtusers.dht.dev-v1.yml"
+        "dhtusers.dht.dev-v1.yml",
+        "dhtbackups.dht.dev-v1.yml",
+        "dhtscheduledbackups.dht.dev-v1.yml"
       })
   void printerColumnsAreInDeclaredOrderAgeLast(String file) throws IOException {
     var names = new ArrayList<String>();

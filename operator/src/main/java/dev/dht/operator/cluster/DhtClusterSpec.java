@@ -2,6 +2,8 @@ package dev.dht.operator.cluster;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.dht.operator.backup.BackupSpec;
+import dev.dht.operator.backup.BootstrapSpec;
 import dev.dht.operator.crd.KubernetesSchemas;
 import dev.dht.operator.networking.NetworkPolicySpec;
 import dev.dht.operator.tls.TlsSpec;
@@ -43,6 +45,11 @@ import lombok.NoArgsConstructor;
             + " || self.replication.defaultAck <= (has(self.replication.defaultFrom)"
             + " ? self.replication.defaultFrom : self.replicas)",
     message = "replication.defaultAck must not exceed replication.defaultFrom (default: replicas)")
+@ValidationRule(
+    value =
+        "has(self.bootstrap) == has(oldSelf.bootstrap)"
+            + " && (!has(self.bootstrap) || self.bootstrap == oldSelf.bootstrap)",
+    message = "spec.bootstrap is chosen when the cluster is created and cannot change")
 @Data
 @Builder(toBuilder = true)
 @NoArgsConstructor
@@ -218,6 +225,19 @@ public class DhtClusterSpec {
           + " after the last: the nodes re-read their files, nothing restarts.")
   @Builder.Default
   private TlsSpec tls = new TlsSpec();
+
+  @JsonPropertyDescription(
+      "Where the cluster's DhtBackups and DhtScheduledBackups go: an S3-compatible object store"
+          + " and the nodes' upload bandwidth. The nodes re-read it at each backup: a change"
+          + " needs no restart (adding or removing a credentials Secret restarts the nodes one at"
+          + " a time, to mount it). Unset: the cluster cannot be backed up.")
+  private BackupSpec backup;
+
+  @JsonPropertyDescription(
+      "What a new cluster starts with: unset, empty; backup, a complete backup restored into"
+          + " this cluster's own placement (any replicas, any from). The cluster is Ready only"
+          + " once every node loaded its share (status.restore). Immutable.")
+  private BootstrapSpec bootstrap;
 
   /**
    * Default consistency of requests that do not say ack/from; reaches the nodes without a restart,

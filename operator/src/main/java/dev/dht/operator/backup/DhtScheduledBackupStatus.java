@@ -1,0 +1,38 @@
+package dev.dht.operator.backup;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import lombok.AccessLevel;
+import lombok.AllArgsConstructor;
+import lombok.Builder;
+import lombok.Data;
+import lombok.NoArgsConstructor;
+
+/** A {@link DhtScheduledBackup}'s last and next backups. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@Data
+@Builder(toBuilder = true)
+@NoArgsConstructor
+@AllArgsConstructor(access = AccessLevel.PRIVATE)
+public class DhtScheduledBackupStatus {
+  @JsonPropertyDescription("metadata.generation this status was computed for.")
+  private Long observedGeneration;
+
+  @JsonPropertyDescription("The scheduled time of the last backup made (RFC 3339).")
+  private String lastScheduleTime;
+
+  @JsonPropertyDescription("The next scheduled time (RFC 3339).")
+  private String nextScheduleTime;
+
+  @JsonPropertyDescription("The last DhtBackup made.")
+  private String lastBackup;
+
+  @JsonPropertyDescription("The newest DhtBackup that completed.")
+  private String lastSuccessfulBackup;
+
+  @JsonPropertyDescription("When it completed (RFC 3339).")
+  private String lastSuccessfulTime;
+
+  @JsonPropertyDescription("Why no backup is made (a bad schedule, a missing cluster), if so.")
+  private String message;
+}
