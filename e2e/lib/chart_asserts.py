@@ -54,6 +54,8 @@ EXPECTED = {
     ("dht.dev", "dhtloadtests/status"): ["patch"],
     ("dht.dev", "dhtusers"): ["get", "list", "watch", "create", "delete"],  # a load test's own user
     ("dht.dev", "dhtusers/status"): ["patch"],
+    ("dht.dev", "dhtbackups"): ["list", "watch", "patch"],  # patch: the finalizer dht.dev/backup
+    ("dht.dev", "dhtbackups/status"): ["patch"],
     ("apps", "statefulsets"): APPLIED,
     ("", "services"): APPLIED,
     ("", "configmaps"): ["get"] + APPLIED + ["update"],  # JOSDK updates ConfigMaps without SSA

@@ -100,8 +100,13 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
 - apiGroups: ["dht.dev"]
   resources: ["dhtusers"]
   verbs: ["get", "list", "watch", "create", "delete"]
+# patch: the finalizer dht.dev/backup, which JOSDK adds to a DhtBackup and removes once the
+# backup is deleted from the store (or said to stay there); no get: read from the informer
 - apiGroups: ["dht.dev"]
-  resources: ["dhtclusters/status", "dhtloadtests/status", "dhtusers/status"]
+  resources: ["dhtbackups"]
+  verbs: ["list", "watch", "patch"]
+- apiGroups: ["dht.dev"]
+  resources: ["dhtclusters/status", "dhtloadtests/status", "dhtusers/status", "dhtbackups/status"]
   verbs: ["patch"]
 - apiGroups: ["apps"]
   resources: ["statefulsets"]

@@ -1,9 +1,11 @@
 package dev.dht.operator;
 
+import dev.dht.operator.backup.controller.DhtBackupReconciler;
 import dev.dht.operator.cluster.DhtClusterReconciler;
 import dev.dht.operator.cluster.NetworkPolicyDependentFactory;
 import dev.dht.operator.loadtest.controller.DhtLoadTestReconciler;
 import dev.dht.operator.loadtest.site.ReportSite;
+import dev.dht.operator.scaling.NodeAdmin;
 import dev.dht.operator.users.DhtUserReconciler;
 import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.ConfigurationServiceOverrider;
@@ -18,6 +20,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,7 +58,8 @@ public final class OperatorMain {
   }
 
   /**
-   * The operator with the DhtCluster, DhtUser and DhtLoadTest controllers registered, not started.
+   * The operator with the DhtCluster, DhtUser, DhtLoadTest and DhtBackup controllers registered,
+   * not started.
    */
   public static Operator create(OperatorSettings settings, PrometheusMeterRegistry registry) {
     return create(settings, registry, o -> {});
@@ -97,6 +101,13 @@ public final class OperatorMain {
     operator.register(
         new DhtLoadTestReconciler(
             settings.nodeImage(), settings.nodeImagePull(), settings.policy()),
+        c -> {
+          if (!settings.watchNamespaces().isEmpty()) {
+            c.settingNamespaces(settings.watchNamespaces());
+          }
+        });
+    operator.register(
+        new DhtBackupReconciler(new NodeAdmin(UnaryOperator.identity()), registry),
         c -> {
           if (!settings.watchNamespaces().isEmpty()) {
             c.settingNamespaces(settings.watchNamespaces());

@@ -2,6 +2,7 @@ package dev.dht.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.operator.backup.DhtBackup;
 import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.loadtest.DhtLoadTest;
 import dev.dht.operator.rbac.ChartRbacOperator;
@@ -26,7 +27,7 @@ class OperatorMainRbacTest {
   static final String IDENTITY = "operator-main-rbac-test";
 
   static {
-    TestCrds.forceApply(DhtCluster.class, DhtLoadTest.class);
+    TestCrds.forceApply(DhtCluster.class, DhtLoadTest.class, DhtBackup.class);
   }
 
   @Test

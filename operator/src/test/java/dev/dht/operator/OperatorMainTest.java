@@ -2,6 +2,7 @@ package dev.dht.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.operator.backup.controller.DhtBackupReconciler;
 import dev.dht.operator.cluster.DhtClusterReconciler;
 import dev.dht.operator.cluster.NetworkPolicyDependentFactory;
 import dev.dht.operator.loadtest.controller.DhtLoadTestReconciler;
@@ -25,7 +26,10 @@ class OperatorMainTest {
     var settings =
         OperatorSettings.fromEnv(Map.of("WATCH_NAMESPACES", "a,b", "LEADER_ELECTION", "false"));
     var operator = OperatorMain.create(settings, registry);
-    for (String name : new String[] {DhtClusterReconciler.NAME, DhtLoadTestReconciler.NAME}) {
+    for (String name :
+        new String[] {
+          DhtClusterReconciler.NAME, DhtLoadTestReconciler.NAME, DhtBackupReconciler.NAME
+        }) {
       var controller = operator.getRegisteredController(name).orElseThrow();
       assertThat(controller.getConfiguration().getInformerConfig().getNamespaces())
           .as(name)

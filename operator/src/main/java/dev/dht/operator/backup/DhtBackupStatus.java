@@ -110,5 +110,10 @@ public class DhtBackupStatus {
 
     @JsonPropertyDescription("Why its part failed.")
     private String reason;
+
+    @JsonPropertyDescription(
+        "Since when the node has not answered (RFC 3339); unset while it answers. A node that"
+            + " does not answer for 2 minutes fails the backup.")
+    private String unreachableSince;
   }
 }
