@@ -54,6 +54,7 @@ EXPECTED = {
     ("dht.dev", "dhtloadtests/status"): ["patch"],
     ("dht.dev", "dhtusers"): ["get", "list", "watch", "create", "delete"],  # a load test's own user
     ("dht.dev", "dhtusers/status"): ["patch"],
+    ("dht.dev", "dhtbackups"): ["get"],  # the DhtBackup a new cluster restores
     ("apps", "statefulsets"): APPLIED,
     ("", "services"): APPLIED,
     ("", "configmaps"): ["get"] + APPLIED + ["update"],  # JOSDK updates ConfigMaps without SSA

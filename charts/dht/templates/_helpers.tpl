@@ -100,6 +100,10 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
 - apiGroups: ["dht.dev"]
   resources: ["dhtusers"]
   verbs: ["get", "list", "watch", "create", "delete"]
+# get: the DhtBackup a cluster created from a backup restores (spec.bootstrap.backup.name)
+- apiGroups: ["dht.dev"]
+  resources: ["dhtbackups"]
+  verbs: ["get"]
 - apiGroups: ["dht.dev"]
   resources: ["dhtclusters/status", "dhtloadtests/status", "dhtusers/status"]
   verbs: ["patch"]
