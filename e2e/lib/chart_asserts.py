@@ -54,7 +54,8 @@ EXPECTED = {
     ("dht.dev", "dhtloadtests/status"): ["patch"],
     ("dht.dev", "dhtusers"): ["get", "list", "watch", "create", "delete"],  # a load test's own user
     ("dht.dev", "dhtusers/status"): ["patch"],
-    ("dht.dev", "dhtbackups"): ["list", "watch", "patch"],  # patch: the finalizer dht.dev/backup
+    # get: the DhtBackup a new cluster restores; patch: the finalizer dht.dev/backup
+    ("dht.dev", "dhtbackups"): ["get", "list", "watch", "patch"],
     ("dht.dev", "dhtbackups/status"): ["patch"],
     ("apps", "statefulsets"): APPLIED,
     ("", "services"): APPLIED,

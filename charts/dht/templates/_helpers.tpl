@@ -100,11 +100,12 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
 - apiGroups: ["dht.dev"]
   resources: ["dhtusers"]
   verbs: ["get", "list", "watch", "create", "delete"]
-# patch: the finalizer dht.dev/backup, which JOSDK adds to a DhtBackup and removes once the
-# backup is deleted from the store (or said to stay there); no get: read from the informer
+# get: the DhtBackup a cluster created from a backup restores (spec.bootstrap.backup.name);
+# list, watch: the DhtBackup controller; patch: the finalizer dht.dev/backup, which JOSDK adds to
+# a DhtBackup and removes once the backup is deleted from the store (or said to stay there)
 - apiGroups: ["dht.dev"]
   resources: ["dhtbackups"]
-  verbs: ["list", "watch", "patch"]
+  verbs: ["get", "list", "watch", "patch"]
 - apiGroups: ["dht.dev"]
   resources: ["dhtclusters/status", "dhtloadtests/status", "dhtusers/status", "dhtbackups/status"]
   verbs: ["patch"]

@@ -34,6 +34,8 @@ class PodFlagsTest {
             secret.toString(),
             dir.resolve("also-accepted").toString(),
             users.toString(),
+            dir.resolve("backup-store.json").toString(),
+            dir.resolve("restore.json").toString(),
             2,
             3,
             512,
@@ -57,6 +59,9 @@ class PodFlagsTest {
     assertThat(config.clusterSecret()).isEqualTo("s3cret");
     assertThat(config.alsoAcceptedSecretFile()).isEqualTo(dir.resolve("also-accepted"));
     assertThat(config.usersFile()).isEqualTo(users);
+    // a missing restore file restores nothing (the operator drops it once every node restored)
+    assertThat(config.backups())
+        .isEqualTo(new NodeConfig.Backups(dir.resolve("backup-store.json"), null));
     assertThat(config.eventLoops()).isEqualTo(2);
     assertThat(config.storageThreads()).isEqualTo(3);
     assertThat(config.maxInflight()).isEqualTo(512);

@@ -76,9 +76,9 @@ public final class NodeFlags {
   /**
    * The flags of a node in a pod, as the operator passes them: where it listens and keeps its data,
    * its own URL and the files it re-reads (the members, with the replication defaults, the secrets,
-   * and the users: null for none), its threads and admission limits, its warm-up and its shutdown
-   * delay; with TLS, its peer and admin ports and its certificate files ({@link Tls}; null: plain
-   * HTTP on one port).
+   * the users, the backup store, a backup to restore: null for none), its threads and admission
+   * limits, its warm-up and its shutdown delay; with TLS, its peer and admin ports and its
+   * certificate files ({@link Tls}; null: plain HTTP on one port).
    */
   public record Pod(
       int port,
@@ -89,6 +89,8 @@ public final class NodeFlags {
       String clusterSecretFile,
       String alsoAcceptedSecretFile,
       String usersFile,
+      String backupStoreFile,
+      String restoreFile,
       int eventLoops,
       int storageThreads,
       int maxInflight,
@@ -119,6 +121,12 @@ public final class NodeFlags {
               SHUTDOWN_DELAY_MS + "=" + shutdownDelayMs));
       if (usersFile != null) {
         args.add(USERS_FILE + "=" + usersFile);
+      }
+      if (backupStoreFile != null) {
+        args.add(BACKUP_STORE_FILE + "=" + backupStoreFile);
+      }
+      if (restoreFile != null) {
+        args.add(RESTORE_FILE + "=" + restoreFile);
       }
       return List.copyOf(args);
     }

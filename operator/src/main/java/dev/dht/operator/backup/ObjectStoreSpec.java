@@ -3,7 +3,9 @@ package dev.dht.operator.backup;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.contract.backup.ObjectStoreSettings;
+import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
+import io.fabric8.generator.annotation.Size;
 import lombok.AccessLevel;
 import lombok.AllArgsConstructor;
 import lombok.Builder;
@@ -24,18 +26,23 @@ public class ObjectStoreSpec {
   @JsonPropertyDescription(
       "The store's URL, such as http://seaweedfs.storage:8333 or https://storage.googleapis.com."
           + " Unset: AWS S3 in region.")
+  @Pattern("^https?://[^/?#\\s]+(/[^?#\\s]*)?$")
   private String endpoint;
 
   @JsonPropertyDescription("The signing region. Default: us-east-1 (what most other stores take).")
+  @Pattern("^[a-z0-9-]{1,64}$")
   private String region;
 
   @Required
+  @Pattern("^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$")
   @JsonPropertyDescription("The bucket, which must exist.")
   private String bucket;
 
   @JsonPropertyDescription(
       "Where in the bucket the backups live, without leading or trailing slash. Default (in"
           + " spec.backup): <namespace>/<cluster name>.")
+  @Pattern("^([A-Za-z0-9._=-]+(/[A-Za-z0-9._=-]+)*)?$")
+  @Size(max = 512)
   private String path;
 
   @JsonPropertyDescription(
@@ -48,6 +55,8 @@ public class ObjectStoreSpec {
       "A Secret in this namespace with the keys access-key-id and secret-access-key, mounted"
           + " into the node pods (the operator never reads it). Unset: the S3 client's default"
           + " chain in the pods (environment, web identity, instance profile).")
+  @Pattern("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
+  @Size(max = 253)
   private String credentialsSecret;
 
   /** Whether the bucket is addressed in the path: as set, else when an endpoint is set. */

@@ -3,6 +3,7 @@ package dev.dht.operator.cluster;
 import static java.util.Objects.requireNonNullElse;
 
 import dev.dht.contract.MembersFile;
+import dev.dht.operator.backup.RestoreState;
 import dev.dht.operator.rolling.DesiredRevision;
 import dev.dht.operator.rolling.PodRevision;
 import dev.dht.operator.scaling.Membership;
@@ -45,6 +46,7 @@ public record ClusterModel(
     List<LocalObjectReference> imagePullSecrets,
     Transport transport,
     ClientAuthentication authentication,
+    BackupWiring backups,
     String inputs) {
 
   /** Key under which the reconciler hands the model to the dependents. */
@@ -86,7 +88,10 @@ public record ClusterModel(
           // here the new field's default would restart every existing cluster's nodes
           "tls",
           // the mode is in the users file, re-read; the file's mount is in the template
-          "authentication");
+          "authentication",
+          // the store and restore files are re-read; their flags and mounts are in the template
+          "backup",
+          "bootstrap");
 
   public static final String MANAGED_BY = "dht-operator";
   public static final String MANAGED_BY_SELECTOR = "app.kubernetes.io/managed-by=" + MANAGED_BY;
@@ -163,6 +168,12 @@ public record ClusterModel(
         clusterPull.secretReferences(),
         Transport.decide(wantsTls(spec), cluster.getStatus()),
         ClientAuthentication.decide(spec.getAuthentication(), cluster.getStatus()),
+        BackupWiring.of(
+            spec.getBackup(),
+            spec.getBootstrap() != null && spec.getBootstrap().getBackup() != null,
+            pinned.getRestore(),
+            cluster.getMetadata().getNamespace(),
+            cluster.getMetadata().getName()),
         inputs(spec, defaults));
   }
 
@@ -240,6 +251,38 @@ public record ClusterModel(
         imagePullSecrets,
         transport,
         authentication,
+        backups,
+        inputs);
+  }
+
+  /** This model with the restore source the reconciler resolved (before the status records it). */
+  public ClusterModel withRestore(RestoreState restore) {
+    var wiring = backups.withRestore(restore);
+    return new ClusterModel(
+        name,
+        namespace,
+        generation,
+        replicas,
+        image,
+        defaultAck,
+        defaultFrom,
+        eventLoops,
+        storageWorkers,
+        maxInflight,
+        requestTimeoutMs,
+        maxValueBytes,
+        storageSize,
+        storageClassName,
+        resources,
+        jvmOptions,
+        scheduling,
+        membership,
+        defaults,
+        imagePullPolicy,
+        imagePullSecrets,
+        transport,
+        authentication,
+        wiring,
         inputs);
   }
 
@@ -342,9 +385,13 @@ public record ClusterModel(
     return membership.file(urls(Math.max(membership.getMembers(), membership.getTarget())));
   }
 
-  /** Hash of the ConfigMap's node file (the members file). */
+  /** Hash of the ConfigMap's node files (the members file, and the backup files if any). */
   public String filesHash() {
-    return PodRevision.hash(membersFile(), 16);
+    var files = new StringBuilder(membersFile());
+    backups
+        .files()
+        .forEach((key, text) -> files.append('\n').append(key).append('\n').append(text));
+    return PodRevision.hash(files.toString(), 16);
   }
 
   public String jvmOptionsEnv() {

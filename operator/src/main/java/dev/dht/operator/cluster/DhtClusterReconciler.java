@@ -157,6 +157,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     RollPlan.Decision roll;
     ReplacementPlan.Decision replacement;
 
+    /** The restore of a cluster created from a backup; null for others. */
+    ClusterRestore.Report restore;
+
     Turn(
         DhtCluster cluster,
         Context<DhtCluster> context,
@@ -215,7 +218,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     if (!cluster.isPaused()
         && createSecretIfNew(turn) != SecretState.NOT_OURS
         && issueCertificates(turn)
-        && writeUsers(turn)) {
+        && writeUsers(turn)
+        && resolveRestore(turn)) {
       if (turn.refusal == null) {
         changeNodes(turn);
       } else {
@@ -223,6 +227,30 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       }
     }
     return reportAndReschedule(turn);
+  }
+
+  /**
+   * The backup a cluster created from one restores, and how far its nodes got (the restore file
+   * leaves their ConfigMap once all did); false while the source cannot be resolved: no node starts
+   * without it (it would start empty and serve).
+   */
+  private boolean resolveRestore(Turn turn) {
+    turn.restore = ClusterRestore.resolve(turn.context.getClient(), turn.cluster);
+    if (turn.restore == null) {
+      return true;
+    }
+    if (turn.restore.holds()) {
+      return false;
+    }
+    turn.restore =
+        ClusterRestore.observe(
+            turn.restore,
+            turn.model,
+            turn.seen,
+            nodes,
+            ClusterActions.access(turn.context, turn.model));
+    turn.model = turn.model.withRestore(turn.restore.state());
+    return true;
   }
 
   /** The steps that may create, change, restart or replace nodes. */
@@ -422,7 +450,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 turn.replacement,
                 turn.refusal),
             turn.tls,
-            turn.users);
+            turn.users,
+            turn.restore);
     var roll = turn.roll;
     boolean refused = turn.scaling() != null && turn.scaling().startsWith("refused");
     boolean busy =
@@ -431,6 +460,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
             || status.getStatus().getRoll() != null
             || replacementBusy(status.getStatus())
             || turn.users != null && turn.users.nodesBehind() > 0
+            // a restore's source may complete any moment, its nodes load their shares
+            || turn.restore != null && (turn.restore.holds() || !turn.restore.state().completed())
             // refused: the settings wait for a change of the spec (an event), not for the nodes
             || turn.refusal == null
                 && !Conditions.isTrue(
@@ -479,23 +510,26 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 null,
                 refusal(cluster, current)),
             null,
+            null,
             null));
   }
 
   /**
    * Computes the status, records events for its transitions, returns the status-only patch; {@code
-   * tls} and {@code users} are null when the certificates or users were not looked at (their status
-   * is kept).
+   * tls}, {@code users} and {@code restore} are null when the certificates, users or restore were
+   * not looked at (their status is kept).
    */
   private static DhtCluster report(
       DhtCluster cluster,
       Context<DhtCluster> context,
       ClusterStatusCalculator.Observation in,
       TlsReport tls,
-      ClusterUsers.Report users) {
+      ClusterUsers.Report users,
+      ClusterRestore.Report restore) {
     var status = ClusterStatusCalculator.compute(in);
     ClusterTls.report(status, cluster, in.model().generation(), tls, in.now());
     ClusterUsers.report(status, cluster, in.model(), users, in.now());
+    ClusterRestore.report(status, cluster, in.model(), restore, in.now());
     ClusterEvents.emit(
         context.getClient(),
         cluster,

@@ -2,6 +2,7 @@ package dev.dht.operator.cluster;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import dev.dht.operator.backup.RestoreState;
 import dev.dht.operator.crd.KubernetesSchemas;
 import dev.dht.operator.replacing.NodeReplacement;
 import dev.dht.operator.scaling.Membership;
@@ -113,12 +114,18 @@ public class DhtClusterStatus {
           + " of a CA rotation under way. Unset while TLS is off.")
   private TlsStatus tls;
 
+  @JsonPropertyDescription(
+      "The backup the cluster was created from (spec.bootstrap.backup), resolved when it was"
+          + " created, and how far its nodes got in loading it.")
+  private RestoreState restore;
+
   @SchemaFrom(type = KubernetesSchemas.Condition[].class)
   @JsonPropertyDescription(
       "Conditions: Ready (every node Ready), Progressing (a rollout, roll, scale or node"
           + " replacement under way), Degraded, ConfigApplied (every node runs the current settings), Paused"
           + " (dht.dev/pause-reconciliation), RestartRequired (new operator defaults wait for"
-          + " dht.dev/allow-restart=once).")
+          + " dht.dev/allow-restart=once), Restored (a cluster created from a backup: every node"
+          + " loaded its share; it is not Ready before), BackupStore (spec.backup can be used).")
   @Builder.Default
   private List<Condition> conditions = new ArrayList<>();
 }

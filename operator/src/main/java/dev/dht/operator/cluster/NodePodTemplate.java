@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.KeyToPathBuilder;
 import io.fabric8.kubernetes.api.model.PodAntiAffinity;
 import io.fabric8.kubernetes.api.model.PodAntiAffinityBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -51,6 +52,8 @@ final class NodePodTemplate {
   private static final String TMP_VOLUME = "tmp";
   private static final String TLS_VOLUME = "tls";
   private static final String USERS_VOLUME = "users";
+  private static final String STORE_VOLUME = "backup-store";
+  private static final String RESTORE_VOLUME = "restore-store";
 
   /** Where a TLS node finds its certificate, key and trusted CAs (Secret {@code <c>-node-tls}). */
   static final String TLS_DIR = "/etc/dht-tls";
@@ -192,6 +195,12 @@ final class NodePodTemplate {
     if (model.authentication().usersFile()) {
       mounts.add(mount(USERS_VOLUME, ClusterModel.USERS_DIR, true));
     }
+    if (model.backups().storeSecret() != null) {
+      mounts.add(mount(STORE_VOLUME, BackupWiring.STORE_CREDENTIALS_DIR, true));
+    }
+    if (model.backups().restoreSecret() != null) {
+      mounts.add(mount(RESTORE_VOLUME, BackupWiring.RESTORE_CREDENTIALS_DIR, true));
+    }
     return new ContainerBuilder()
         .withName("node")
         .withImage(model.image())
@@ -247,6 +256,8 @@ final class NodePodTemplate {
             model.authentication().usersFile()
                 ? ClusterModel.USERS_DIR + "/" + ClusterModel.USERS_KEY
                 : null,
+            model.backups().storeFile(),
+            model.backups().restoreFile(),
             model.eventLoops(),
             model.storageWorkers(),
             model.maxInflight(),
@@ -356,7 +367,34 @@ final class NodePodTemplate {
               .endSecret()
               .build());
     }
+    if (model.backups().storeSecret() != null) {
+      volumes.add(credentials(STORE_VOLUME, model.backups().storeSecret()));
+    }
+    if (model.backups().restoreSecret() != null) {
+      volumes.add(credentials(RESTORE_VOLUME, model.backups().restoreSecret()));
+    }
     return volumes;
+  }
+
+  /**
+   * An object store's credentials: the two keys of the user's Secret, nothing else of it. Optional:
+   * a missing Secret or key fails the backup or restore with that reason, not the pod's start.
+   */
+  private static Volume credentials(String volume, String secret) {
+    return new VolumeBuilder()
+        .withName(volume)
+        .withNewSecret()
+        .withSecretName(secret)
+        .withOptional(true)
+        .withItems(
+            new KeyToPathBuilder().withKey("access-key-id").withPath("access-key-id").build(),
+            new KeyToPathBuilder()
+                .withKey("secret-access-key")
+                .withPath("secret-access-key")
+                .build())
+        .withDefaultMode(0440)
+        .endSecret()
+        .build();
   }
 
   /** The volumes of every node pod. */

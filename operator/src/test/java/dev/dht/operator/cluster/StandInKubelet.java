@@ -172,7 +172,7 @@ final class StandInKubelet implements AutoCloseable {
           boolean volume = claim != null && claim.getMetadata().getDeletionTimestamp() == null;
           if (pod != null && config != null && secret != null && (nodes[i] != null || volume)) {
             if (nodes[i] == null || !heldConfig.contains(i)) {
-              project(i, config, secret);
+              project(i, config, secret, pod);
             }
             if (nodes[i] == null) {
               holdClaim(claim);
@@ -286,7 +286,14 @@ final class StandInKubelet implements AutoCloseable {
                 "--repair-interval-s",
                 "0",
                 "--request-timeout-ms",
-                "3000"));
+                "3000",
+                // the flags a pod gets with spec.backup and spec.bootstrap.backup; a missing file
+                // is
+                // no store, no restore
+                "--backup-store-file",
+                dir.resolve(BackupWiring.STORE_KEY).toString(),
+                "--restore-file",
+                dir.resolve(BackupWiring.RESTORE_KEY).toString()));
     return flags.toArray(String[]::new);
   }
 
@@ -295,8 +302,12 @@ final class StandInKubelet implements AutoCloseable {
     return Files.readString(root.resolve("node-" + i).resolve("secret")).strip();
   }
 
-  /** Writes the ConfigMap's files and the secret where node {@code i} reads them, if changed. */
-  private void project(int i, ConfigMap config, Secret secret) throws IOException {
+  /**
+   * Writes the ConfigMap's files and the secret where node {@code i} reads them, if changed; the
+   * backup files with their credentials directories pointed at the local copies of the Secrets that
+   * the pod mounts there.
+   */
+  private void project(int i, ConfigMap config, Secret secret, Pod pod) throws IOException {
     Path dir = Files.createDirectories(root.resolve("node-" + i));
     StringBuilder members = new StringBuilder();
     for (String line : config.getData().get("members").split("\n")) {
@@ -307,6 +318,39 @@ final class StandInKubelet implements AutoCloseable {
         dir.resolve("secret"),
         new String(
             Base64.getDecoder().decode(secret.getData().get("secret")), StandardCharsets.UTF_8));
+    for (String key : List.of(BackupWiring.STORE_KEY, BackupWiring.RESTORE_KEY)) {
+      String text = config.getData().get(key);
+      if (text == null) {
+        Files.deleteIfExists(dir.resolve(key));
+        continue;
+      }
+      for (var volume : pod.getSpec().getVolumes()) {
+        if (volume.getSecret() == null || !text.contains(mountPath(pod, volume.getName()))) {
+          continue;
+        }
+        Path local = Files.createDirectories(dir.resolve(volume.getName()));
+        var credentials =
+            client.secrets().inNamespace(ns).withName(volume.getSecret().getSecretName()).get();
+        if (credentials != null && credentials.getData() != null) {
+          for (var item : credentials.getData().entrySet()) {
+            write(
+                local.resolve(item.getKey()),
+                new String(Base64.getDecoder().decode(item.getValue()), StandardCharsets.UTF_8));
+          }
+        }
+        text = text.replace(mountPath(pod, volume.getName()), local.toString());
+      }
+      write(dir.resolve(key), text);
+    }
+  }
+
+  /** Where the node container mounts {@code volume}; "\0" if it does not. */
+  private static String mountPath(Pod pod, String volume) {
+    return pod.getSpec().getContainers().getFirst().getVolumeMounts().stream()
+        .filter(m -> m.getName().equals(volume))
+        .map(m -> m.getMountPath())
+        .findFirst()
+        .orElse("\0");
   }
 
   private static void write(Path file, String content) throws IOException {
