@@ -6,6 +6,7 @@ import dev.dht.operator.backup.DhtBackup;
 import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.loadtest.DhtLoadTest;
 import dev.dht.operator.rbac.ChartRbacOperator;
+import dev.dht.operator.users.DhtUser;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -27,7 +28,7 @@ class OperatorMainRbacTest {
   static final String IDENTITY = "operator-main-rbac-test";
 
   static {
-    TestCrds.forceApply(DhtCluster.class, DhtLoadTest.class, DhtBackup.class);
+    TestCrds.forceApply(DhtCluster.class, DhtLoadTest.class, DhtUser.class, DhtBackup.class);
   }
 
   @Test

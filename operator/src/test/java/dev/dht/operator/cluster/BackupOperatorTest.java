@@ -1,0 +1,284 @@
+package dev.dht.operator.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dht.node.backup.SeaweedS3;
+import dev.dht.operator.TestCrds;
+import dev.dht.operator.backup.BackupPhases;
+import dev.dht.operator.backup.BackupProgress;
+import dev.dht.operator.backup.BackupSpec;
+import dev.dht.operator.backup.DhtBackup;
+import dev.dht.operator.backup.DhtBackupSpec;
+import dev.dht.operator.backup.DhtBackupStatus;
+import dev.dht.operator.backup.ObjectStoreSpec;
+import dev.dht.operator.backup.controller.DhtBackupReconciler;
+import dev.dht.operator.kube.Conditions;
+import dev.dht.operator.rbac.ChartRbacOperator;
+import dev.dht.operator.scaling.NodeAdmin;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Predicate;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * DhtBackups against the real apiserver, real nodes ({@link StandInKubelet}) and a real S3 store
+ * (SeaweedFS), through the DhtBackup controller: Pending while its cluster does not exist; a backup
+ * Completed with what it holds and where; a second one after a few more writes uploads less and
+ * reuses the rest; a deleted DhtBackup's objects are gone from the store and the other's stay; a
+ * store killed while a slow backup uploads fails it with the reason. Events and metrics of each.
+ */
+class BackupOperatorTest {
+  private static final String NAME = "bk";
+  private static final int[] PORTS = StandInKubelet.freePorts(3);
+  private static final Duration TIMEOUT = Duration.ofSeconds(120);
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+  private static final PrometheusMeterRegistry REGISTRY =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+  static {
+    TestCrds.forceApply(DhtCluster.class, DhtBackup.class);
+  }
+
+  @RegisterExtension
+  static final LocallyRunOperatorExtension OPERATOR =
+      ChartRbacOperator.builder()
+          .withReconciler(
+              new DhtClusterReconciler(
+                  "local/dht-node:it",
+                  new NodeAdmin(url -> StandInKubelet.local(url, NAME, PORTS))))
+          .withReconciler(
+              new DhtBackupReconciler(
+                  new NodeAdmin(url -> StandInKubelet.local(url, NAME, PORTS)), REGISTRY))
+          .build();
+
+  static KubernetesClient client;
+  static String ns;
+  static SeaweedS3 store;
+  static StandInKubelet kubelet;
+  static S3Client s3;
+
+  @BeforeAll
+  static void start() throws IOException {
+    client = OPERATOR.getInfrastructureKubernetesClient();
+    ns = OPERATOR.getNamespace();
+    store = SeaweedS3.start(Files.createTempDirectory("dht-backup-s3"));
+    kubelet = new StandInKubelet(client, ns, NAME, PORTS);
+    client
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName("store-keys")
+                .withNamespace(ns)
+                .endMetadata()
+                .withStringData(
+                    Map.of(
+                        "access-key-id", store.accessKey(),
+                        "secret-access-key", store.secretKey()))
+                .build())
+        .create();
+    s3 =
+        S3Client.builder()
+            .endpointOverride(store.endpoint())
+            .region(Region.of(store.region()))
+            .forcePathStyle(true)
+            .credentialsProvider(
+                StaticCredentialsProvider.create(
+                    AwsBasicCredentials.create(store.accessKey(), store.secretKey())))
+            .httpClientBuilder(ApacheHttpClient.builder())
+            .build();
+  }
+
+  @AfterAll
+  static void stop() throws InterruptedException {
+    if (client != null) { // their finalizers go, the store being down or not
+      client.resources(DhtBackup.class).inNamespace(ns).delete();
+      Awaitility.await()
+          .atMost(Duration.ofMinutes(3))
+          .until(
+              () -> client.resources(DhtBackup.class).inNamespace(ns).list().getItems().isEmpty());
+    }
+    if (kubelet != null) {
+      kubelet.close();
+    }
+    if (s3 != null) {
+      s3.close();
+    }
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  @Test
+  void backupsCompleteAreIncrementalAreDeletedFromTheStoreAndFailWithTheStore() throws Exception {
+    // no cluster yet: Pending, and says why
+    backup("early", "nosuchcluster");
+    var waiting = awaitBackup("early", s -> DhtBackupStatus.PENDING.equals(s.getPhase()));
+    assertThat(waiting.getReason()).isEqualTo(BackupPhases.CLUSTER_NOT_FOUND);
+    client.resources(DhtBackup.class).inNamespace(ns).withName("early").delete();
+
+    var cluster = Clusters.plain(NAME, ns, 3);
+    cluster.getMetadata().setGeneration(null);
+    cluster.getSpec().setBackup(BackupSpec.builder().objectStore(objectStore()).build());
+    client.resource(cluster).create();
+    LocalNodes.awaitStatus(
+        client, ns, NAME, TIMEOUT, s -> Conditions.isTrue(s.getConditions(), Conditions.READY));
+    var nodes = new LocalNodes(PORTS);
+    for (int k = 0; k < 300; k++) {
+      assertThat(nodes.put(k % 3, "key-" + k, 1000 + k, 3)).isEqualTo(201);
+    }
+
+    // a full backup
+    backup("first", NAME);
+    var first = awaitBackup("first", s -> BackupPhases.isFinal(s));
+    assertThat(first.getPhase()).as(first.getMessage()).isEqualTo(DhtBackupStatus.COMPLETED);
+    assertThat(first.getBackupId()).isEqualTo("first");
+    assertThat(first.getObjectStore().getPath()).isEqualTo(ns + "/" + NAME);
+    assertThat(first.getObjectStore().getBucket()).isEqualTo(store.bucket());
+    assertThat(first.getFiles()).isPositive();
+    assertThat(first.getBytes()).isPositive();
+    assertThat(first.getBytesUploaded()).isPositive().isLessThanOrEqualTo(first.getBytes());
+    assertThat(first.getCut()).isPositive();
+    assertThat(first.getCutTime()).isNotNull();
+    assertThat(first.getStartedAt()).isNotNull();
+    assertThat(first.getStoppedAt()).isGreaterThanOrEqualTo(first.getStartedAt());
+    assertThat(first.getNodes())
+        .extracting(DhtBackupStatus.NodePart::getPhase)
+        .containsExactly("completed", "completed", "completed");
+    assertThat(objects("backups/first/")).contains("backups/first/backup.json");
+    assertThat(eventReasons("first")).contains("Started", "Completed");
+    assertThat(REGISTRY.scrape())
+        .contains("dht_backup_last_size_bytes{cluster=\"" + NAME + "\",namespace=\"" + ns + "\"}");
+
+    // a few more writes: the second uploads less, and reuses the rest
+    for (int k = 0; k < 30; k++) {
+      assertThat(nodes.put(k % 3, "key-" + k, 5000 + k, 3)).isEqualTo(201);
+    }
+    backup("second", NAME);
+    var second = awaitBackup("second", s -> BackupPhases.isFinal(s));
+    assertThat(second.getPhase()).as(second.getMessage()).isEqualTo(DhtBackupStatus.COMPLETED);
+    assertThat(second.getBytesUploaded()).isLessThan(first.getBytesUploaded());
+    assertThat(second.getFilesReused()).isPositive();
+    assertThat(second.getBytesReused()).isPositive();
+
+    // deleting the first deletes its objects, not the second's
+    client.resources(DhtBackup.class).inNamespace(ns).withName("first").delete();
+    Awaitility.await()
+        .atMost(TIMEOUT)
+        .until(() ->
+            client.resources(DhtBackup.class).inNamespace(ns).withName("first").get() == null);
+    assertThat(objects("backups/first/")).isEmpty();
+    assertThat(objects("backups/second/")).contains("backups/second/backup.json");
+
+    // a slow backup (16 KiB/s per node) of more data, and the store killed meanwhile
+    client
+        .resources(DhtCluster.class)
+        .inNamespace(ns)
+        .withName(NAME)
+        .edit(c -> {
+          c.getSpec().getBackup().setUploadBytesPerSecond(16L * 1024);
+          return c;
+        });
+    var random = new Random(42);
+    for (int k = 0; k < 600; k++) {
+      assertThat(putBytes(k % 3, "bulk-" + k, random, 2048)).isEqualTo(201);
+    }
+    backup("third", NAME);
+    awaitBackup("third", s -> DhtBackupStatus.RUNNING.equals(s.getPhase()));
+    store.kill();
+    var third = awaitBackup("third", s -> BackupPhases.isFinal(s));
+    assertThat(third.getPhase()).isEqualTo(DhtBackupStatus.FAILED);
+    assertThat(third.getReason()).isIn(BackupProgress.NODE_FAILED, BackupPhases.SEAL_REFUSED);
+    assertThat(third.getMessage()).isNotBlank();
+    assertThat(eventReasons("third")).contains("Started", "Failed");
+    assertThat(REGISTRY.scrape())
+        .contains("dht_backup_failed_total{cluster=\"" + NAME + "\",namespace=\"" + ns + "\"} 1.0");
+  }
+
+  private static ObjectStoreSpec objectStore() {
+    return ObjectStoreSpec.builder()
+        .endpoint(store.endpoint().toString())
+        .bucket(store.bucket())
+        .credentialsSecret("store-keys")
+        .build();
+  }
+
+  private static void backup(String name, String cluster) {
+    var backup = new DhtBackup();
+    backup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
+    backup.setSpec(DhtBackupSpec.builder().cluster(cluster).build());
+    client.resource(backup).create();
+  }
+
+  private static DhtBackupStatus awaitBackup(String name, Predicate<DhtBackupStatus> condition) {
+    return Awaitility.await()
+        .atMost(Duration.ofSeconds(180))
+        .pollInterval(Duration.ofMillis(200))
+        .ignoreExceptions()
+        .until(
+            () ->
+                client.resources(DhtBackup.class).inNamespace(ns).withName(name).get().getStatus(),
+            s -> s != null && condition.test(s));
+  }
+
+  /** The keys under the cluster's path + {@code prefix} in the store. */
+  private static List<String> objects(String prefix) {
+    String root = ns + "/" + NAME + "/";
+    return s3
+        .listObjectsV2Paginator(r -> r.bucket(store.bucket()).prefix(root + prefix))
+        .contents()
+        .stream()
+        .map(o -> o.key().substring(root.length()))
+        .toList();
+  }
+
+  private static List<String> eventReasons(String backup) {
+    return client.v1().events().inNamespace(ns).list().getItems().stream()
+        .filter(e -> backup.equals(e.getInvolvedObject().getName()))
+        .filter(e -> "DhtBackup".equals(e.getInvolvedObject().getKind()))
+        .map(Event::getReason)
+        .toList();
+  }
+
+  /** PUTs {@code size} random bytes (hex text) as {@code key} through node i, ack 3. */
+  private static int putBytes(int node, String key, Random random, int size) throws Exception {
+    byte[] raw = new byte[size / 2];
+    random.nextBytes(raw);
+    return HTTP.send(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        "http://127.0.0.1:"
+                            + PORTS[node]
+                            + "/v0/entity?id="
+                            + key
+                            + "&ack=3&from=3"))
+                .timeout(Duration.ofSeconds(10))
+                .PUT(HttpRequest.BodyPublishers.ofString(java.util.HexFormat.of().formatHex(raw)))
+                .build(),
+            HttpResponse.BodyHandlers.discarding())
+        .statusCode();
+  }
+}
