@@ -20,6 +20,9 @@ import java.util.Objects;
  * membership changes; this only keeps a backup from starting into a certain refusal. Pure.
  */
 final class ClusterReadiness {
+  /** The cluster's condition that says whether its spec.backup can be used (its reconciler's). */
+  static final String BACKUP_STORE_CONDITION = "BackupStore";
+
   private ClusterReadiness() {}
 
   /** What the judgement says: ready, with what the backup needs, or why to wait. */
@@ -46,6 +49,21 @@ final class ClusterReadiness {
       return new Wait(
           BackupPhases.NO_BACKUP_STORE,
           "DhtCluster " + name + " has no spec.backup: set its object store to take backups");
+    }
+    var storeCondition =
+        cluster.getStatus() == null
+            ? java.util.Optional.<io.fabric8.kubernetes.api.model.Condition>empty()
+            : Conditions.find(cluster.getStatus().getConditions(), BACKUP_STORE_CONDITION);
+    if (storeCondition.filter(c -> Conditions.FALSE.equals(c.getStatus())).isPresent()) {
+      return new Wait(
+          BackupPhases.NO_BACKUP_STORE,
+          "DhtCluster "
+              + name
+              + "'s spec.backup cannot be used: "
+              + storeCondition.get().getReason()
+              + " ("
+              + storeCondition.get().getMessage()
+              + ")");
     }
     String busy = busy(cluster);
     if (busy != null) {

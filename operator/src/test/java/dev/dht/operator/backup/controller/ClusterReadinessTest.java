@@ -99,6 +99,22 @@ class ClusterReadinessTest {
         .isInstanceOfSatisfying(
             ClusterReadiness.Wait.class,
             w -> assertThat(w.reason()).isEqualTo(BackupPhases.NO_BACKUP_STORE));
+    assertThat(
+            with(c ->
+                c.getStatus()
+                    .setConditions(
+                        List.of(
+                            condition(Conditions.READY, "True", "AllReady"),
+                            condition(
+                                ClusterReadiness.BACKUP_STORE_CONDITION,
+                                "False",
+                                "InvalidBackupStore")))))
+        .isInstanceOfSatisfying(
+            ClusterReadiness.Wait.class,
+            w -> {
+              assertThat(w.reason()).isEqualTo(BackupPhases.NO_BACKUP_STORE);
+              assertThat(w.message()).contains("InvalidBackupStore");
+            });
   }
 
   @Test
