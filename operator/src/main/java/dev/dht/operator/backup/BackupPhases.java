@@ -88,7 +88,8 @@ public final class BackupPhases {
 
   /**
    * Completed at {@code now} as sealed: what the backup holds (files any node shares count once),
-   * what this one uploaded and reused, and its cut.
+   * what this one uploaded (the summary's sum of the nodes' uploads) and reused (the nodes' sums
+   * from {@code running}, else what the summary leaves), and its cut.
    */
   public static DhtBackupStatus completed(
       DhtBackupStatus running, BackupSummary summary, Instant now) {
@@ -111,8 +112,16 @@ public final class BackupPhases {
         .bytes(summary.bytes())
         .filesUploaded(summary.filesUploaded())
         .bytesUploaded(summary.bytesUploaded())
-        .filesReused(Math.max(0, summary.files() - summary.filesUploaded()))
-        .bytesReused(Math.max(0, summary.bytes() - summary.bytesUploaded()))
+        // the nodes' own counts: nodes holding the same file may each upload it, so the
+        // summary's uploads can exceed its (deduplicated) files
+        .filesReused(
+            running.getFilesReused() != null
+                ? running.getFilesReused()
+                : Math.max(0, summary.files() - summary.filesUploaded()))
+        .bytesReused(
+            running.getBytesReused() != null
+                ? running.getBytesReused()
+                : Math.max(0, summary.bytes() - summary.bytesUploaded()))
         .build();
   }
 

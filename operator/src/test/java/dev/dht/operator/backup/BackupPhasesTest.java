@@ -86,6 +86,19 @@ class BackupPhasesTest {
     assertThat(completed.getFilesUploaded()).isEqualTo(4);
     assertThat(completed.getFilesReused()).isEqualTo(6);
     assertThat(completed.getBytesReused()).isEqualTo(700);
+    var progressed =
+        BackupPhases.progressed(
+            BackupPhases.running("b1", STORE, 1, START),
+            List.of(
+                NodePart.builder()
+                    .ordinal(0)
+                    .phase("completed")
+                    .filesReused(2)
+                    .bytesReused(9L)
+                    .build()));
+    var fromNodes = BackupPhases.completed(progressed, summary, START.plusSeconds(90));
+    assertThat(fromNodes.getFilesReused()).as("the nodes' own count").isEqualTo(2);
+    assertThat(fromNodes.getBytesReused()).isEqualTo(9);
     assertThat(BackupPhases.isFinal(completed)).isTrue();
     assertThat(BackupPhases.durationSeconds(completed)).isEqualTo(90.0);
   }

@@ -160,7 +160,8 @@ class BackupOperatorTest {
     assertThat(first.getObjectStore().getBucket()).isEqualTo(store.bucket());
     assertThat(first.getFiles()).isPositive();
     assertThat(first.getBytes()).isPositive();
-    assertThat(first.getBytesUploaded()).isPositive().isLessThanOrEqualTo(first.getBytes());
+    // replicas may hold the same file and each upload it: uploads can exceed what it lists
+    assertThat(first.getBytesUploaded()).isPositive();
     assertThat(first.getCut()).isPositive();
     assertThat(first.getCutTime()).isNotNull();
     assertThat(first.getStartedAt()).isNotNull();
@@ -210,7 +211,7 @@ class BackupOperatorTest {
     awaitBackup("third", s -> DhtBackupStatus.RUNNING.equals(s.getPhase()));
     store.kill();
     var third = awaitBackup("third", s -> BackupPhases.isFinal(s));
-    assertThat(third.getPhase()).isEqualTo(DhtBackupStatus.FAILED);
+    assertThat(third.getPhase()).as(third.toString()).isEqualTo(DhtBackupStatus.FAILED);
     assertThat(third.getReason()).isIn(BackupProgress.NODE_FAILED, BackupPhases.SEAL_REFUSED);
     assertThat(third.getMessage()).isNotBlank();
     assertThat(eventReasons("third")).contains("Started", "Failed");
