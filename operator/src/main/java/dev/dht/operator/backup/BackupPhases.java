@@ -2,9 +2,11 @@ package dev.dht.operator.backup;
 
 import dev.dht.contract.backup.BackupSummary;
 import dev.dht.operator.backup.DhtBackupStatus.NodePart;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * The statuses a {@link DhtBackup} goes through: Pending (waiting, with why), Running (the nodes
@@ -66,7 +68,7 @@ public final class BackupPhases {
         .objectStore(store)
         .startedAt(time(now))
         .nodes(
-            java.util.stream.IntStream.range(0, members)
+            IntStream.range(0, members)
                 .mapToObj(i -> NodePart.builder().ordinal(i).phase("running").build())
                 .toList())
         .build();
@@ -142,7 +144,7 @@ public final class BackupPhases {
     if (status.getStartedAt() == null || status.getStoppedAt() == null) {
       return -1;
     }
-    return java.time.Duration.between(
+    return Duration.between(
                 Instant.parse(status.getStartedAt()), Instant.parse(status.getStoppedAt()))
             .toMillis()
         / 1000.0;

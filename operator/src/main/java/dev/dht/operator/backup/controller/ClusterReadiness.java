@@ -9,8 +9,10 @@ import dev.dht.operator.cluster.ObservedNode;
 import dev.dht.operator.cluster.Transport;
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.scaling.Membership;
+import io.fabric8.kubernetes.api.model.Condition;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Whether a DhtCluster can be backed up now, judged from what its reconciler last reported (its
@@ -52,7 +54,7 @@ final class ClusterReadiness {
     }
     var storeCondition =
         cluster.getStatus() == null
-            ? java.util.Optional.<io.fabric8.kubernetes.api.model.Condition>empty()
+            ? Optional.<Condition>empty()
             : Conditions.find(cluster.getStatus().getConditions(), BACKUP_STORE_CONDITION);
     if (storeCondition.filter(c -> Conditions.FALSE.equals(c.getStatus())).isPresent()) {
       return new Wait(
@@ -131,7 +133,7 @@ final class ClusterReadiness {
     return null;
   }
 
-  private static String message(List<io.fabric8.kubernetes.api.model.Condition> all, String type) {
+  private static String message(List<Condition> all, String type) {
     return Conditions.find(all, type)
         .map(c -> c.getReason() + (c.getMessage() == null ? "" : " (" + c.getMessage() + ")"))
         .orElse("not reported yet");

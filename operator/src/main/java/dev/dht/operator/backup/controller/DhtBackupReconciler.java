@@ -1,5 +1,6 @@
 package dev.dht.operator.backup.controller;
 
+import dev.dht.contract.backup.BackupSummary;
 import dev.dht.operator.backup.BackupEvents;
 import dev.dht.operator.backup.BackupPhases;
 import dev.dht.operator.backup.BackupProgress;
@@ -7,7 +8,9 @@ import dev.dht.operator.backup.DhtBackup;
 import dev.dht.operator.backup.DhtBackupStatus;
 import dev.dht.operator.cluster.AdminAccess;
 import dev.dht.operator.cluster.DhtCluster;
+import dev.dht.operator.cluster.Transport;
 import dev.dht.operator.kube.Events;
+import dev.dht.operator.scaling.NodeAccess;
 import dev.dht.operator.scaling.NodeAdmin;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -19,6 +22,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
@@ -148,13 +152,13 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
       DhtBackup backup,
       Context<DhtBackup> context,
       DhtBackupStatus progressed,
-      java.util.List<String> members,
-      dev.dht.operator.scaling.NodeAccess access) {
+      List<String> members,
+      NodeAccess access) {
     StringBuilder notReached = new StringBuilder();
     for (int i = 0; i < members.size(); i++) {
       var outcome = nodes.seal(members.get(i), access, backup.backupId());
       switch (outcome) {
-        case BackupNodes.Done<dev.dht.contract.backup.BackupSummary>(var summary) -> {
+        case BackupNodes.Done<BackupSummary>(var summary) -> {
           return write(
               backup, context, BackupPhases.completed(progressed, summary, Instant.now()), null);
         }
@@ -219,7 +223,6 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
             + id
             + "/";
     var cluster = cluster(backup, context);
-    var readiness = ClusterReadiness.of(cluster, backup.clusterName());
     if (cluster == null
         || cluster.getSpec() == null
         || cluster.getSpec().getBackup() == null
@@ -230,8 +233,12 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
           context,
           "DhtCluster " + backup.clusterName() + " is gone or has no spec.backup: " + stays);
     }
-    if (readiness instanceof ClusterReadiness.Ready ready
-        && !Objects.equals(ready.store(), status.getObjectStore())) {
+    var spec = cluster.getSpec().getBackup();
+    var current =
+        spec.getObjectStore().toBuilder()
+            .path(spec.pathOrDefault(namespace(backup), backup.clusterName()))
+            .build();
+    if (!current.equals(status.getObjectStore())) {
       return letGo(
           backup,
           context,
@@ -246,7 +253,7 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
           Events.emit(
               context.getClient(),
               backup,
-              java.util.List.of(
+              List.of(
                   new Events.Transition(
                       Events.NORMAL,
                       DELETED,
@@ -276,7 +283,7 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
     Events.emit(
         context.getClient(),
         backup,
-        java.util.List.of(new Events.Transition(Events.WARNING, NOT_DELETED, message)),
+        List.of(new Events.Transition(Events.WARNING, NOT_DELETED, message)),
         Instant.now());
     return DeleteControl.defaultDelete();
   }
@@ -323,14 +330,13 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
         .get();
   }
 
-  private static dev.dht.operator.scaling.NodeAccess access(
+  private static NodeAccess access(
       Context<DhtBackup> context, DhtBackup backup, DhtCluster cluster) {
     return AdminAccess.of(
         context.getClient(),
         namespace(backup),
         backup.clusterName(),
-        Objects.requireNonNullElse(
-            cluster.getStatus().getTransport(), dev.dht.operator.cluster.Transport.Plain));
+        Objects.requireNonNullElse(cluster.getStatus().getTransport(), Transport.Plain));
   }
 
   private static String describe(Map<Integer, String> byOrdinal) {
