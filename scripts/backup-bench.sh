@@ -53,13 +53,13 @@ load() { # NAME
     --duration "${LOAD_SECONDS}s" > $B/load-$1.txt 2>&1
   echo "load $LOAD_RATE/s mixed at 2/3, $1: $(grep -E '^ +(50\.000|99\.000|99\.900)%' $B/load-$1.txt | awk '{printf "p%s %s  ", $1, $2}')$(grep -E 'Requests/sec' $B/load-$1.txt | tr -s ' ')"
 }
-load "without a backup"
+load without-backup
 cp $B/store.json $B/store.saved; : > $B/backups.log
 ( n=0; while [ ! -f $B/stop ]; do n=$((n + 1))
     sed -e 's/"prefix":"bench"/"prefix":"bench-load-'$n'"/' -e 's/}$/,"uploadBytesPerSecond":20971520}/' $B/store.saved > $B/store.json
     backup load-$n >> $B/backups.log; done ) &
 LOADER=$!
-sleep 2; load "during backups"
+sleep 2; load during-backups
 touch $B/stop; wait $LOADER; cp $B/store.saved $B/store.json
 echo "backups during the load: $(grep -c '^backup load-' $B/backups.log) ($(grep -o '^backup load-[0-9]*: [0-9.]* s' $B/backups.log | awk '{print $3}' | paste -sd, ) s)"
 DATA_DIR=$B/a PORTS="8280 8281 8282" scripts/local-cluster.sh stop >/dev/null
