@@ -69,6 +69,14 @@ EXPECTED = {
     ("", "events"): ["create", "get", "patch"],
     ("cert-manager.io", "certificates"): ["get", "create", "update"],  # spec.tls.issuerRef
 }
+# the DhtScheduledBackup controller's rules (their own block in dht.rules), merged into the above
+SCHEDULED_BACKUPS = {
+    ("dht.dev", "dhtscheduledbackups"): ["list", "watch"],
+    ("dht.dev", "dhtscheduledbackups/status"): ["patch"],
+    ("dht.dev", "dhtbackups"): ["list", "watch", "create", "delete"],  # made at each time, retention
+}
+for key, verbs in SCHEDULED_BACKUPS.items():
+    EXPECTED[key] = sorted(set(EXPECTED.get(key, [])) | set(verbs))
 EXPECTED = {k: sorted(v) for k, v in EXPECTED.items()}
 LEASE = {("coordination.k8s.io", "leases"): ["create", "get", "patch", "update"]}
 # the report site: who a bearer token is, and whether they may get dhtloadtests (operator/README.md)

@@ -1,5 +1,6 @@
 package dev.dht.operator;
 
+import dev.dht.operator.backup.controller.DhtScheduledBackupReconciler;
 import dev.dht.operator.cluster.DhtClusterReconciler;
 import dev.dht.operator.cluster.NetworkPolicyDependentFactory;
 import dev.dht.operator.loadtest.controller.DhtLoadTestReconciler;
@@ -55,7 +56,8 @@ public final class OperatorMain {
   }
 
   /**
-   * The operator with the DhtCluster, DhtUser and DhtLoadTest controllers registered, not started.
+   * The operator with the DhtCluster, DhtUser, DhtLoadTest and DhtScheduledBackup controllers
+   * registered, not started.
    */
   public static Operator create(OperatorSettings settings, PrometheusMeterRegistry registry) {
     return create(settings, registry, o -> {});
@@ -97,6 +99,13 @@ public final class OperatorMain {
     operator.register(
         new DhtLoadTestReconciler(
             settings.nodeImage(), settings.nodeImagePull(), settings.policy()),
+        c -> {
+          if (!settings.watchNamespaces().isEmpty()) {
+            c.settingNamespaces(settings.watchNamespaces());
+          }
+        });
+    operator.register(
+        new DhtScheduledBackupReconciler(),
         c -> {
           if (!settings.watchNamespaces().isEmpty()) {
             c.settingNamespaces(settings.watchNamespaces());

@@ -26,7 +26,11 @@ class OperatorMainRbacTest {
   static final String IDENTITY = "operator-main-rbac-test";
 
   static {
-    TestCrds.forceApply(DhtCluster.class, DhtLoadTest.class);
+    TestCrds.forceApply(
+        DhtCluster.class,
+        DhtLoadTest.class,
+        dev.dht.operator.backup.DhtBackup.class,
+        dev.dht.operator.backup.DhtScheduledBackup.class);
   }
 
   @Test
