@@ -4,10 +4,11 @@
 # of 100 B at 2/3, a full backup, CHANGED keys overwritten and an incremental backup (the sizes
 # uploaded), then a new 3-node cluster restored from the second backup (the time until every node
 # is Ready). Ports 8280-8282, 8380-8382, 18080-33646 on 127.0.0.1. Output: the lines below.
-# Env: KEYS=1000000 CHANGED=10000.
+# Then a mixed load at LOAD_RATE/s at 2/3 for LOAD_SECONDS, without and during backups (p50/p99/p99.9).
+# Env: KEYS=1000000 CHANGED=10000 LOAD_RATE=2000 LOAD_SECONDS=40.
 set -u
 cd "$(dirname "$0")/.."
-KEYS="${KEYS:-1000000}" CHANGED="${CHANGED:-10000}"
+KEYS="${KEYS:-1000000}" CHANGED="${CHANGED:-10000}" LOAD_RATE="${LOAD_RATE:-2000}" LOAD_SECONDS="${LOAD_SECONDS:-40}"
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 scripts/seaweedfs.sh
 B="$PWD/target/backup-bench"; rm -rf "$B"; mkdir -p $B/weed $B/creds $B/b
@@ -44,6 +45,23 @@ backup full
   --value-size 100 --ack 2 --from 3 --connections 16 --duration 60s > $B/fill2.txt 2>&1
 backup incremental
 du -sh $B/a/node-* | tr '\n' ' '; echo
+# the cost to clients: a mixed load at LOAD_RATE/s at 2/3, without a backup, then while backups run
+# one after the other at the default throttle (20 MiB/s per node), each a full one (a new prefix)
+load() { # NAME
+  "$JAVA" -jar app/target/dht.jar loadgen --url http://127.0.0.1:8280,http://127.0.0.1:8281,http://127.0.0.1:8282 \
+    --workload mixed --rate "$LOAD_RATE" --keyspace "$KEYS" --ack 2 --from 3 --connections 16 --warmup 5s \
+    --duration "${LOAD_SECONDS}s" > $B/load-$1.txt 2>&1
+  echo "load $LOAD_RATE/s mixed at 2/3, $1: $(grep -E '^ +(50\.000|99\.000|99\.900)%' $B/load-$1.txt | awk '{printf "p%s %s  ", $1, $2}')$(grep -E 'Requests/sec' $B/load-$1.txt | tr -s ' ')"
+}
+load without-backup
+cp $B/store.json $B/store.saved; : > $B/backups.log
+( n=0; while [ ! -f $B/stop ]; do n=$((n + 1))
+    sed -e 's/"prefix":"bench"/"prefix":"bench-load-'$n'"/' -e 's/}$/,"uploadBytesPerSecond":20971520}/' $B/store.saved > $B/store.json
+    backup load-$n >> $B/backups.log; done ) &
+LOADER=$!
+sleep 2; load during-backups
+touch $B/stop; wait $LOADER; cp $B/store.saved $B/store.json
+echo "backups during the load: $(grep -c '^backup load-' $B/backups.log) ($(grep -o '^backup load-[0-9]*: [0-9.]* s' $B/backups.log | awk '{print $3}' | paste -sd, ) s)"
 DATA_DIR=$B/a PORTS="8280 8281 8282" scripts/local-cluster.sh stop >/dev/null
 echo '{"store":'$(cat $B/store.json)',"backup":"incremental"}' > $B/restore.json
 t0=$(date +%s.%N); : > $B/b/pids

@@ -54,8 +54,9 @@ EXPECTED = {
     ("dht.dev", "dhtloadtests/status"): ["patch"],
     ("dht.dev", "dhtusers"): ["get", "list", "watch", "create", "delete"],  # a load test's own user
     ("dht.dev", "dhtusers/status"): ["patch"],
-    # get: the DhtBackup a new cluster restores; patch: the finalizer dht.dev/backup
-    ("dht.dev", "dhtbackups"): ["get", "list", "watch", "patch"],
+    # get: the DhtBackup a new cluster restores; patch: the finalizer dht.dev/backup; create,
+    # delete: a schedule's backups (made at each time, let go by retention)
+    ("dht.dev", "dhtbackups"): ["get", "list", "watch", "patch", "create", "delete"],
     ("dht.dev", "dhtbackups/status"): ["patch"],
     ("apps", "statefulsets"): APPLIED,
     ("", "services"): APPLIED,
@@ -71,6 +72,13 @@ EXPECTED = {
     ("", "events"): ["create", "get", "patch"],
     ("cert-manager.io", "certificates"): ["get", "create", "update"],  # spec.tls.issuerRef
 }
+# the DhtScheduledBackup controller's rules (their own block in dht.rules), merged into the above
+SCHEDULED_BACKUPS = {
+    ("dht.dev", "dhtscheduledbackups"): ["list", "watch"],
+    ("dht.dev", "dhtscheduledbackups/status"): ["patch"],
+}
+for key, verbs in SCHEDULED_BACKUPS.items():
+    EXPECTED[key] = sorted(set(EXPECTED.get(key, [])) | set(verbs))
 EXPECTED = {k: sorted(v) for k, v in EXPECTED.items()}
 LEASE = {("coordination.k8s.io", "leases"): ["create", "get", "patch", "update"]}
 # the report site: who a bearer token is, and whether they may get dhtloadtests (operator/README.md)

@@ -106,6 +106,20 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
 - apiGroups: ["dht.dev"]
   resources: ["dhtbackups"]
   verbs: ["get", "list", "watch", "patch"]
+# The DhtScheduledBackup controller (DhtScheduledBackupReconciler): its schedules from an informer
+# (list, watch) and their status (patch); the DhtBackups of the namespace from an informer (list,
+# watch: its own by the label dht.dev/scheduled-backup, the others to know whether a backup of the
+# cluster runs before it collects the store); create: a backup at each time of a schedule; delete:
+# the backups retention lets go (their finalizer deletes them from the store)
+- apiGroups: ["dht.dev"]
+  resources: ["dhtscheduledbackups"]
+  verbs: ["list", "watch"]
+- apiGroups: ["dht.dev"]
+  resources: ["dhtscheduledbackups/status"]
+  verbs: ["patch"]
+- apiGroups: ["dht.dev"]
+  resources: ["dhtbackups"]
+  verbs: ["list", "watch", "create", "delete"]
 - apiGroups: ["dht.dev"]
   resources: ["dhtclusters/status", "dhtloadtests/status", "dhtusers/status", "dhtbackups/status"]
   verbs: ["patch"]

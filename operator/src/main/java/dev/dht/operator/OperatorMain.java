@@ -1,6 +1,7 @@
 package dev.dht.operator;
 
 import dev.dht.operator.backup.controller.DhtBackupReconciler;
+import dev.dht.operator.backup.controller.DhtScheduledBackupReconciler;
 import dev.dht.operator.cluster.DhtClusterReconciler;
 import dev.dht.operator.cluster.NetworkPolicyDependentFactory;
 import dev.dht.operator.loadtest.controller.DhtLoadTestReconciler;
@@ -58,8 +59,8 @@ public final class OperatorMain {
   }
 
   /**
-   * The operator with the DhtCluster, DhtUser, DhtLoadTest and DhtBackup controllers registered,
-   * not started.
+   * The operator with the DhtCluster, DhtUser, DhtLoadTest, DhtBackup and DhtScheduledBackup
+   * controllers registered, not started.
    */
   public static Operator create(OperatorSettings settings, PrometheusMeterRegistry registry) {
     return create(settings, registry, o -> {});
@@ -101,6 +102,13 @@ public final class OperatorMain {
     operator.register(
         new DhtLoadTestReconciler(
             settings.nodeImage(), settings.nodeImagePull(), settings.policy()),
+        c -> {
+          if (!settings.watchNamespaces().isEmpty()) {
+            c.settingNamespaces(settings.watchNamespaces());
+          }
+        });
+    operator.register(
+        new DhtScheduledBackupReconciler(),
         c -> {
           if (!settings.watchNamespaces().isEmpty()) {
             c.settingNamespaces(settings.watchNamespaces());

@@ -28,7 +28,12 @@ class OperatorMainRbacTest {
   static final String IDENTITY = "operator-main-rbac-test";
 
   static {
-    TestCrds.forceApply(DhtCluster.class, DhtLoadTest.class, DhtUser.class, DhtBackup.class);
+    TestCrds.forceApply(
+        DhtCluster.class,
+        DhtLoadTest.class,
+        DhtUser.class,
+        DhtBackup.class,
+        dev.dht.operator.backup.DhtScheduledBackup.class);
   }
 
   @Test

@@ -33,6 +33,16 @@ public class DhtScheduledBackupStatus {
   @JsonPropertyDescription("When it completed (RFC 3339).")
   private String lastSuccessfulTime;
 
-  @JsonPropertyDescription("Why no backup is made (a bad schedule, a missing cluster), if so.")
+  @JsonPropertyDescription(
+      "Why no backup is made (a bad schedule, a missing cluster), or what the next one waits for,"
+          + " if so.")
   private String message;
+
+  @JsonPropertyDescription(
+      "True: backups were deleted, and the files in the store that no remaining backup needs are"
+          + " to be collected once no backup of the cluster runs.")
+  private Boolean collectPending;
+
+  @JsonPropertyDescription("When the store's unneeded files were last collected (RFC 3339).")
+  private String lastCollectTime;
 }
