@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # suite.sh: the end-to-end suite against whatever cluster KUBECONFIG points at (e2e/run.sh picks it
-# and loads the images). Thirteen steps in a fresh namespace, each timed and bounded; a failing step
+# and loads the images). Fifteen steps in a fresh namespace, each timed and bounded; a failing step
 # prints the operator's log and `kubectl describe` of the objects involved, later steps are skipped,
 # and the last line is always "N passed, M failed[, K skipped]".
 #
@@ -36,7 +36,13 @@
 #  12 scale      5000 keys at 2/3; with a writer and a reader running at 2/3, kubectl scale to 5 and
 #                back to 3: no read fails, at most 3 writes fail, every acknowledged key reads back
 #                at 3/3 and has exactly 3 copies over the nodes; each change's steps and durations
-#  13 uninstall  helm uninstall removes the operator; deleting the cluster (no operator needed)
+#  13 backup    10,000 keys at 2/3 (1,000 overwritten, 1,000 deleted); a DhtBackup taken under a
+#                writer of >= 20 PUT/s at 2/3, then 1,000 more keys and a second one that uploads far
+#                less (both sizes printed); the DhtCluster and its claims deleted, the second backup
+#                restored into a 5-node cluster: every key acknowledged before it reads back at 2/3
+#                with its last value, deleted ones 404, 3 copies of each; a DhtScheduledBackup every
+#                minute with keep 1: two complete, the older is deleted (SeaweedFS as a pod)
+#  14 uninstall  helm uninstall removes the operator; deleting the cluster (no operator needed)
 #                removes everything but the PersistentVolumeClaims
 #
 # Environment: NODE_IMAGE, OPERATOR_IMAGE (required; `make e2e` reads target/images.env),
@@ -157,6 +163,8 @@ step_install() {
 }
 
 step_cluster() {
+  # the object store of the cluster's spec.backup (the backup step uses it)
+  k apply -f "$ROOT/e2e/manifests/seaweedfs.yaml" >/dev/null || die "kubectl apply of SeaweedFS failed"
   k apply -f "$ROOT/e2e/manifests/dhtcluster.yaml" >/dev/null || die "kubectl apply of the DhtCluster failed"
   local t=$SECONDS
   timeout 560 kubectl -n "$NS" wait "dhtcluster/$CLUSTER" --for=condition=Ready --timeout=550s >/dev/null ||
@@ -978,6 +986,133 @@ SH
   [ "$copies" = "$expected" ] || die "copies $copies, expected $expected"
 }
 
+# fill_keys FROM TO VALUE_PREFIX METHOD: PUT (or DELETE) keys bk-FROM..bk-TO at 2/3, 8 at a time,
+# from the client pod; prints "CODE bk-N" lines
+fill_keys() {
+  in_pod client 600 <<SH
+i=$1
+while [ \$i -le $2 ]; do
+  for j in 0 1 2 3 4 5 6 7; do
+    n=\$((i + j))
+    [ \$n -le $2 ] && curl -s -o /dev/null -w "%{http_code} bk-\$n\n" --max-time 5 -X $4 --data-binary $3-\$n "http://$CLUSTER:8080/v0/entity?id=bk-\$n&ack=2&from=3" &
+  done
+  wait
+  i=\$((i + 8))
+done
+SH
+}
+
+# backup_done NAME: the DhtBackup completed (fails the step at once if it failed)
+backup_done() {
+  local phase; phase="$(jp "dhtbackup/$1" '{.status.phase}')"
+  [ "$phase" = Failed ] && die "DhtBackup $1 failed: $(jp "dhtbackup/$1" '{.status.reason}: {.status.message}')"
+  [ "$phase" = Completed ]
+}
+
+take_backup() { # take_backup NAME
+  k apply -f - >/dev/null <<YAML || die "cannot create DhtBackup $1"
+apiVersion: dht.dev/v1alpha1
+kind: DhtBackup
+metadata: {name: $1}
+spec: {cluster: $CLUSTER}
+YAML
+  until_ok 600 "DhtBackup $1 Completed" backup_done "$1"
+  log "$1: $(jp "dhtbackup/$1" '{.status.files} files, {.status.bytes} bytes; uploaded {.status.filesUploaded} files, {.status.bytesUploaded} bytes; reused {.status.filesReused} files, {.status.bytesReused} bytes; cut {.status.cutTime}; {.status.startedAt} -> {.status.stoppedAt}')"
+}
+
+step_backup() {
+  k delete pod writer reader --ignore-not-found --wait=true --timeout=30s >/dev/null 2>&1
+  timeout 200 kubectl -n "$NS" wait deploy/seaweedfs --for=condition=Available --timeout=190s >/dev/null ||
+    die "SeaweedFS (e2e/manifests/seaweedfs.yaml, applied with the cluster) not available"
+  [ "$(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="BackupStore")].status}')" = True ] ||
+    die "condition BackupStore: $(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="BackupStore")].message}')"
+  # 10,000 keys; 1,000 of them overwritten, 1,000 others deleted
+  fill_keys 1 10000 v1 PUT > "$WORK/bk-fill.log" 2>&1
+  fill_keys 1 1000 v2 PUT >> "$WORK/bk-fill.log" 2>&1
+  fill_keys 9001 10000 gone DELETE >> "$WORK/bk-fill.log" 2>&1
+  [ "$(grep -c '^201 bk-' "$WORK/bk-fill.log")" = 11000 ] && [ "$(grep -c '^202 bk-' "$WORK/bk-fill.log")" = 1000 ] ||
+    die "fill: $(grep -vc '^20[12] ' "$WORK/bk-fill.log") of 12000 requests not acknowledged"
+  log "10000 keys written at 2/3, 1000 overwritten, 1000 deleted"
+  # a writer at 2/3 (two loops of new keys) while the first backup runs
+  client_pod writer "for w in a b; do ( i=0; while [ ! -f /tmp/stop ]; do i=\$((i + 1))
+  c=\$(curl -s -o /dev/null -w '%{http_code}' --max-time 3 -X PUT --data-binary \$w-\$i \"http://$CLUSTER:8080/v0/entity?id=bw-\$w-\$i&ack=2&from=3\")
+  echo \"\$(date +%s) \$c bw-\$w-\$i \$w-\$i\"; done ) & done; wait; echo DONE"
+  until_ok 120 "writer running" \
+    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' logs writer 2>/dev/null | grep -c ' 201 ')\" -ge 40 ]"
+  take_backup first
+  k exec writer -- touch /tmp/stop || log "kubectl exec ended with writer (exit $?)"
+  timeout 60 kubectl -n "$NS" wait pod/writer --for=jsonpath='{.status.phase}'=Succeeded --timeout=50s >/dev/null || die "writer did not finish"
+  k logs writer > "$WORK/bk-writer.log" || die "no writer log"
+  k delete pod writer --wait=false >/dev/null 2>&1
+  local started stopped during acked writes
+  started="$(date -d "$(jp dhtbackup/first '{.status.startedAt}')" +%s)"; stopped="$(date -d "$(jp dhtbackup/first '{.status.stoppedAt}')" +%s)"
+  during="$(awk -v a="$started" -v b="$stopped" '$2 == 201 && $1 >= a && $1 <= b' "$WORK/bk-writer.log" | wc -l)"
+  writes="$(grep -c ' bw-' "$WORK/bk-writer.log")"; acked="$(grep -c ' 201 bw-' "$WORK/bk-writer.log")"
+  log "writer: $writes PUTs, $acked acknowledged; $during during the backup's $((stopped - started + 1)) s ($((during / (stopped - started + 1))) PUT/s)"
+  [ "$((during / (stopped - started + 1)))" -ge 20 ] || die "the writer wrote under 20 PUT/s during the backup"
+  [ $((writes - acked)) -le "$MAX_FAILED_WRITES" ] || die "$((writes - acked)) writes failed during the backup"
+  fill_keys 10001 11000 v1 PUT > "$WORK/bk-more.log" 2>&1
+  [ "$(grep -c '^201 bk-' "$WORK/bk-more.log")" = 1000 ] || die "1000 more keys: not all acknowledged"
+  log "1000 more keys written"
+  take_backup second
+  local first second
+  first="$(jp dhtbackup/first '{.status.bytesUploaded}')"; second="$(jp dhtbackup/second '{.status.bytesUploaded}')"
+  log "uploaded: first $first bytes, second $second bytes"
+  [ $((second * 2)) -lt "$first" ] || die "the second backup uploaded $second bytes, not far less than the first's $first"
+
+  # the cluster and its volumes go; a 5-node cluster is made from the second backup
+  timeout 200 kubectl -n "$NS" delete dht "$CLUSTER" --wait=true --timeout=180s >/dev/null || die "deleting the DhtCluster failed"
+  until_ok 180 "the cluster's pods gone" sh -c "[ -z \"\$(timeout 20 kubectl -n '$NS' get pods -o name 2>/dev/null | grep '/$CLUSTER-')\" ]"
+  k delete pvc $(jp pvc '{range .items[*]}{.metadata.name} {end}' | tr ' ' '\n' | grep "^data-$CLUSTER-") --wait=true --timeout=120s >/dev/null ||
+    die "deleting the claims failed"
+  log "DhtCluster $CLUSTER and its claims deleted"
+  sed -e 's/^  replicas: 3$/  replicas: 5/' "$ROOT/e2e/manifests/dhtcluster.yaml" > "$WORK/restored.yaml"
+  printf '  bootstrap:\n    backup:\n      name: second\n' >> "$WORK/restored.yaml"
+  k apply -f "$WORK/restored.yaml" >/dev/null || die "cannot create the restored cluster"
+  until_ok 900 "5-node cluster restored from backup second: Restored, Ready" sh -c "
+    [ \"\$(timeout 20 kubectl -n '$NS' get dht '$CLUSTER' -o jsonpath='{.status.conditions[?(@.type==\"Restored\")].status}/{.status.conditions[?(@.type==\"Ready\")].status}')\" = True/True ]"
+  log "status.restore: $(jp "dht/$CLUSTER" '{.status.restore.phase}, nodes {.status.restore.restored}, {.status.restore.keysKept} keys kept, {.status.restore.bytesDownloaded} bytes downloaded')"
+  [ -z "$(jp "cm/$CLUSTER-config" '{.data.restore\.json}')" ] || die "restore.json still in the ConfigMap"
+  # every key acknowledged before the second backup reads back at 2/3 with its last value
+  { echo "bad=0; ok=0"
+    echo 'chk() { [ "$(curl -s -o /tmp/b -w %{http_code} --max-time 5 "http://'"$CLUSTER"':8080/v0/entity?id=$1&ack=2&from=3")" = "$2" ] && { [ "$2" = 404 ] || [ "$(cat /tmp/b)" = "$3" ]; } && ok=$((ok+1)) || { bad=$((bad+1)); echo "BAD $1"; }; }'
+    echo 'i=1; while [ $i -le 11000 ]; do if [ $i -le 1000 ]; then chk bk-$i 200 v2-$i; elif [ $i -le 9000 ] || [ $i -gt 10000 ]; then chk bk-$i 200 v1-$i; else chk bk-$i 404; fi; i=$((i+1)); done'
+    awk '$2 == 201 {print "chk " $3 " 200 " $4}' "$WORK/bk-writer.log"
+    echo 'echo "read back at 2/3: $ok as before the backup, $bad not"; [ $bad = 0 ]'
+  } > "$WORK/bk-readback.sh"
+  in_pod client 900 < "$WORK/bk-readback.sh" > "$WORK/bk-readback.log" 2>&1 ||
+    { grep BAD "$WORK/bk-readback.log" | head -n 20 | sed 's/^/    /'; tail -n 1 "$WORK/bk-readback.log"; die "keys differ after the restore"; }
+  tail -n 1 "$WORK/bk-readback.log" | sed 's/^/  /'
+  : > "$WORK/bk-copies"
+  for i in 0 1 2 3 4; do
+    in_pod client 120 <<<"curl -s --max-time 100 'http://$CLUSTER-$i.$CLUSTER-peers:8080/v0/entities?start=bk-&end=bk.'" |
+      grep -ao 'bk-[0-9]*' >> "$WORK/bk-copies" || die "range read of $CLUSTER-$i failed"
+  done
+  local copies; copies="$(grep -cE '^bk-[0-9]+$' "$WORK/bk-copies")"
+  log "copies of the 10000 live bk- keys over the 5 nodes: $copies (expected $((3 * 10000)), from 3)"
+  [ "$copies" = 30000 ] || die "copies $copies, expected 30000"
+
+  # a schedule every minute, keep 1: two backups complete, the older is deleted
+  k apply -f - >/dev/null <<YAML || die "cannot create the DhtScheduledBackup"
+apiVersion: dht.dev/v1alpha1
+kind: DhtScheduledBackup
+metadata: {name: every-minute}
+spec: {cluster: $CLUSTER, schedule: "* * * * *", keep: 1}
+YAML
+  local one
+  until_ok 240 "a first scheduled backup completed" sh -c "[ -n \"\$(timeout 20 kubectl -n '$NS' get dhtscheduledbackup every-minute -o jsonpath='{.status.lastSuccessfulBackup}')\" ]"
+  one="$(jp dhtscheduledbackup/every-minute '{.status.lastSuccessfulBackup}')"
+  until_ok 240 "a second one completed and $one deleted (keep 1)" sh -c "
+    last=\$(timeout 20 kubectl -n '$NS' get dhtscheduledbackup every-minute -o jsonpath='{.status.lastSuccessfulBackup}')
+    [ -n \"\$last\" ] && [ \"\$last\" != '$one' ] && ! timeout 20 kubectl -n '$NS' get dhtbackup '$one' >/dev/null 2>&1"
+  log "scheduled: $(k get dhtbackup -l dht.dev/scheduled-backup=every-minute -o jsonpath='{range .items[*]}{.metadata.name}={.status.phase} {end}')"
+  # the backups go with their objects in the store (finalizers, while the operator runs), then the store
+  k delete dhtscheduledbackup every-minute --wait=true --timeout=60s >/dev/null || die "deleting the DhtScheduledBackup failed"
+  timeout 200 kubectl -n "$NS" delete dhtbackup --all --wait=true --timeout=180s >/dev/null || die "deleting the DhtBackups did not finish"
+  k delete -f "$ROOT/e2e/manifests/seaweedfs.yaml" --wait=true --timeout=120s >/dev/null || die "deleting SeaweedFS failed"
+  log "DhtBackups deleted (their objects with them), SeaweedFS removed"
+}
+
 step_uninstall() {
   k delete pod client writer reader --ignore-not-found --wait=true --timeout=60s >/dev/null 2>&1
   local pvcs_before; pvcs_before="$(jp pvc '{range .items[*]}{.metadata.name} {end}')"
@@ -1018,7 +1153,7 @@ diagnose() {
   timeout 30 kubectl -n "$NS" logs "deploy/$OPERATOR" --previous --tail=50 >/dev/null 2>&1 &&
     { echo "  ---- operator log before its last restart"; timeout 30 kubectl -n "$NS" logs "deploy/$OPERATOR" --previous --tail=50 2>&1 | sed 's/^/  | /'; }
   local kind
-  for kind in dhtcluster dhtloadtest statefulset deployment job pod pvc; do
+  for kind in dhtcluster dhtloadtest dhtbackup dhtscheduledbackup statefulset deployment job pod pvc; do
     [ -n "$(timeout 30 kubectl -n "$NS" get "$kind" -o name 2>/dev/null)" ] || continue
     echo "  ---- kubectl describe $kind"
     timeout 60 kubectl -n "$NS" describe "$kind" 2>&1 | sed 's/^/  | /'
@@ -1116,6 +1251,7 @@ STEPS=(
   "secret|Secret deleted, then a pod: no new secret, Degraded says why, no 403; restored|step_secret|600"
   "upgrade|helm upgrade with a new node image: no restart for 120 s; allow-restart=once rolls|step_upgrade|1200"
   "scale|3 -> 5 -> 3 under a writer and a reader at 2/3: nothing lost, exactly 3 copies|step_scale|1800"
+  "backup|10000 keys; a DhtBackup under a writer, a second smaller one; the cluster and its claims deleted, restored into 5 nodes: every key as before, 3 copies; a schedule keeps 1|step_backup|2400"
   "uninstall|helm uninstall: everything gone but the PVCs|step_uninstall|480"
 )
 passed=0 failed=0 skipped=0 results=()
