@@ -41,7 +41,8 @@
 #                less (both sizes printed); the DhtCluster and its claims deleted, the second backup
 #                restored into a 5-node cluster: every key acknowledged before it reads back at 2/3
 #                with its last value, deleted ones 404, 3 copies of each; a DhtScheduledBackup every
-#                minute with keep 1: two complete, the older is deleted (SeaweedFS as a pod)
+#                minute with keep 1: two complete, the older is deleted, and the store's files no
+#                backup lists (the deleted first backup's) are collected (SeaweedFS as a pod)
 #  14 uninstall  helm uninstall removes the operator; deleting the cluster (no operator needed)
 #                removes everything but the PersistentVolumeClaims
 #
@@ -1092,12 +1093,21 @@ step_backup() {
   log "copies of the 10000 live bk- keys over the 5 nodes: $copies (expected $((3 * 10000)), from 3)"
   [ "$copies" = 30000 ] || die "copies $copies, expected 30000"
 
-  # a schedule every minute, keep 1: two backups complete, the older is deleted
+  # the first backup deleted (its objects with it, through its finalizer): files only it listed
+  # are left to the store's collection, which the schedule below asks for
+  local first_done; first_done="$(date -d "$(jp dhtbackup/first '{.status.stoppedAt}')" +%s)"
+  k delete dhtbackup first --wait=true --timeout=120s >/dev/null || die "deleting DhtBackup first did not finish"
+  log "DhtBackup first deleted: $(k get events --field-selector involvedObject.name=first,reason=Deleted -o jsonpath='{.items[0].message}')"
+  # a schedule every minute, keep 1: two backups complete, the older is deleted, the store collected
+  # (files no backup lists, older than 600 s: those of the first backup)
+  # its files are over 600 s old when the collection comes (after two scheduled backups, >= 1 min)
+  local wait_s=$((first_done + 540 - $(date +%s)))
+  [ "$wait_s" -le 0 ] || { log "waiting ${wait_s}s: the first backup's files must be 600 s old when collected"; sleep "$wait_s"; }
   k apply -f - >/dev/null <<YAML || die "cannot create the DhtScheduledBackup"
 apiVersion: dht.dev/v1alpha1
 kind: DhtScheduledBackup
 metadata: {name: every-minute}
-spec: {cluster: $CLUSTER, schedule: "* * * * *", keep: 1}
+spec: {cluster: $CLUSTER, schedule: "* * * * *", keep: 1, collectGraceSeconds: 600}
 YAML
   local one
   until_ok 240 "a first scheduled backup completed" sh -c "[ -n \"\$(timeout 20 kubectl -n '$NS' get dhtscheduledbackup every-minute -o jsonpath='{.status.lastSuccessfulBackup}')\" ]"
@@ -1106,6 +1116,12 @@ YAML
     last=\$(timeout 20 kubectl -n '$NS' get dhtscheduledbackup every-minute -o jsonpath='{.status.lastSuccessfulBackup}')
     [ -n \"\$last\" ] && [ \"\$last\" != '$one' ] && ! timeout 20 kubectl -n '$NS' get dhtbackup '$one' >/dev/null 2>&1"
   log "scheduled: $(k get dhtbackup -l dht.dev/scheduled-backup=every-minute -o jsonpath='{range .items[*]}{.metadata.name}={.status.phase} {end}')"
+  until_ok 240 "the store collected after retention (event StoreCollected)" sh -c "
+    timeout 20 kubectl -n '$NS' get events --field-selector reason=StoreCollected -o name 2>/dev/null | grep -q ."
+  local collected; collected="$(k get events --field-selector reason=StoreCollected -o jsonpath='{.items[0].message}')"
+  log "collected: $collected"
+  [ "$(sed -n 's/.*"deleted":\([0-9]*\).*/\1/p' <<<"$collected")" -gt 0 ] 2>/dev/null ||
+    die "the collection deleted no file: the first backup's own files should have gone"
   # the backups go with their objects in the store (finalizers, while the operator runs), then the store
   k delete dhtscheduledbackup every-minute --wait=true --timeout=60s >/dev/null || die "deleting the DhtScheduledBackup failed"
   timeout 200 kubectl -n "$NS" delete dhtbackup --all --wait=true --timeout=180s >/dev/null || die "deleting the DhtBackups did not finish"

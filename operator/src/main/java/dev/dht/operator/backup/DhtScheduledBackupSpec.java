@@ -18,6 +18,8 @@ import lombok.NoArgsConstructor;
 @NoArgsConstructor
 @AllArgsConstructor(access = AccessLevel.PRIVATE)
 public class DhtScheduledBackupSpec {
+  public static final int DEFAULT_COLLECT_GRACE_SECONDS = 3600;
+
   @Required
   @JsonPropertyDescription("The DhtCluster of this namespace to back up; it must have spec.backup.")
   private String cluster;
@@ -38,8 +40,23 @@ public class DhtScheduledBackupSpec {
   @Builder.Default
   private Integer keep = 7;
 
+  @Default("3600")
+  @Min(600)
+  @JsonPropertyDescription(
+      "Files in the store that no backup lists are deleted only once older than this, in"
+          + " seconds (at least 600; default 3600): a backup that starts while the store is"
+          + " collected lists its files only when it ends.")
+  @Builder.Default
+  private Integer collectGraceSeconds = DEFAULT_COLLECT_GRACE_SECONDS;
+
   @Default("false")
   @JsonPropertyDescription("True: take no new backups (retention still applies).")
   @Builder.Default
   private Boolean suspend = false;
+
+  /** The collection's grace in seconds: as set, else the default; never under 600. */
+  public long collectGrace() {
+    return Math.max(
+        600, collectGraceSeconds == null ? DEFAULT_COLLECT_GRACE_SECONDS : collectGraceSeconds);
+  }
 }

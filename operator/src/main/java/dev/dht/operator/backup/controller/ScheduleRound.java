@@ -110,7 +110,8 @@ final class ScheduleRound {
       wakeWithin(COLLECT_RETRY);
       return;
     }
-    var outcome = collection.collect(context.getClient(), cluster);
+    var outcome =
+        collection.collect(context.getClient(), cluster, scheduled.getSpec().collectGrace());
     if (outcome.done()) {
       status.setCollectPending(null);
       status.setLastCollectTime(now.toString());

@@ -14,17 +14,12 @@ import java.util.List;
 
 /**
  * Asks a cluster's nodes, one at a time until one answers, to delete the files in the store that no
- * backup lists ({@code POST /v0/admin/backup/collect?graceSeconds=}{@value #GRACE_SECONDS}), as the
- * operator reaches nodes for everything else ({@link NodeAdmin}: the cluster secret, the cluster's
- * CA on a TLS cluster). One node suffices: the store is the cluster's.
+ * backup lists ({@code POST /v0/admin/backup/collect?graceSeconds=S}, the schedule's
+ * spec.collectGraceSeconds), as the operator reaches nodes for everything else ({@link NodeAdmin}:
+ * the cluster secret, the cluster's CA on a TLS cluster). One node suffices: the store is the
+ * cluster's.
  */
 final class StoreCollection {
-  /**
-   * Files younger than this stay, whatever lists them: an hour, well above the nodes' floor of 10
-   * minutes, so that a backup started after the operator's check still finds the files it uploaded.
-   */
-  static final long GRACE_SECONDS = 3600;
-
   /** The answer: a line of JSON. Listing a large store takes a while: minutes, not hours. */
   static final ReadLimit ANSWER =
       new ReadLimit("a node's answer to a collection", 16 * 1024, Duration.ofMinutes(5));
@@ -41,8 +36,11 @@ final class StoreCollection {
     this.admin = admin;
   }
 
-  /** Asks the members of {@code cluster} in turn; the first that answers 200 did it. */
-  Outcome collect(KubernetesClient client, DhtCluster cluster) {
+  /**
+   * Asks the members of {@code cluster} in turn to delete the unlisted files older than {@code
+   * graceSeconds}; the first that answers 200 did it.
+   */
+  Outcome collect(KubernetesClient client, DhtCluster cluster, long graceSeconds) {
     var status = cluster.getStatus();
     List<String> members =
         status == null ? List.of() : requireNonNullElse(status.getMembers(), List.of());
@@ -59,7 +57,7 @@ final class StoreCollection {
     for (String member : members) {
       try {
         var answer =
-            admin.post(member, "backup/collect?graceSeconds=" + GRACE_SECONDS, access, ANSWER);
+            admin.post(member, "backup/collect?graceSeconds=" + graceSeconds, access, ANSWER);
         if (answer.status() == 200) {
           return new Outcome(true, shortened(answer.text()));
         }
