@@ -23,9 +23,6 @@ public final class BackupPhases {
   /** The cluster is not ready, or changes (scale, roll, replacement). */
   public static final String CLUSTER_BUSY = "ClusterBusy";
 
-  /** A node refused to start its part. */
-  public static final String START_REFUSED = "StartRefused";
-
   /** Sealing (checking every file and writing the summary) was refused. */
   public static final String SEAL_REFUSED = "SealRefused";
 

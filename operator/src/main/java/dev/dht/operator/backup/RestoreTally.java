@@ -37,7 +37,9 @@ public final class RestoreTally {
       bytes += answer.bytesDownloaded();
       if (RestoreStatus.COMPLETED.equals(answer.phase())) {
         done.add(i);
-      } else if (RestoreStatus.FAILED.equals(answer.phase()) && reason == null) {
+      } else if (RestoreStatus.FAILED.equals(answer.phase())
+          && reason == null
+          && !done.contains(i)) { // a node done and restarted since restores nothing now
         reason = "node " + i + ": " + answer.reason();
       }
     }

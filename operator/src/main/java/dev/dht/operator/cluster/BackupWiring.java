@@ -15,7 +15,8 @@ import java.util.Map;
  * kubelet; the operator never reads it). Pure.
  *
  * @param store the nodes' store settings; null without spec.backup
- * @param storeSecret the credentials Secret of the store; null for the pods' default chain
+ * @param storeSecret the credentials Secret of spec.backup's store; null for the pods' default
+ *     chain
  * @param restoreFlag whether the nodes take the restore file's flag (spec.bootstrap.backup)
  * @param restore the backup to restore while not every node has; null otherwise
  * @param restoreSecret the credentials Secret of the store restored from; null for none
@@ -50,6 +51,7 @@ record BackupWiring(
     String problem = null;
     if (backup != null && backup.getObjectStore() != null) {
       var spec = backup.getObjectStore();
+      storeSecret = spec.getCredentialsSecret();
       try {
         store =
             spec.settings(
@@ -58,7 +60,6 @@ record BackupWiring(
                 backup.getUploadBytesPerSecond() == null
                     ? BackupSpec.DEFAULT_UPLOAD_BYTES_PER_SECOND
                     : backup.getUploadBytesPerSecond());
-        storeSecret = spec.getCredentialsSecret();
       } catch (IllegalArgumentException e) { // what the CRD's patterns let through (a ".." path)
         problem = "spec.backup.objectStore: " + e.getMessage();
       }
@@ -94,9 +95,12 @@ record BackupWiring(
     return files;
   }
 
-  /** The store file's path in a pod; null without a store. */
+  /**
+   * The store file's path in a pod; null without spec.backup. A spec.backup the nodes would refuse
+   * keeps the flag (and the mount) but has no file: fixing it restarts nothing.
+   */
   String storeFile() {
-    return store == null ? null : ClusterModel.CONFIG_DIR + "/" + STORE_KEY;
+    return store == null && storeProblem == null ? null : ClusterModel.CONFIG_DIR + "/" + STORE_KEY;
   }
 
   /** The restore file's path in a pod, kept after the restore (the node then finds it missing). */

@@ -4,6 +4,7 @@ import dev.dht.contract.backup.RestoreSource;
 import dev.dht.contract.backup.RestoreStatus;
 import dev.dht.operator.backup.DhtBackup;
 import dev.dht.operator.backup.DhtBackupStatus;
+import dev.dht.operator.backup.ObjectStoreSpec;
 import dev.dht.operator.backup.RestoreState;
 import dev.dht.operator.backup.RestoreTally;
 import dev.dht.operator.bounded.ReadLimit;
@@ -59,6 +60,15 @@ final class ClusterRestore {
     if (cluster.getStatus() != null && cluster.getStatus().getRestore() != null) {
       return new Report(cluster.getStatus().getRestore(), null, null);
     }
+    String claims = keptClaims(client, cluster);
+    if (claims != null) {
+      return Report.hold(
+          "ClaimsExist",
+          "the volumes of a cluster of this name are still here ("
+              + claims
+              + "): its nodes would start on their old data, not on the backup; delete the"
+              + " claims, or restore under another name");
+    }
     var source = spec.getBootstrap().getBackup();
     if (source.getName() != null) {
       var backup =
@@ -72,6 +82,9 @@ final class ClusterRestore {
             "BackupNotFound",
             "DhtBackup " + source.getName() + " does not exist in this namespace");
       }
+      if (backup.getMetadata().getDeletionTimestamp() != null) {
+        return Report.hold("BackupNotFound", "DhtBackup " + source.getName() + " is being deleted");
+      }
       var status = backup.getStatus();
       if (status == null
           || !DhtBackupStatus.COMPLETED.equals(status.getPhase())
@@ -84,30 +97,53 @@ final class ClusterRestore {
                 + (status == null || status.getPhase() == null ? "new" : status.getPhase())
                 + ": only a completed backup can be restored");
       }
-      return new Report(
-          RestoreState.builder()
-              .backup(backup.backupId())
-              .objectStore(status.getObjectStore())
-              .phase(RestoreState.RESTORING)
-              .build(),
-          null,
-          null);
+      return checked("DhtBackup " + source.getName(), backup.backupId(), status.getObjectStore());
     }
-    var state =
-        RestoreState.builder()
-            .backup(source.getBackupId())
-            .objectStore(source.getObjectStore())
-            .phase(RestoreState.RESTORING)
-            .build();
+    return checked("spec.bootstrap.backup", source.getBackupId(), source.getObjectStore());
+  }
+
+  /** The source, if the nodes can take it; else a hold that says why not. */
+  private static Report checked(String what, String backupId, ObjectStoreSpec store) {
     try {
-      var store = source.getObjectStore();
       new RestoreSource(
-          store.settings(store.getPath(), BackupWiring.RESTORE_CREDENTIALS_DIR, 0),
-          source.getBackupId());
+          store.settings(store.getPath(), BackupWiring.RESTORE_CREDENTIALS_DIR, 0), backupId);
     } catch (IllegalArgumentException e) {
-      return Report.hold("InvalidBackupSource", "spec.bootstrap.backup: " + e.getMessage());
+      return Report.hold("InvalidBackupSource", what + ": " + e.getMessage());
     }
-    return new Report(state, null, null);
+    return new Report(
+        RestoreState.builder()
+            .backup(backupId)
+            .objectStore(store)
+            .phase(RestoreState.RESTORING)
+            .build(),
+        null,
+        null);
+  }
+
+  /**
+   * The claims a deleted cluster of this name left (its nodes' volumes are kept), made before this
+   * cluster, or null: a node restores only on an empty volume.
+   */
+  private static String keptClaims(KubernetesClient client, DhtCluster cluster) {
+    String prefix = "data-" + cluster.getMetadata().getName() + "-";
+    String created = cluster.getMetadata().getCreationTimestamp();
+    var names =
+        client
+            .persistentVolumeClaims()
+            .inNamespace(cluster.getMetadata().getNamespace())
+            .list()
+            .getItems()
+            .stream()
+            // older than the cluster: not its own (its StatefulSet's come after it)
+            .filter(c ->
+                created == null
+                    || Instant.parse(c.getMetadata().getCreationTimestamp())
+                        .isBefore(Instant.parse(created)))
+            .map(c -> c.getMetadata().getName())
+            .filter(n -> n.startsWith(prefix) && n.substring(prefix.length()).matches("\\d+"))
+            .sorted()
+            .toList();
+    return names.isEmpty() ? null : String.join(", ", names);
   }
 
   /**
@@ -127,6 +163,18 @@ final class ClusterRestore {
         var answer = nodes.get(urls.get(i), "restore", access, RESTORE);
         if (answer.status() == 200) {
           answers.put(i, RestoreStatus.parse(answer.text()));
+        } else if (answer.status() == 404) { // started on a volume with data: it restores nothing
+          answers.put(
+              i,
+              new RestoreStatus(
+                  report.state().getBackup(),
+                  RestoreStatus.FAILED,
+                  0,
+                  0,
+                  0,
+                  0,
+                  0,
+                  "restores nothing: its volume was not empty when it started"));
         }
       } catch (IOException | IllegalArgumentException e) {
         // no answer (yet): the node starts, or restarts

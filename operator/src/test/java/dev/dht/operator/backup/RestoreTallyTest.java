@@ -30,16 +30,19 @@ class RestoreTallyTest {
     assertThat(first.getRestored()).containsExactly(0);
     assertThat(first.getKeysKept()).isEqualTo(40);
 
-    // node 0 restarted since (it reports no restore): it is still counted
+    // node 0 restarted since (it restores nothing now: the operator reads its 404 as failed): it
+    // is still counted, and its answer is no failure
     var second =
         RestoreTally.next(
             first,
             3,
             Map.of(
+                0, status("b1", RestoreStatus.FAILED, "restores nothing"),
                 1, status("b1", RestoreStatus.COMPLETED, null),
                 2, status("b1", RestoreStatus.COMPLETED, null)),
             NOW);
     assertThat(second.completed()).isTrue();
+    assertThat(second.getReason()).isNull();
     assertThat(second.getRestored()).containsExactly(0, 1, 2);
     assertThat(second.getCompletedAt()).isEqualTo(NOW.toString());
     assertThat(RestoreTally.next(second, 3, Map.of(), NOW)).isSameAs(second);

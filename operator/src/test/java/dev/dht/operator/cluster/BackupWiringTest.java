@@ -55,9 +55,15 @@ class BackupWiringTest {
         .getSpec()
         .setBackup(
             BackupSpec.builder().objectStore(STORE.toBuilder().path("a/../b").build()).build());
-    var wiring = Clusters.model(cluster).backups();
+    var model = Clusters.model(cluster);
+    var wiring = model.backups();
     assertThat(wiring.store()).isNull();
     assertThat(wiring.storeProblem()).contains("prefix");
+    assertThat(ConfigMapDependent.build(model).getData()).doesNotContainKey("backup-store.json");
+    cluster.getSpec().setBackup(BackupSpec.builder().objectStore(STORE).build());
+    assertThat(NodePodTemplate.revision(Clusters.model(cluster)))
+        .as("fixing the path restarts nothing: the flag and the mount were there")
+        .isEqualTo(NodePodTemplate.revision(model));
   }
 
   @Test

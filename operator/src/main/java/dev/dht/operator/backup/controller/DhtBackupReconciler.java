@@ -6,6 +6,7 @@ import dev.dht.operator.backup.BackupPhases;
 import dev.dht.operator.backup.BackupProgress;
 import dev.dht.operator.backup.DhtBackup;
 import dev.dht.operator.backup.DhtBackupStatus;
+import dev.dht.operator.backup.ObjectStoreSpec;
 import dev.dht.operator.cluster.AdminAccess;
 import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.cluster.Transport;
@@ -50,6 +51,9 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
   /** How often a Running backup asks the nodes for their parts. */
   static final Duration POLL_PERIOD = Duration.ofSeconds(3);
 
+  /** How often a deletion held by a restore of the backup looks again. */
+  static final Duration RESTORE_PERIOD = Duration.ofSeconds(30);
+
   /** How long a deletion waits for a node to answer before it lets the backup's objects be. */
   static final Duration DELETE_PATIENCE = Duration.ofMinutes(2);
 
@@ -89,6 +93,16 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
       return write(backup, context, BackupPhases.pending(reason, message), PENDING_PERIOD);
     }
     var ready = (ClusterReadiness.Ready) verdict;
+    String other = otherBackupRunning(backup, context);
+    if (other != null) { // its nodes would refuse, or lose their part of it to this one
+      return write(
+          backup,
+          context,
+          BackupPhases.pending(
+              BackupPhases.CLUSTER_BUSY,
+              "DhtBackup " + other + " of the cluster runs; this one starts after it"),
+          PENDING_PERIOD);
+    }
     var access =
         AdminAccess.of(
             context.getClient(), namespace(backup), backup.clusterName(), ready.transport());
@@ -98,23 +112,14 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
             .filter(e -> e.getValue() != null)
             .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
     Instant now = Instant.now();
-    if (refused.values().stream().anyMatch(r -> !r.startsWith("not reached"))) {
-      return write(
-          backup,
-          context,
-          BackupPhases.failed(
-              BackupPhases.running(backup.backupId(), ready.store(), ready.members().size(), now),
-              BackupPhases.START_REFUSED,
-              "refused by " + describe(refused),
-              now),
-          null);
-    }
-    if (!refused.isEmpty()) { // asked again later: a node that started answers 202 again
+    // a refusal passes (a part of a failed backup still uploading, a membership change starting,
+    // data still being pulled): asked again later; a node that started answers 202 again
+    if (!refused.isEmpty()) {
       return write(
           backup,
           context,
           BackupPhases.pending(
-              BackupPhases.CLUSTER_BUSY, "not every node could be asked: " + describe(refused)),
+              BackupPhases.CLUSTER_BUSY, "not every node took its part yet: " + describe(refused)),
           PENDING_PERIOD);
     }
     return write(
@@ -122,6 +127,20 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
         context,
         BackupPhases.running(backup.backupId(), ready.store(), ready.members().size(), now),
         POLL_PERIOD);
+  }
+
+  /** Another DhtBackup of the same cluster that runs (the informer's cache), or null. */
+  private static String otherBackupRunning(DhtBackup backup, Context<DhtBackup> context) {
+    return context
+        .getPrimaryCache()
+        .list(namespace(backup))
+        .filter(b -> !b.getMetadata().getName().equals(backup.getMetadata().getName()))
+        .filter(b -> Objects.equals(b.clusterName(), backup.clusterName()))
+        .filter(
+            b -> b.getStatus() != null && DhtBackupStatus.RUNNING.equals(b.getStatus().getPhase()))
+        .map(b -> b.getMetadata().getName())
+        .findFirst()
+        .orElse(null);
   }
 
   /** The members' parts: Running on, Failed, or sealed and Completed. */
@@ -214,6 +233,19 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
       return DeleteControl.defaultDelete();
     }
     String id = backup.backupId();
+    String restoring = restoringFrom(backup, context);
+    if (restoring != null) { // its nodes still read it: the objects go once they are done
+      Events.emit(
+          context.getClient(),
+          backup,
+          List.of(
+              new Events.Transition(
+                  Events.NORMAL,
+                  "HeldByRestore",
+                  "DhtCluster " + restoring + " restores this backup: it is deleted once done")),
+          Instant.now());
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(RESTORE_PERIOD);
+    }
     String stays =
         "backup "
             + id
@@ -238,7 +270,7 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
         spec.getObjectStore().toBuilder()
             .path(spec.pathOrDefault(namespace(backup), backup.clusterName()))
             .build();
-    if (!current.equals(status.getObjectStore())) {
+    if (!sameStore(current, status.getObjectStore())) {
       return letGo(
           backup,
           context,
@@ -276,6 +308,40 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
       return letGo(backup, context, "no node answered (" + notReached + "): " + stays);
     }
     return DeleteControl.noFinalizerRemoval().rescheduleAfter(PENDING_PERIOD);
+  }
+
+  /**
+   * A DhtCluster of the namespace that restores this backup and has not finished (it names it in
+   * status.restore), or null.
+   */
+  private static String restoringFrom(DhtBackup backup, Context<DhtBackup> context) {
+    return context
+        .getClient()
+        .resources(DhtCluster.class)
+        .inNamespace(namespace(backup))
+        .list()
+        .getItems()
+        .stream()
+        .filter(c -> c.getStatus() != null && c.getStatus().getRestore() != null)
+        .filter(c -> !c.getStatus().getRestore().completed())
+        .filter(c -> backup.backupId().equals(c.getStatus().getRestore().getBackup()))
+        .filter(c ->
+            sameStore(
+                c.getStatus().getRestore().getObjectStore(), backup.getStatus().getObjectStore()))
+        .map(c -> c.getMetadata().getName())
+        .findFirst()
+        .orElse(null);
+  }
+
+  /** The same objects: endpoint, bucket and path (credentials, region, addressing may differ). */
+  private static boolean sameStore(ObjectStoreSpec a, ObjectStoreSpec b) {
+    return a != null
+        && b != null
+        && Objects.equals(a.getEndpoint(), b.getEndpoint())
+        && Objects.equals(a.getBucket(), b.getBucket())
+        && Objects.equals(
+            Objects.requireNonNullElse(a.getPath(), ""),
+            Objects.requireNonNullElse(b.getPath(), ""));
   }
 
   /** Lets the DhtBackup go without deleting the backup, and says so in a Warning. */
