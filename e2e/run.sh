@@ -21,6 +21,11 @@ die() { echo "e2e: ERROR: $*" >&2; exit 1; }
 [ -f target/images.env ] || die "target/images.env missing: run make images first"
 # shellcheck disable=SC1091
 . target/images.env
+# the backup step's S3 store (e2e/manifests/seaweedfs.yaml): its image, built from the Go module
+# proxy once (load-k8s-local.sh does the same for k8s-local)
+seaweedfs_tar() {
+  scripts/seaweedfs.sh >&2 && python3 scripts/seaweedfs-image.py >/dev/null && echo "$ROOT/target/seaweedfs/seaweedfs-image.tar"
+}
 export NODE_IMAGE OPERATOR_IMAGE NODE_IMAGE_DIGEST OPERATOR_IMAGE_DIGEST
 for tool in kubectl helm; do command -v "$tool" >/dev/null || die "$tool not found"; done
 # the report page check logs in and renders the page in headless Chromium (e2e/lib/report_browser.py)
@@ -61,7 +66,7 @@ if reachable; then
       ctr -a "$CTRD_SOCK" -n k8s.io images tag --force "docker.io/$NODE_IMAGE" "docker.io/$NODE_IMAGE-next" >/dev/null ) &&
       export NODE_IMAGE_NEXT="$NODE_IMAGE-next"
   elif [[ "$ctx" == kind-* ]] && command -v kind >/dev/null; then
-    for tar in "$NODE_TAR" "$OPERATOR_TAR"; do kind load image-archive "$tar" --name "${ctx#kind-}"; done
+    for tar in "$NODE_TAR" "$OPERATOR_TAR" "$(seaweedfs_tar)"; do kind load image-archive "$tar" --name "${ctx#kind-}"; done
     kind_name_by_digest "${ctx#kind-}"
     export PULL_POLICY="${PULL_POLICY:-Never}"
   fi
@@ -78,7 +83,7 @@ else
   export KUBECONFIG="${TMPDIR:-/tmp}/kind-$KIND_CLUSTER.kubeconfig"
   kind get kubeconfig --name "$KIND_CLUSTER" > "$KUBECONFIG"
   reachable || die "kind cluster $KIND_CLUSTER does not answer"
-  for tar in "$NODE_TAR" "$OPERATOR_TAR"; do
+  for tar in "$NODE_TAR" "$OPERATOR_TAR" "$(seaweedfs_tar)"; do
     say "kind load image-archive $(basename "$(dirname "$(dirname "$tar")")")"
     kind load image-archive "$tar" --name "$KIND_CLUSTER"
   done
