@@ -53,6 +53,7 @@ load() { # NAME
     --duration "${LOAD_SECONDS}s" > $B/load-$1.txt 2>&1
   echo "load $LOAD_RATE/s mixed at 2/3, $1: $(grep -E '^ +(50\.000|99\.000|99\.900)%' $B/load-$1.txt | awk '{printf "p%s %s  ", $1, $2}')$(grep -E 'Requests/sec' $B/load-$1.txt | tr -s ' ')"
 }
+sleep 30 # the compactions the fill and the overwrites started settle first
 load without-backup
 cp $B/store.json $B/store.saved; : > $B/backups.log
 ( n=0; while [ ! -f $B/stop ]; do n=$((n + 1))
