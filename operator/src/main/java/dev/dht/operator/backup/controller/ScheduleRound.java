@@ -93,18 +93,17 @@ final class ScheduleRound {
 
   /**
    * The store's unneeded files are collected once the deleted backups are gone from it (their
-   * DhtBackups' finalizers ran) and no backup of the cluster runs: a running backup's files are
-   * listed by no manifest until it ends, and a file it reuses keeps its old age.
+   * DhtBackups' finalizers ran) and no backup of the cluster is unfinished: a running backup's
+   * files are listed by no manifest until it ends, and a file it reuses keeps its old age.
    */
   void collectIfQuiet() {
     if (!Boolean.TRUE.equals(status.getCollectPending())) {
       return;
     }
+    // a Pending backup may have some nodes' parts running already (the others refused for now)
     boolean busy =
         clusterBackups.stream()
-            .anyMatch(b ->
-                b.getMetadata().getDeletionTimestamp() != null
-                    || DhtBackupStatus.RUNNING.equals(phase(b)));
+            .anyMatch(b -> b.getMetadata().getDeletionTimestamp() != null || !finished(b));
     var cluster = cluster();
     if (busy || cluster == null) {
       wakeWithin(COLLECT_RETRY);
