@@ -18,6 +18,12 @@ import lombok.NoArgsConstructor;
 @NoArgsConstructor
 @AllArgsConstructor(access = AccessLevel.PRIVATE)
 public class BackupSpec {
+  /**
+   * The DhtCluster condition that says whether its spec.backup can be used (its reconciler's; a
+   * backup waits while it is False).
+   */
+  public static final String CONDITION = "BackupStore";
+
   /** The default upload bandwidth of a node: 20 MiB/s. */
   public static final long DEFAULT_UPLOAD_BYTES_PER_SECOND = 20L << 20;
 

@@ -74,13 +74,17 @@ record BackupWiring(
       return new BackupWiring(store, storeSecret, restoreFlag, null, null, storeProblem);
     }
     ObjectStoreSpec from = restore.getObjectStore();
-    RestoreSource source =
-        restore.completed()
-            ? null
-            : new RestoreSource(
-                from.settings(from.getPath(), RESTORE_CREDENTIALS_DIR, 0), restore.getBackup());
+    RestoreSource source = restore.completed() ? null : restoreSource(from, restore.getBackup());
     return new BackupWiring(
         store, storeSecret, restoreFlag, source, from.getCredentialsSecret(), storeProblem);
+  }
+
+  /**
+   * What the nodes read to restore backup {@code id} from {@code store} (at its path, reading the
+   * keys from the restore's credentials mount); IllegalArgumentException if they would refuse it.
+   */
+  static RestoreSource restoreSource(ObjectStoreSpec store, String id) {
+    return new RestoreSource(store.settings(store.getPath(), RESTORE_CREDENTIALS_DIR, 0), id);
   }
 
   /** The ConfigMap's files of this wiring, by key: none for a cluster without backups. */

@@ -227,37 +227,15 @@ public record ClusterModel(
 
   /** The same cluster with another membership (a step of a change decided this reconcile). */
   public ClusterModel withMembership(Membership next) {
-    return new ClusterModel(
-        name,
-        namespace,
-        generation,
-        replicas,
-        image,
-        defaultAck,
-        defaultFrom,
-        eventLoops,
-        storageWorkers,
-        maxInflight,
-        requestTimeoutMs,
-        maxValueBytes,
-        storageSize,
-        storageClassName,
-        resources,
-        jvmOptions,
-        scheduling,
-        next,
-        defaults,
-        imagePullPolicy,
-        imagePullSecrets,
-        transport,
-        authentication,
-        backups,
-        inputs);
+    return with(next, backups);
   }
 
   /** This model with the restore source the reconciler resolved (before the status records it). */
   public ClusterModel withRestore(RestoreState restore) {
-    var wiring = backups.withRestore(restore);
+    return with(membership, backups.withRestore(restore));
+  }
+
+  private ClusterModel with(Membership membership, BackupWiring backups) {
     return new ClusterModel(
         name,
         namespace,
@@ -282,7 +260,7 @@ public record ClusterModel(
         imagePullSecrets,
         transport,
         authentication,
-        wiring,
+        backups,
         inputs);
   }
 

@@ -1,7 +1,7 @@
 package dev.dht.operator.cluster;
 
-import dev.dht.contract.backup.RestoreSource;
 import dev.dht.contract.backup.RestoreStatus;
+import dev.dht.operator.backup.BackupSpec;
 import dev.dht.operator.backup.DhtBackup;
 import dev.dht.operator.backup.DhtBackupStatus;
 import dev.dht.operator.backup.ObjectStoreSpec;
@@ -29,7 +29,6 @@ import java.util.TreeMap;
  */
 final class ClusterRestore {
   static final String RESTORED = "Restored";
-  static final String BACKUP_STORE = "BackupStore";
 
   /** {@code GET /v0/admin/restore}: a few hundred bytes. */
   private static final ReadLimit RESTORE =
@@ -105,8 +104,7 @@ final class ClusterRestore {
   /** The source, if the nodes can take it; else a hold that says why not. */
   private static Report checked(String what, String backupId, ObjectStoreSpec store) {
     try {
-      new RestoreSource(
-          store.settings(store.getPath(), BackupWiring.RESTORE_CREDENTIALS_DIR, 0), backupId);
+      BackupWiring.restoreSource(store, backupId);
     } catch (IllegalArgumentException e) {
       return Report.hold("InvalidBackupSource", what + ": " + e.getMessage());
     }
@@ -209,7 +207,7 @@ final class ClusterRestore {
       conditions.add(
           Conditions.next(
               before,
-              BACKUP_STORE,
+              BackupSpec.CONDITION,
               false,
               "InvalidBackupStore",
               model.backups().storeProblem(),
@@ -219,7 +217,7 @@ final class ClusterRestore {
       conditions.add(
           Conditions.next(
               before,
-              BACKUP_STORE,
+              BackupSpec.CONDITION,
               true,
               "Configured",
               "the nodes back up to " + describe(model),

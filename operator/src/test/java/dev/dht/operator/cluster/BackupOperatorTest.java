@@ -10,14 +10,12 @@ import dev.dht.operator.backup.BackupSpec;
 import dev.dht.operator.backup.DhtBackup;
 import dev.dht.operator.backup.DhtBackupSpec;
 import dev.dht.operator.backup.DhtBackupStatus;
-import dev.dht.operator.backup.ObjectStoreSpec;
 import dev.dht.operator.backup.controller.DhtBackupReconciler;
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.scaling.NodeAdmin;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -30,7 +28,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.function.Predicate;
 import org.awaitility.Awaitility;
@@ -87,19 +84,7 @@ class BackupOperatorTest {
     ns = OPERATOR.getNamespace();
     store = SeaweedS3.start(Files.createTempDirectory("dht-backup-s3"));
     kubelet = new StandInKubelet(client, ns, NAME, PORTS);
-    client
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withName("store-keys")
-                .withNamespace(ns)
-                .endMetadata()
-                .withStringData(
-                    Map.of(
-                        "access-key-id", store.accessKey(),
-                        "secret-access-key", store.secretKey()))
-                .build())
-        .create();
+    TestStores.createCredentials(client, ns, store);
     s3 =
         S3Client.builder()
             .endpointOverride(store.endpoint())
@@ -142,7 +127,9 @@ class BackupOperatorTest {
 
     var cluster = Clusters.plain(NAME, ns, 3);
     cluster.getMetadata().setGeneration(null);
-    cluster.getSpec().setBackup(BackupSpec.builder().objectStore(objectStore()).build());
+    cluster
+        .getSpec()
+        .setBackup(BackupSpec.builder().objectStore(TestStores.spec(store, null)).build());
     client.resource(cluster).create();
     LocalNodes.awaitStatus(
         client, ns, NAME, TIMEOUT, s -> Conditions.isTrue(s.getConditions(), Conditions.READY));
@@ -217,14 +204,6 @@ class BackupOperatorTest {
     assertThat(eventReasons("third")).contains("Started", "Failed");
     assertThat(REGISTRY.scrape())
         .contains("dht_backup_failed_total{cluster=\"" + NAME + "\",namespace=\"" + ns + "\"} 1.0");
-  }
-
-  private static ObjectStoreSpec objectStore() {
-    return ObjectStoreSpec.builder()
-        .endpoint(store.endpoint().toString())
-        .bucket(store.bucket())
-        .credentialsSecret("store-keys")
-        .build();
   }
 
   private static void backup(String name, String cluster) {

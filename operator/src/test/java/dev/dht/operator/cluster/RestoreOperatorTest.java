@@ -8,11 +8,9 @@ import dev.dht.operator.TestCrds;
 import dev.dht.operator.backup.BackupSpec;
 import dev.dht.operator.backup.BootstrapSpec;
 import dev.dht.operator.backup.DhtBackup;
-import dev.dht.operator.backup.ObjectStoreSpec;
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.scaling.NodeAdmin;
-import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
@@ -23,7 +21,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.time.Duration;
-import java.util.Map;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -73,19 +70,7 @@ class RestoreOperatorTest {
     store = SeaweedS3.start(Files.createTempDirectory("dht-restore-s3"));
     source = new StandInKubelet(client, ns, SOURCE, SOURCE_PORTS);
     copy = new StandInKubelet(client, ns, COPY, COPY_PORTS);
-    client
-        .resource(
-            new SecretBuilder()
-                .withNewMetadata()
-                .withName("store-keys")
-                .withNamespace(ns)
-                .endMetadata()
-                .withStringData(
-                    Map.of(
-                        "access-key-id", store.accessKey(),
-                        "secret-access-key", store.secretKey()))
-                .build())
-        .create();
+    TestStores.createCredentials(client, ns, store);
   }
 
   @AfterAll
@@ -106,7 +91,9 @@ class RestoreOperatorTest {
       throws Exception {
     var original = Clusters.plain(SOURCE, ns, 3);
     original.getMetadata().setGeneration(null);
-    original.getSpec().setBackup(BackupSpec.builder().objectStore(objectStore(null)).build());
+    original
+        .getSpec()
+        .setBackup(BackupSpec.builder().objectStore(TestStores.spec(store, null)).build());
     client.resource(original).create();
     LocalNodes.awaitStatus(
         client,
@@ -115,7 +102,7 @@ class RestoreOperatorTest {
         TIMEOUT,
         s ->
             Conditions.isTrue(s.getConditions(), Conditions.READY)
-                && Conditions.isTrue(s.getConditions(), ClusterRestore.BACKUP_STORE));
+                && Conditions.isTrue(s.getConditions(), BackupSpec.CONDITION));
     var nodes = new LocalNodes(SOURCE_PORTS);
     for (int k = 0; k < 200; k++) {
       assertThat(nodes.put(k % 3, "key-" + k, 1000 + k, 3)).isEqualTo(201);
@@ -152,7 +139,7 @@ class RestoreOperatorTest {
             BootstrapSpec.builder()
                 .backup(
                     BootstrapSpec.Source.builder()
-                        .objectStore(objectStore(ns + "/" + SOURCE))
+                        .objectStore(TestStores.spec(store, ns + "/" + SOURCE))
                         .backupId("first")
                         .build())
                 .build());
@@ -213,15 +200,6 @@ class RestoreOperatorTest {
     assertThat(client.resources(StatefulSet.class).inNamespace(ns).withName("nobackup").get())
         .as("no node starts empty in a cluster that should restore")
         .isNull();
-  }
-
-  private static ObjectStoreSpec objectStore(String path) {
-    return ObjectStoreSpec.builder()
-        .endpoint(store.endpoint().toString())
-        .bucket(store.bucket())
-        .path(path)
-        .credentialsSecret("store-keys")
-        .build();
   }
 
   private static HttpResponse<String> admin(int port, String method, String what, String secret)

@@ -2,6 +2,7 @@ package dev.dht.operator.backup.controller;
 
 import dev.dht.contract.AdminStatus;
 import dev.dht.operator.backup.BackupPhases;
+import dev.dht.operator.backup.BackupSpec;
 import dev.dht.operator.backup.ObjectStoreSpec;
 import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.cluster.DhtClusterStatus;
@@ -22,9 +23,6 @@ import java.util.Optional;
  * membership changes; this only keeps a backup from starting into a certain refusal. Pure.
  */
 final class ClusterReadiness {
-  /** The cluster's condition that says whether its spec.backup can be used (its reconciler's). */
-  static final String BACKUP_STORE_CONDITION = "BackupStore";
-
   private ClusterReadiness() {}
 
   /** What the judgement says: ready, with what the backup needs, or why to wait. */
@@ -55,7 +53,7 @@ final class ClusterReadiness {
     var storeCondition =
         cluster.getStatus() == null
             ? Optional.<Condition>empty()
-            : Conditions.find(cluster.getStatus().getConditions(), BACKUP_STORE_CONDITION);
+            : Conditions.find(cluster.getStatus().getConditions(), BackupSpec.CONDITION);
     if (storeCondition.filter(c -> Conditions.FALSE.equals(c.getStatus())).isPresent()) {
       return new Wait(
           BackupPhases.NO_BACKUP_STORE,

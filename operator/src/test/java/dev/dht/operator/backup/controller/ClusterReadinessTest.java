@@ -105,10 +105,7 @@ class ClusterReadinessTest {
                     .setConditions(
                         List.of(
                             condition(Conditions.READY, "True", "AllReady"),
-                            condition(
-                                ClusterReadiness.BACKUP_STORE_CONDITION,
-                                "False",
-                                "InvalidBackupStore")))))
+                            condition(BackupSpec.CONDITION, "False", "InvalidBackupStore")))))
         .isInstanceOfSatisfying(
             ClusterReadiness.Wait.class,
             w -> {
