@@ -9,7 +9,6 @@ import dev.dht.node.storage.CheckpointReader;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Storage;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,35 +41,22 @@ final class BackupRestore {
   RestoreStatus run(RestoreSource source) throws IOException {
     String id = source.backup();
     try (ObjectStore store = ObjectStore.open(source.store())) {
-      String text = store.get(BackupLayout.summary(id), NodeManifest.MAX_BYTES);
-      if (text == null) {
-        throw new IllegalStateException(
-            "backup "
-                + id
-                + " is not complete in the store (no "
-                + source.store().key(BackupLayout.summary(id))
-                + "): it failed, is still running, or the bucket or prefix is not the right one");
-      }
-      BackupSummary summary = BackupSummary.parse(text);
+      StoredBackup backup = StoredBackup.open(store, source.store(), id);
+      BackupSummary summary = backup.summary();
       int from = topology.currentReplication().from();
       Ring backedUp = new Ring(summary.members());
       int self = topology.selfIndex();
-      Counts counts = new Counts(id, summary.members().size());
+      Counts counts = new Counts(id, backup.members());
       progress.accept(counts.status(RestoreStatus.RESTORING));
-      for (int m = 0; m < summary.members().size(); m++) {
-        String manifestText = store.get(BackupLayout.manifest(id, m), NodeManifest.MAX_BYTES);
-        if (manifestText == null) {
-          throw new IllegalStateException("backup " + id + " has no manifest of member " + m);
-        }
-        NodeManifest manifest = NodeManifest.parse(manifestText);
-        if (manifest.member() != m
-            || !manifest.backup().equals(id)
-            || manifest.epoch() != summary.epoch()
-            || !manifest.members().equals(summary.members())) {
-          throw new IllegalStateException(
-              "the manifest of member " + m + " of backup " + id + " does not match its summary");
-        }
-        download(store, manifest, counts);
+      for (int m = 0; m < backup.members(); m++) {
+        backup.download(
+            backup.manifest(m),
+            scratch,
+            TransferPacer.of(0), // the node serves nothing yet
+            bytes -> {
+              counts.bytesDownloaded += bytes;
+              progress.accept(counts.status(RestoreStatus.RESTORING));
+            });
         int member = m;
         CheckpointReader.readData(
             scratch,
@@ -99,41 +85,6 @@ final class BackupRestore {
       return counts.status(RestoreStatus.COMPLETED);
     } finally {
       Checkpoints.delete(scratch);
-    }
-  }
-
-  /** Member {@code manifest}'s files into the scratch directory, each checked. */
-  private void download(ObjectStore store, NodeManifest manifest, Counts counts)
-      throws IOException {
-    Checkpoints.delete(scratch);
-    Files.createDirectories(scratch);
-    for (NodeManifest.File file : manifest.files()) {
-      Path target = scratch.resolve(file.name());
-      String object = BackupLayout.file(file.sha256());
-      long stored = store.size(object);
-      if (stored != file.size()) {
-        throw new IllegalStateException(
-            "file "
-                + file.name()
-                + " of member "
-                + manifest.member()
-                + (stored < 0
-                    ? " is missing from the store ("
-                    : " has " + stored + " bytes in the store, not " + file.size() + " (")
-                + object
-                + ")");
-      }
-      store.download(object, target);
-      if (Files.size(target) != file.size() || !FileDigests.sha256(target).equals(file.sha256())) {
-        throw new IllegalStateException(
-            "file "
-                + file.name()
-                + " of member "
-                + manifest.member()
-                + " is corrupt in the store: its content does not match its digest");
-      }
-      counts.bytesDownloaded += file.size();
-      progress.accept(counts.status(RestoreStatus.RESTORING));
     }
   }
 

@@ -3,6 +3,7 @@ package dev.dht.node.backup;
 import dev.dht.contract.backup.NodeBackupStatus;
 import dev.dht.contract.backup.ObjectStoreSettings;
 import dev.dht.node.cluster.Topology;
+import dev.dht.node.storage.CheckpointReader;
 import dev.dht.node.storage.Storage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,10 +16,11 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * One member's part of one backup: a checkpoint of its database, the checkpoint's files that the
- * store does not hold yet uploaded (by content digest, so a file any earlier backup uploaded is
- * reused), then its manifest, written only once every file it lists is in the store. The checkpoint
- * is deleted at the end, whatever happened.
+ * One member's part of one backup: a checkpoint of its database, read once for its records' digest
+ * (which a verification compares), the checkpoint's files that the store does not hold yet uploaded
+ * (by content digest, so a file any earlier backup uploaded is reused), then its manifest, written
+ * only once every file it lists is in the store. The checkpoint is deleted at the end, whatever
+ * happened.
  */
 final class BackupRun {
   private final String id;
@@ -61,11 +63,12 @@ final class BackupRun {
       }
       long newest = storage.checkpoint(checkpointDir);
       p.newest = newest;
+      CheckpointReader.Digest digest = CheckpointReader.digest(checkpointDir);
       List<Path> files = files();
       digests.keepOnly(Set.copyOf(files));
       p.filesTotal = files.size();
       progress.accept(p.status(NodeBackupStatus.RUNNING, null));
-      UploadPacer pacer = UploadPacer.of(settings.uploadBytesPerSecond());
+      TransferPacer pacer = TransferPacer.of(settings.uploadBytesPerSecond());
       List<NodeManifest.File> listed = new ArrayList<>();
       for (Path file : files) {
         String sha = digests.of(file);
@@ -95,7 +98,8 @@ final class BackupRun {
               System.currentTimeMillis(),
               listed,
               p.filesUploaded,
-              p.bytesUploaded);
+              p.bytesUploaded,
+              new NodeManifest.Content(digest.records(), digest.sha256()));
       store.put(BackupLayout.manifest(id, topology.selfIndex()), manifest.toJson());
       return p.status(NodeBackupStatus.COMPLETED, null);
     } finally {

@@ -6,6 +6,7 @@ import dev.dht.contract.backup.NodeBackupStatus;
 import dev.dht.contract.backup.ObjectStoreSettings;
 import dev.dht.contract.backup.RestoreSource;
 import dev.dht.contract.backup.RestoreStatus;
+import dev.dht.contract.backup.VerifyStatus;
 import dev.dht.node.bootstrap.DataState;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.storage.Storage;
@@ -24,9 +25,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A node's backups and its restore, on a thread of their own (uploads and downloads block for
- * minutes; no event loop or storage worker waits for them): one backup at a time, the backup's
- * completion ({@link #seal}), and at start, on a new cluster's node, the restore of a backup, which
- * it retries until it succeeds. The owner of that thread.
+ * minutes; no event loop or storage worker waits for them): one backup or verification at a time,
+ * the backup's completion ({@link #seal}), and at start, on a new cluster's node, the restore of a
+ * backup, which it retries until it succeeds. The owner of that thread.
  */
 public final class NodeBackups implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(NodeBackups.class);
@@ -36,6 +37,7 @@ public final class NodeBackups implements AutoCloseable {
   static final String RESTORE_MARKER = "RESTORE-INCOMPLETE";
 
   private static final String CHECKPOINT = "backup-checkpoint";
+  private static final String VERIFY_SCRATCH = "verify-scratch";
 
   /** The shortest grace of a collection of unreferenced files. */
   static final Duration MIN_GRACE = Duration.ofMinutes(10);
@@ -52,6 +54,7 @@ public final class NodeBackups implements AutoCloseable {
           r -> Thread.ofPlatform().daemon().name("dht-backup").unstarted(r));
   private volatile NodeBackupStatus backup;
   private volatile RestoreStatus restore;
+  private volatile VerifyStatus verify;
   private volatile boolean closed;
 
   /**
@@ -71,8 +74,9 @@ public final class NodeBackups implements AutoCloseable {
     this.cluster = cluster;
     this.data = data;
     this.clock = clock;
-    try {
-      Checkpoints.delete(dataDir.resolve(CHECKPOINT)); // left by a backup the node died in
+    try { // left by a backup or a verification the node died in
+      Checkpoints.delete(dataDir.resolve(CHECKPOINT));
+      Checkpoints.delete(dataDir.resolve(VERIFY_SCRATCH));
     } catch (IOException e) {
       log.warn("cannot delete an old backup checkpoint: {}", e.toString());
     }
@@ -118,6 +122,10 @@ public final class NodeBackups implements AutoCloseable {
     if (current != null && current.phase().equals(NodeBackupStatus.RUNNING)) {
       return "backup " + current.backup() + " runs";
     }
+    VerifyStatus checking = verify;
+    if (checking != null && !checking.finished()) {
+      return "this node verifies backup " + checking.backup() + ": no backup until it is done";
+    }
     if (!data.servesReads()) {
       return "this node's data is not complete (" + data.phase().label() + "): no backup now";
     }
@@ -149,6 +157,49 @@ public final class NodeBackups implements AutoCloseable {
       }
     });
     return null;
+  }
+
+  /**
+   * Starts verifying backup {@code id} ({@link BackupVerify}); a refusal's reason if it cannot
+   * start (null: started, or that backup's verification runs already).
+   */
+  public synchronized String verify(String id) {
+    BackupIds.require(id);
+    if (storeFile == null) {
+      return "this node has no object store settings (--backup-store-file): it verifies no backups";
+    }
+    VerifyStatus checking = verify;
+    if (checking != null && !checking.finished()) {
+      return checking.backup().equals(id) ? null : "backup " + checking.backup() + " is verified";
+    }
+    NodeBackupStatus current = backup;
+    if (current != null && current.phase().equals(NodeBackupStatus.RUNNING)) {
+      return "backup " + current.backup() + " runs: no verification until it is done";
+    }
+    RestoreStatus restoring = restore;
+    if (restoring != null && !restoring.phase().equals(RestoreStatus.COMPLETED)) {
+      return "this node restores a backup: no verification until it is done";
+    }
+    long started = System.currentTimeMillis();
+    verify = new VerifyStatus(id, VerifyStatus.RUNNING, started, 0, 0, 0, 0, 0, 0, null);
+    thread.execute(() -> {
+      try {
+        ObjectStoreSettings settings = ObjectStoreSettings.parse(Files.readString(storeFile));
+        verify =
+            new BackupVerify(dataDir.resolve(VERIFY_SCRATCH), s -> verify = s)
+                .run(id, settings, started);
+        log.info("verification of backup {}: {}", id, verify);
+      } catch (Exception e) {
+        verify = verify.ended(VerifyStatus.ERROR, System.currentTimeMillis(), reason(e));
+        log.warn("verification of backup {} could not finish: {}", id, verify.reason());
+      }
+    });
+    return null;
+  }
+
+  /** This node's latest verification since it started; null if none. */
+  public VerifyStatus verification() {
+    return verify;
   }
 
   /** This node's latest backup since it started; null if none. */

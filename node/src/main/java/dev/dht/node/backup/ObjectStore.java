@@ -2,6 +2,7 @@ package dev.dht.node.backup;
 
 import dev.dht.contract.backup.ObjectStoreSettings;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +19,6 @@ import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.core.sync.ResponseTransformer;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -109,7 +109,7 @@ final class ObjectStore implements AutoCloseable {
   }
 
   /** Uploads {@code file} as {@code name}, read through {@code pacer}. */
-  void upload(String name, Path file, UploadPacer pacer) throws IOException {
+  void upload(String name, Path file, TransferPacer pacer) throws IOException {
     long size = Files.size(file);
     // an attempt may take as long as the pacer makes it, and then some
     Duration attempt = pacer.atRate(size).multipliedBy(2).plus(Duration.ofMinutes(5));
@@ -160,11 +160,16 @@ final class ObjectStore implements AutoCloseable {
     }
   }
 
-  /** Downloads object {@code name} into {@code target} (which must not exist). */
-  void download(String name, Path target) {
-    s3.getObject(
-        b -> b.bucket(settings.bucket()).key(settings.key(name)),
-        ResponseTransformer.toFile(target));
+  /**
+   * Downloads object {@code name} into {@code target} (which must not exist), through {@code
+   * pacer}.
+   */
+  void download(String name, Path target, TransferPacer pacer) throws IOException {
+    try (ResponseInputStream<GetObjectResponse> in =
+            s3.getObject(b -> b.bucket(settings.bucket()).key(settings.key(name)));
+        InputStream paced = pacer.paced(in)) {
+      Files.copy(paced, target);
+    }
   }
 
   /** Every object whose name starts with {@code prefix}. */

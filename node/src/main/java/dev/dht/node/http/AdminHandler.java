@@ -38,7 +38,8 @@ import java.util.Map;
  *   <li>{@code POST backup?id=ID}: takes this node's part of a backup ({@code 202}; {@code 409}
  *       with the reason if it cannot now); {@code GET backup}: its progress; {@code POST
  *       backup/seal|delete|collect}: completes a backup, deletes one, deletes the files none needs;
- *       {@code GET restore}: the restore's progress.
+ *       {@code POST backup/verify?id=ID}: checks that a complete backup can be restored ({@code GET
+ *       backup/verify}: its progress and outcome); {@code GET restore}: the restore's progress.
  * </ul>
  */
 final class AdminHandler {
@@ -88,6 +89,14 @@ final class AdminHandler {
             json(request, backup.toJson());
           }
         }
+        case "backup/verify" -> {
+          var verification = maintenance.backups().verification();
+          if (verification == null) {
+            Responses.text(request, 404, "no verification since this node started");
+          } else {
+            json(request, verification.toJson());
+          }
+        }
         case "restore" -> {
           var restore = maintenance.backups().restore();
           if (restore == null) {
@@ -119,8 +128,8 @@ final class AdminHandler {
       profile(request);
       return;
     }
-    if (what.equals("backup")) {
-      backup(request);
+    if (what.equals("backup") || what.equals("backup/verify")) {
+      backup(request, what.equals("backup/verify"));
       return;
     }
     if (what.startsWith("backup/")) {
@@ -165,15 +174,21 @@ final class AdminHandler {
         .onFailure(e -> Responses.text(request, 500, "cannot profile: " + e.getMessage()));
   }
 
-  /** {@code POST backup?id=ID}: 202 started (or running already), 409 with the reason, 400. */
-  private void backup(HttpServerRequest request) {
+  /**
+   * {@code POST backup?id=ID} takes this node's part of a backup, {@code POST backup/verify?id=ID}
+   * verifies a complete one: 202 started (or running already), 409 with the reason, 400.
+   */
+  private void backup(HttpServerRequest request, boolean verify) {
     try {
       String id = request.getParam("id");
-      String refused = maintenance.backups().start(id);
+      var backups = maintenance.backups();
+      String refused = verify ? backups.verify(id) : backups.start(id);
       Responses.text(
           request,
           refused == null ? 202 : 409,
-          refused == null ? "backup " + id + " runs" : refused);
+          refused == null
+              ? (verify ? "verification of backup " : "backup ") + id + " runs"
+              : refused);
     } catch (IllegalArgumentException e) {
       Responses.text(request, 400, e.getMessage());
     }

@@ -8,6 +8,7 @@ import dev.dht.contract.backup.NodeBackupStatus;
 import dev.dht.contract.backup.ObjectStoreSettings;
 import dev.dht.contract.backup.RestoreSource;
 import dev.dht.contract.backup.RestoreStatus;
+import dev.dht.contract.backup.VerifyStatus;
 import dev.dht.node.it.DhtClient;
 import dev.dht.node.it.NodeProcess;
 import java.net.http.HttpRequest.BodyPublishers;
@@ -27,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Backups and restores of real node processes to a real S3-compatible store (SeaweedFS): what a
  * backup holds, that a second one uploads only what changed, a restore into a cluster of another
- * size and replication, and the faults: the store or a node killed mid-backup, a file missing at
- * restore.
+ * size and replication, a verification, and the faults: the store or a node killed mid-backup, a
+ * file missing or a manifest's digest changed at verification, a file missing at restore.
  */
 class BackupProcessTest {
   private static final String HEAP = "128m";
@@ -194,25 +195,52 @@ class BackupProcessTest {
   }
 
   @Test
-  void aRestoreFromABackupMissingAFileFailsWithTheReason() throws Exception {
+  void aVerificationPassesOnlyWhileTheBackupIsAsTakenAndARestoreFromAMissingFileFails()
+      throws Exception {
     ObjectStoreSettings settings = settings("missing-file", 0);
     List<NodeProcess> old = cluster(root.resolve("old"), 3, settings, null, 2, 3);
+    String lost;
     try {
       for (int k = 0; k < 100; k++) {
         put(old.getFirst().client(), "key-" + k, "v" + k, new TreeMap<>());
       }
+      old.getFirst().client().delete("key-7", 2, 3);
       backup(old, "damaged");
+      NodeProcess checker = old.get(1);
+      VerifyStatus passed = verify(checker, "damaged");
+      assertThat(passed.phase()).as("%s", passed).isEqualTo(VerifyStatus.PASSED);
+      assertThat(passed.membersChecked()).isEqualTo(3);
+      assertThat(passed.records())
+          .as("the copies of 100 keys, the tombstone's included, at least ack=2 of each")
+          .isBetween(200L, 300L);
+
+      try (ObjectStore store = ObjectStore.open(settings)) {
+        String name = BackupLayout.manifest("damaged", 2);
+        String manifest = store.get(name, NodeManifest.MAX_BYTES);
+        NodeManifest taken = NodeManifest.parse(manifest);
+        String other = "0".repeat(64);
+        store.put(
+            name, manifest.replace(taken.content().sha256(), other)); // as if records were lost
+        VerifyStatus differs = verify(checker, "damaged");
+        assertThat(differs.phase()).as("%s", differs).isEqualTo(VerifyStatus.FAILED);
+        assertThat(differs.reason()).contains("member 2").contains("differ").contains(other);
+        store.put(name, manifest);
+
+        lost =
+            store.list(BackupLayout.FILES).stream()
+                .map(store::relative)
+                .max((a, b) -> Long.compare(store.size(a), store.size(b)))
+                .orElseThrow();
+        store.delete(List.of(lost));
+      }
+      VerifyStatus missing = verify(checker, "damaged");
+      assertThat(missing.phase()).as("%s", missing).isEqualTo(VerifyStatus.FAILED);
+      assertThat(missing.reason()).contains("missing from the store").contains(lost);
+      VerifyStatus unknown = verify(checker, "never-taken");
+      assertThat(unknown.phase()).isEqualTo(VerifyStatus.FAILED);
+      assertThat(unknown.reason()).contains("not complete in the store");
     } finally {
       old.forEach(NodeProcess::close);
-    }
-    String lost;
-    try (ObjectStore store = ObjectStore.open(settings)) {
-      lost =
-          store.list(BackupLayout.FILES).stream()
-              .map(store::relative)
-              .max((a, b) -> Long.compare(store.size(a), store.size(b)))
-              .orElseThrow();
-      store.delete(List.of(lost));
     }
     List<NodeProcess> restored =
         cluster(root.resolve("new"), 1, null, new RestoreSource(settings, "damaged"), 1, 1);
@@ -309,6 +337,23 @@ class BackupProcessTest {
     var sealed = admin(nodes.getFirst(), "POST", "/v0/admin/backup/seal?id=" + id);
     assertThat(sealed.status()).as("%s", sealed).isEqualTo(200);
     return BackupSummary.parse(sealed.text());
+  }
+
+  /** Verifies backup {@code id} on {@code node}: the outcome. */
+  private static VerifyStatus verify(NodeProcess node, String id) {
+    var started = admin(node, "POST", "/v0/admin/backup/verify?id=" + id);
+    assertThat(started.status()).as("%s", started).isEqualTo(202);
+    await("verification of " + id + " on " + node.port())
+        .atMost(Duration.ofSeconds(60))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> verification(node).finished());
+    return verification(node);
+  }
+
+  private static VerifyStatus verification(NodeProcess node) {
+    var reply = admin(node, "GET", "/v0/admin/backup/verify");
+    assertThat(reply.status()).as("%s", reply).isEqualTo(200);
+    return VerifyStatus.parse(reply.text());
   }
 
   private static NodeBackupStatus status(NodeProcess node) {

@@ -7,12 +7,13 @@ import java.time.Duration;
 import java.util.function.LongSupplier;
 
 /**
- * Keeps a backup's uploads under a rate (bytes per second, 0: none), so that a backup takes a
- * bounded share of the node's network and disk: each read reserves its bytes' time at the rate
- * after the previous reservations, and waits while that is more than a second ahead of now (so a
- * second's worth may go in a burst). One pacer serves one backup's uploads.
+ * Keeps a backup's uploads, or a verification's downloads, under a rate (bytes per second, 0:
+ * none), so that they take a bounded share of a serving node's network and disk: each read reserves
+ * its bytes' time at the rate after the previous reservations, and waits while that is more than a
+ * second ahead of now (so a second's worth may go in a burst). One pacer serves one backup's or one
+ * verification's transfers.
  */
-final class UploadPacer {
+final class TransferPacer {
   /** Reads at most this many bytes at once, so a reservation never spans long. */
   static final int CHUNK = 64 << 10;
 
@@ -24,7 +25,7 @@ final class UploadPacer {
   /** When the bytes reserved so far would all be sent, at the rate. */
   private long sentAtRateNanos;
 
-  UploadPacer(long bytesPerSecond, LongSupplier nanoTime) {
+  TransferPacer(long bytesPerSecond, LongSupplier nanoTime) {
     this.bytesPerSecond = bytesPerSecond;
     this.nanoTime = nanoTime;
     this.sentAtRateNanos = nanoTime.getAsLong();
@@ -37,8 +38,8 @@ final class UploadPacer {
         : Duration.ofMillis(bytes * 1000 / bytesPerSecond); // file sizes: no overflow
   }
 
-  static UploadPacer of(long bytesPerSecond) {
-    return new UploadPacer(bytesPerSecond, System::nanoTime);
+  static TransferPacer of(long bytesPerSecond) {
+    return new TransferPacer(bytesPerSecond, System::nanoTime);
   }
 
   /** How long to wait before sending {@code bytes} more (nanoseconds), reserving their time. */
@@ -76,7 +77,7 @@ final class UploadPacer {
         Thread.sleep(nanos / 1_000_000, (int) (nanos % 1_000_000));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new IOException("upload interrupted", e);
+        throw new IOException("transfer interrupted", e);
       }
     }
   }

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-class UploadPacerTest {
+class TransferPacerTest {
   private final AtomicLong now = new AtomicLong(1_000_000_000_000L);
 
   @Test
   void aSecondsWorthGoesAtOnceThenTheRateHolds() {
-    UploadPacer pacer = new UploadPacer(1000, now::get);
+    TransferPacer pacer = new TransferPacer(1000, now::get);
     assertThat(pacer.reserve(1000)).isZero(); // the burst
     assertThat(pacer.reserve(500)).isEqualTo(500_000_000L); // half a second past the burst
     now.addAndGet(500_000_000L);
@@ -19,7 +19,7 @@ class UploadPacerTest {
 
   @Test
   void idleTimeIsNotSavedBeyondTheBurst() {
-    UploadPacer pacer = new UploadPacer(1000, now::get);
+    TransferPacer pacer = new TransferPacer(1000, now::get);
     now.addAndGet(60_000_000_000L); // a minute idle
     assertThat(pacer.reserve(1000)).isZero();
     assertThat(pacer.reserve(1000)).isEqualTo(1_000_000_000L);
@@ -27,7 +27,7 @@ class UploadPacerTest {
 
   @Test
   void noRateNoWait() {
-    UploadPacer pacer = new UploadPacer(0, now::get);
+    TransferPacer pacer = new TransferPacer(0, now::get);
     for (int i = 0; i < 100; i++) {
       assertThat(pacer.reserve(1 << 20)).isZero();
     }
