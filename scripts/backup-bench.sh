@@ -3,7 +3,7 @@
 # scripts/seaweedfs.sh), a 3-node cluster (scripts/local-cluster.sh, plain) filled with KEYS keys
 # of 100 B at 2/3, a full backup, CHANGED keys overwritten and an incremental backup (the sizes
 # uploaded), then a new 3-node cluster restored from the second backup (the time until every node
-# is Ready). Ports 8280-8282, 8380-8382, 18080-33646 on 127.0.0.1. Output: the lines below.
+# is Ready), and a verification of the second backup on one node. Ports 8280-8282, 8380-8382, 18080-33646 on 127.0.0.1. Output: the lines below.
 # Then a mixed load at LOAD_RATE/s at 2/3 for LOAD_SECONDS, without and during backups (p50/p99/p99.9).
 # Env: KEYS=1000000 CHANGED=10000 LOAD_RATE=2000 LOAD_SECONDS=40.
 set -u
@@ -45,6 +45,11 @@ backup full
   --value-size 100 --ack 2 --from 3 --connections 16 --duration 60s > $B/fill2.txt 2>&1
 backup incremental
 du -sh $B/a/node-* | tr '\n' ' '; echo
+# a verification of the second backup on one node (unpaced: the store settings set no rate)
+t0=$(date +%s.%N)
+curl -s -o /dev/null -X POST -H "$H" "http://127.0.0.1:8281/v0/admin/backup/verify?id=incremental"
+until curl -s -H "$H" http://127.0.0.1:8281/v0/admin/backup/verify | grep -q '"phase":"\(passed\|failed\|error\)"'; do sleep 0.5; done
+echo "verify incremental on one node: $(echo "$(date +%s.%N) - $t0" | bc) s; $(curl -s -H "$H" http://127.0.0.1:8281/v0/admin/backup/verify)"
 # the cost to clients: a mixed load at LOAD_RATE/s at 2/3, without a backup, then while backups run
 # one after the other at the default throttle (20 MiB/s per node), each a full one (a new prefix)
 load() { # NAME

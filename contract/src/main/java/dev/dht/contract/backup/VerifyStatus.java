@@ -2,9 +2,8 @@ package dev.dht.contract.backup;
 
 /**
  * A node's check of a backup, as {@code GET /v0/admin/backup/verify} reports it: every backed-up
- * member's files downloaded into scratch space and checked against their digests, each checkpoint
- * opened and read to its end, and its records' digest compared with the one its manifest recorded
- * when the backup was taken.
+ * member's files downloaded into scratch space and compared with the digests its manifest recorded
+ * when they were uploaded, and each checkpoint opened and read to its end.
  *
  * @param phase {@code running}; {@code passed}; {@code failed}: the backup is not as it was taken
  *     (a file missing or corrupt, a checkpoint unreadable, records that differ), {@code reason}

@@ -3,7 +3,6 @@ package dev.dht.node.backup;
 import dev.dht.contract.backup.NodeBackupStatus;
 import dev.dht.contract.backup.ObjectStoreSettings;
 import dev.dht.node.cluster.Topology;
-import dev.dht.node.storage.CheckpointReader;
 import dev.dht.node.storage.Storage;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,11 +15,10 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * One member's part of one backup: a checkpoint of its database, read once for its records' digest
- * (which a verification compares), the checkpoint's files that the store does not hold yet uploaded
- * (by content digest, so a file any earlier backup uploaded is reused), then its manifest, written
- * only once every file it lists is in the store. The checkpoint is deleted at the end, whatever
- * happened.
+ * One member's part of one backup: a checkpoint of its database, the checkpoint's files that the
+ * store does not hold yet uploaded (by content digest, so a file any earlier backup uploaded is
+ * reused), then its manifest, written only once every file it lists is in the store. The checkpoint
+ * is deleted at the end, whatever happened.
  */
 final class BackupRun {
   private final String id;
@@ -63,7 +61,6 @@ final class BackupRun {
       }
       long newest = storage.checkpoint(checkpointDir);
       p.newest = newest;
-      CheckpointReader.Digest digest = CheckpointReader.digest(checkpointDir);
       List<Path> files = files();
       digests.keepOnly(Set.copyOf(files));
       p.filesTotal = files.size();
@@ -98,8 +95,7 @@ final class BackupRun {
               System.currentTimeMillis(),
               listed,
               p.filesUploaded,
-              p.bytesUploaded,
-              new NodeManifest.Content(digest.records(), digest.sha256()));
+              p.bytesUploaded);
       store.put(BackupLayout.manifest(id, topology.selfIndex()), manifest.toJson());
       return p.status(NodeBackupStatus.COMPLETED, null);
     } finally {

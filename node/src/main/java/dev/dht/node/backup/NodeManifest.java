@@ -10,8 +10,6 @@ import java.util.List;
  * @param member this member's index in {@code members}
  * @param cut taken before the checkpoint: every write the member stored before it is in it
  * @param newest an upper bound of every timestamp in the checkpoint
- * @param content the checkpoint's records and their digest, taken before its upload, which a
- *     verification compares with what it reads back; null in a manifest from before digests
  */
 record NodeManifest(
     int format,
@@ -25,8 +23,7 @@ record NodeManifest(
     long createdMillis,
     List<File> files,
     int filesUploaded,
-    long bytesUploaded,
-    Content content) {
+    long bytesUploaded) {
   static final int FORMAT = 1;
 
   /** The largest manifest read: some hundred bytes per file, for thousands of files. */
@@ -41,15 +38,6 @@ record NodeManifest(
       BackupLayout.file(sha256);
       if (size < 0) {
         throw new IllegalArgumentException("negative size of " + name);
-      }
-    }
-  }
-
-  /** {@link dev.dht.node.storage.CheckpointReader.Digest}, as a manifest holds it. */
-  record Content(long records, String sha256) {
-    Content {
-      if (records < 0 || sha256 == null || !sha256.matches("[0-9a-f]{64}")) {
-        throw new IllegalArgumentException("not a content digest: " + records + " " + sha256);
       }
     }
   }

@@ -1,12 +1,8 @@
 package dev.dht.node.storage;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.List;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
@@ -39,65 +35,6 @@ public final class CheckpointReader {
    * {@link #BATCH_BYTES}) at a time.
    */
   public static long readData(Path dir, int batchSize, Batches batches) {
-    var batch =
-        new Object() {
-          List<byte[]> keys = new ArrayList<>(batchSize);
-          List<Record> records = new ArrayList<>(batchSize);
-          long bytes;
-
-          void flush() {
-            batches.accept(keys, records);
-            keys = new ArrayList<>(batchSize);
-            records = new ArrayList<>(batchSize);
-            bytes = 0;
-          }
-        };
-    long count =
-        scan(
-            dir,
-            (key, value) -> {
-              batch.keys.add(key);
-              batch.records.add(Record.decode(value));
-              batch.bytes += key.length + value.length;
-              if (batch.keys.size() == batchSize || batch.bytes >= BATCH_BYTES) {
-                batch.flush();
-              }
-            });
-    if (!batch.keys.isEmpty()) {
-      batch.flush();
-    }
-    return count;
-  }
-
-  /**
-   * What a checkpoint holds, in one digest: its data records' count and the SHA-256 of their keys
-   * and stored values in key order, each preceded by its length. Two checkpoints with the same
-   * records have the same digest, whatever their files.
-   */
-  public record Digest(long records, String sha256) {}
-
-  /** The {@link Digest} of the data records in {@code dir}. */
-  public static Digest digest(Path dir) {
-    MessageDigest sha = sha256();
-    ByteBuffer length = ByteBuffer.allocate(Integer.BYTES);
-    long count =
-        scan(
-            dir,
-            (key, value) -> {
-              sha.update(length.clear().putInt(key.length).flip());
-              sha.update(key);
-              sha.update(length.clear().putInt(value.length).flip());
-              sha.update(value);
-            });
-    return new Digest(count, HexFormat.of().formatHex(sha.digest()));
-  }
-
-  private interface RawRecords {
-    void accept(byte[] key, byte[] value);
-  }
-
-  /** Every data record of {@code dir} in key order, as stored; their count. */
-  private static long scan(Path dir, RawRecords records) {
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     List<ColumnFamilyOptions> familyOptions = new ArrayList<>();
     try (Options listing = new Options();
@@ -117,11 +54,27 @@ public final class CheckpointReader {
       try (RocksDB db = RocksDB.openReadOnly(options, dir.toString(), families, handles);
           RocksIterator all = db.newIterator(handles.get(data), read)) {
         long count = 0;
+        List<byte[]> keys = new ArrayList<>(batchSize);
+        List<Record> records = new ArrayList<>(batchSize);
+        long bytes = 0;
         for (all.seekToFirst(); all.isValid(); all.next()) {
-          records.accept(all.key(), all.value());
+          byte[] key = all.key();
+          byte[] value = all.value();
+          keys.add(key);
+          records.add(Record.decode(value));
           count++;
+          bytes += key.length + value.length;
+          if (keys.size() == batchSize || bytes >= BATCH_BYTES) {
+            batches.accept(keys, records);
+            keys = new ArrayList<>(batchSize);
+            records = new ArrayList<>(batchSize);
+            bytes = 0;
+          }
         }
         all.status();
+        if (!keys.isEmpty()) {
+          batches.accept(keys, records);
+        }
         return count;
       } finally {
         handles.forEach(ColumnFamilyHandle::close);
@@ -130,14 +83,6 @@ public final class CheckpointReader {
       throw new StorageException("cannot read the checkpoint in " + dir + ": " + e.getMessage(), e);
     } finally {
       familyOptions.forEach(ColumnFamilyOptions::close);
-    }
-  }
-
-  private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
     }
   }
 }

@@ -24,8 +24,7 @@ class NodeManifestTest {
             300,
             List.of(new NodeManifest.File("000012.sst", SHA, 4096)),
             1,
-            4096,
-            new NodeManifest.Content(12, SHA));
+            4096);
     assertThat(NodeManifest.parse(manifest.toJson())).isEqualTo(manifest);
     assertThat(manifest.bytes()).isEqualTo(4096);
     assertThat(BackupLayout.file(SHA)).isEqualTo("files/ab/" + SHA);
@@ -47,11 +46,5 @@ class NodeManifestTest {
             NodeManifest.parse(
                 "{\"format\":1,\"backup\":\"b\",\"member\":2,\"members\":[\"x\"],\"files\":[]}"))
         .hasMessageContaining("member 2 of 1");
-    assertThat(
-            NodeManifest.parse(
-                    "{\"format\":1,\"backup\":\"b\",\"member\":0,\"members\":[\"x\"],\"files\":[]}")
-                .content())
-        .as("a manifest from before content digests")
-        .isNull();
   }
 }
