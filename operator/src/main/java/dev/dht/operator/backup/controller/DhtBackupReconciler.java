@@ -193,8 +193,14 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
       var outcome = nodes.seal(members.get(i), access, backup.backupId());
       switch (outcome) {
         case BackupNodes.Done<BackupSummary>(var summary) -> {
+          // a status change does not trigger a reconcile: one to verify it is asked for here
+          Duration verifyAfter =
+              backup.getSpec().verifyRequested() ? Verifications.POLL_PERIOD : null;
           return write(
-              backup, context, BackupPhases.completed(progressed, summary, Instant.now()), null);
+              backup,
+              context,
+              BackupPhases.completed(progressed, summary, Instant.now()),
+              verifyAfter);
         }
         case BackupNodes.Refused<?>(int code, String text) -> {
           return write(
