@@ -26,6 +26,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase", type = Type.STRING)
 @AdditionalPrinterColumn(name = "Bytes", jsonPath = ".status.bytes", type = Type.INTEGER)
 @AdditionalPrinterColumn(name = "Uploaded", jsonPath = ".status.bytesUploaded", type = Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "Verified",
+    jsonPath = ".status.verification.phase",
+    type = Type.STRING)
 @AdditionalPrinterColumn(name = "Age", jsonPath = ".metadata.creationTimestamp", type = Type.DATE)
 @ValidationRule(
     value = "self.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",
@@ -46,13 +50,14 @@ public class DhtBackup extends CustomResource<DhtBackupSpec, DhtBackupStatus>
           + " deletes the backup from the store (files other backups need stay).";
 
   @Override
-  @JsonPropertyDescription("Which cluster to back up.")
+  @JsonPropertyDescription("Which cluster to back up, and whether to verify the backup.")
   public DhtBackupSpec getSpec() {
     return super.getSpec();
   }
 
   @Override
-  @JsonPropertyDescription("Where the backup is, how far it got, and what it holds.")
+  @JsonPropertyDescription(
+      "Where the backup is, how far it got, what it holds, and its verification.")
   public DhtBackupStatus getStatus() {
     return super.getStatus();
   }

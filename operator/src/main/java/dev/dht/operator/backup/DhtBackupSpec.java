@@ -10,9 +10,14 @@ import lombok.Builder;
 import lombok.Data;
 import lombok.NoArgsConstructor;
 
-/** Which cluster a {@link DhtBackup} backs up. */
+/**
+ * Which cluster a {@link DhtBackup} backs up, and whether to verify the backup once it completed.
+ * Only {@code verify} may change, so that an existing backup can be verified.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "self == oldSelf", message = "a backup's spec is immutable")
+@ValidationRule(
+    value = "self.cluster == oldSelf.cluster",
+    message = "a backup's cluster is immutable (only spec.verify may change)")
 @Data
 @Builder(toBuilder = true)
 @NoArgsConstructor
@@ -21,4 +26,16 @@ public class DhtBackupSpec {
   @Required
   @JsonPropertyDescription("The DhtCluster of this namespace to back up; it must have spec.backup.")
   private String cluster;
+
+  @JsonPropertyDescription(
+      "True: once the backup completed, one node downloads it into scratch space, checks every"
+          + " file against its digest and reads every member's checkpoint back (status"
+          + ".verification). May be set on a completed backup to verify it; set it to false and"
+          + " back to true to verify again. Default: false.")
+  private Boolean verify;
+
+  /** Whether the backup is to be verified. */
+  public boolean verifyRequested() {
+    return Boolean.TRUE.equals(verify);
+  }
 }

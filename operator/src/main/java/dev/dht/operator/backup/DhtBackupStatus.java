@@ -76,6 +76,11 @@ public class DhtBackupStatus {
   @JsonPropertyDescription("Bytes reused from earlier backups.")
   private Long bytesReused;
 
+  @JsonPropertyDescription(
+      "The verification of a completed backup that spec.verify asks for; it never changes the"
+          + " phase.")
+  private BackupVerification verification;
+
   @JsonPropertyDescription("Each node's part, by pod ordinal.")
   @Builder.Default
   private List<NodePart> nodes = new ArrayList<>();

@@ -49,6 +49,11 @@ public class DhtScheduledBackupSpec {
   @Builder.Default
   private Integer collectGraceSeconds = DEFAULT_COLLECT_GRACE_SECONDS;
 
+  @JsonPropertyDescription(
+      "True: every DhtBackup made by this schedule verifies its backup once completed (its"
+          + " spec.verify). Default: false.")
+  private Boolean verify;
+
   @Default("false")
   @JsonPropertyDescription("True: take no new backups (retention still applies).")
   @Builder.Default

@@ -6,6 +6,7 @@ import dev.dht.contract.backup.ObjectStoreSettings;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.Size;
+import java.util.Objects;
 import lombok.AccessLevel;
 import lombok.AllArgsConstructor;
 import lombok.Builder;
@@ -58,6 +59,20 @@ public class ObjectStoreSpec {
   @Pattern("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$")
   @Size(max = 253)
   private String credentialsSecret;
+
+  /**
+   * Whether {@code a} and {@code b} name the same objects: endpoint, bucket and path (credentials,
+   * region, addressing may differ); false if either is null.
+   */
+  public static boolean sameObjects(ObjectStoreSpec a, ObjectStoreSpec b) {
+    return a != null
+        && b != null
+        && Objects.equals(a.getEndpoint(), b.getEndpoint())
+        && Objects.equals(a.getBucket(), b.getBucket())
+        && Objects.equals(
+            Objects.requireNonNullElse(a.getPath(), ""),
+            Objects.requireNonNullElse(b.getPath(), ""));
+  }
 
   /** Whether the bucket is addressed in the path: as set, else when an endpoint is set. */
   public boolean pathStyleOrDefault() {

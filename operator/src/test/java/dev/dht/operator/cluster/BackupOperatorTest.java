@@ -1,15 +1,18 @@
 package dev.dht.operator.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dht.node.backup.SeaweedS3;
 import dev.dht.operator.TestCrds;
 import dev.dht.operator.backup.BackupPhases;
 import dev.dht.operator.backup.BackupProgress;
 import dev.dht.operator.backup.BackupSpec;
+import dev.dht.operator.backup.BackupVerification;
 import dev.dht.operator.backup.DhtBackup;
 import dev.dht.operator.backup.DhtBackupSpec;
 import dev.dht.operator.backup.DhtBackupStatus;
+import dev.dht.operator.backup.Verifications;
 import dev.dht.operator.backup.controller.DhtBackupReconciler;
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.rbac.ChartRbacOperator;
@@ -17,6 +20,7 @@ import dev.dht.operator.scaling.NodeAdmin;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -45,8 +49,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  * DhtBackups against the real apiserver, real nodes ({@link StandInKubelet}) and a real S3 store
  * (SeaweedFS), through the DhtBackup controller: Pending while its cluster does not exist; a backup
  * Completed with what it holds and where; a second one after a few more writes uploads less and
- * reuses the rest; a deleted DhtBackup's objects are gone from the store and the other's stay; a
- * store killed while a slow backup uploads fails it with the reason. Events and metrics of each.
+ * reuses the rest, and is verified (spec.verify) as it completes; the first is verified by setting
+ * spec.verify later; a deleted DhtBackup's objects are gone from the store and the other's stay; a
+ * file of the second damaged in the store fails its verification when asked again; a store killed
+ * while a slow backup uploads fails it with the reason. Events and metrics of each.
  */
 class BackupOperatorTest {
   private static final String NAME = "bk";
@@ -161,16 +167,59 @@ class BackupOperatorTest {
     assertThat(REGISTRY.scrape())
         .contains("dht_backup_last_size_bytes{cluster=\"" + NAME + "\",namespace=\"" + ns + "\"}");
 
-    // a few more writes: the second uploads less, and reuses the rest
+    // a few more writes: the second uploads less, and reuses the rest; it is verified once
+    // completed (spec.verify), which leaves its phase Completed
     for (int k = 0; k < 30; k++) {
       assertThat(nodes.put(k % 3, "key-" + k, 5000 + k, 3)).isEqualTo(201);
     }
-    backup("second", NAME);
+    backup("second", NAME, true);
     var second = awaitBackup("second", s -> BackupPhases.isFinal(s));
     assertThat(second.getPhase()).as(second.getMessage()).isEqualTo(DhtBackupStatus.COMPLETED);
     assertThat(second.getBytesUploaded()).isLessThan(first.getBytesUploaded());
     assertThat(second.getFilesReused()).isPositive();
     assertThat(second.getBytesReused()).isPositive();
+    var secondChecked = awaitVerification("second", BackupVerification::finished);
+    assertThat(secondChecked.getPhase())
+        .as(secondChecked.toString())
+        .isEqualTo(BackupVerification.PASSED);
+    assertThat(secondChecked.getNode()).isZero();
+    assertThat(secondChecked.getMembersChecked()).isEqualTo(3);
+    assertThat(secondChecked.getMembersTotal()).isEqualTo(3);
+    assertThat(secondChecked.getRecords()).isGreaterThanOrEqualTo(3L * 300);
+    assertThat(secondChecked.getBytesDownloaded()).isPositive();
+    assertThat(secondChecked.getCompletedAt()).isNotNull();
+    assertThat(status("second").getPhase()).isEqualTo(DhtBackupStatus.COMPLETED);
+    assertThat(eventReasons("second")).contains("VerificationStarted", "Verified");
+    assertThat(REGISTRY.scrape())
+        .contains(
+            "dht_backup_last_verified_time_seconds{cluster=\""
+                + NAME
+                + "\",namespace=\""
+                + ns
+                + "\"}");
+
+    // the first, taken without verify, is verified by setting it now; its cluster cannot change
+    client
+        .resources(DhtBackup.class)
+        .inNamespace(ns)
+        .withName("first")
+        .edit(b -> {
+          b.getSpec().setVerify(true);
+          return b;
+        });
+    assertThat(awaitVerification("first", BackupVerification::finished).getPhase())
+        .isEqualTo(BackupVerification.PASSED);
+    assertThatThrownBy(() ->
+            client
+                .resources(DhtBackup.class)
+                .inNamespace(ns)
+                .withName("first")
+                .edit(b -> {
+                  b.getSpec().setCluster("other");
+                  return b;
+                }))
+        .isInstanceOf(KubernetesClientException.class)
+        .hasMessageContaining("a backup's cluster is immutable");
 
     // deleting the first deletes its objects, not the second's
     client.resources(DhtBackup.class).inNamespace(ns).withName("first").delete();
@@ -180,6 +229,31 @@ class BackupOperatorTest {
             client.resources(DhtBackup.class).inNamespace(ns).withName("first").get() == null);
     assertThat(objects("backups/first/")).isEmpty();
     assertThat(objects("backups/second/")).contains("backups/second/backup.json");
+
+    // a file of the second damaged in the store (same size, other bytes): verified again (verify
+    // set to false and back to true), the verification fails and says so; the backup stays
+    // Completed
+    damage(fileOf("second", 0));
+    setVerify("second", false);
+    setVerify("second", true);
+    var secondDamaged =
+        awaitVerification(
+            "second",
+            v -> v.finished() && v.getObservedGeneration() > secondChecked.getObservedGeneration());
+    assertThat(secondDamaged.getPhase())
+        .as(secondDamaged.toString())
+        .isEqualTo(BackupVerification.FAILED);
+    assertThat(secondDamaged.getReason()).isEqualTo(Verifications.BACKUP_DAMAGED);
+    assertThat(secondDamaged.getMessage()).isNotBlank();
+    assertThat(status("second").getPhase()).isEqualTo(DhtBackupStatus.COMPLETED);
+    assertThat(eventReasons("second")).contains("VerificationFailed");
+    assertThat(REGISTRY.scrape())
+        .contains(
+            "dht_backup_verification_failed_total{cluster=\""
+                + NAME
+                + "\",namespace=\""
+                + ns
+                + "\"} 1.0");
 
     // a slow backup (16 KiB/s per node) of more data, and the store killed meanwhile
     client
@@ -207,10 +281,61 @@ class BackupOperatorTest {
   }
 
   private static void backup(String name, String cluster) {
+    backup(name, cluster, null);
+  }
+
+  private static void backup(String name, String cluster, Boolean verify) {
     var backup = new DhtBackup();
     backup.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
-    backup.setSpec(DhtBackupSpec.builder().cluster(cluster).build());
+    backup.setSpec(DhtBackupSpec.builder().cluster(cluster).verify(verify).build());
     client.resource(backup).create();
+  }
+
+  private static void setVerify(String name, boolean verify) {
+    client
+        .resources(DhtBackup.class)
+        .inNamespace(ns)
+        .withName(name)
+        .edit(b -> {
+          b.getSpec().setVerify(verify);
+          return b;
+        });
+  }
+
+  private static DhtBackupStatus status(String name) {
+    return client.resources(DhtBackup.class).inNamespace(ns).withName(name).get().getStatus();
+  }
+
+  private static BackupVerification awaitVerification(
+      String name, Predicate<BackupVerification> condition) {
+    return awaitBackup(
+            name, s -> s.getVerification() != null && condition.test(s.getVerification()))
+        .getVerification();
+  }
+
+  /** The key (under the cluster's path) of the first file member {@code i}'s manifest lists. */
+  private static String fileOf(String backup, int member) throws IOException {
+    String manifest = ns + "/" + NAME + "/backups/" + backup + "/nodes/" + member + ".json";
+    var json =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(
+                s3.getObjectAsBytes(r -> r.bucket(store.bucket()).key(manifest)).asByteArray());
+    String sha256 = json.get("files").get(0).get("sha256").asText();
+    return "files/" + sha256.substring(0, 2) + "/" + sha256;
+  }
+
+  /**
+   * Overwrites the object at {@code key} (under the cluster's path) with other bytes, same size.
+   */
+  private static void damage(String key) {
+    String full = ns + "/" + NAME + "/" + key;
+    byte[] bytes = s3.getObjectAsBytes(r -> r.bucket(store.bucket()).key(full)).asByteArray();
+    for (int i = 0; i < bytes.length; i++) {
+      bytes[i] = (byte) ~bytes[i];
+    }
+    s3.putObject(
+        r -> r.bucket(store.bucket()).key(full),
+        software.amazon.awssdk.core.sync.RequestBody.fromBytes(bytes));
   }
 
   private static DhtBackupStatus awaitBackup(String name, Predicate<DhtBackupStatus> condition) {

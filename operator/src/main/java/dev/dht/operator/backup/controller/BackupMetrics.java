@@ -1,6 +1,7 @@
 package dev.dht.operator.backup.controller;
 
 import dev.dht.operator.backup.BackupPhases;
+import dev.dht.operator.backup.BackupVerification;
 import dev.dht.operator.backup.DhtBackupStatus;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -12,15 +13,19 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The operator's backup metrics, per namespace and cluster: when the last completed backup ended
- * (Unix seconds), its size (bytes) and how long it took (seconds), and a count of failed backups.
- * The last completed one is the latest {@code stoppedAt} seen, so after an operator restart the
- * gauges come back as the existing DhtBackups are reconciled.
+ * (Unix seconds), its size (bytes) and how long it took (seconds), and a count of failed backups;
+ * when a verification of one of its backups last passed (Unix seconds), and a count of failed
+ * verifications (damaged backups). The last completed one is the latest {@code stoppedAt} seen, the
+ * last verification the latest {@code completedAt} of a Passed one, so after an operator restart
+ * the gauges come back as the existing DhtBackups are reconciled.
  */
 final class BackupMetrics {
   static final String LAST_COMPLETED = "dht.backup.last.completed.time";
   static final String LAST_SIZE = "dht.backup.last.size";
   static final String LAST_DURATION = "dht.backup.last.duration";
   static final String FAILED = "dht.backup.failed";
+  static final String LAST_VERIFIED = "dht.backup.last.verified.time";
+  static final String VERIFICATION_FAILED = "dht.backup.verification.failed";
 
   private final MeterRegistry registry;
   private final Map<Tags, Last> last = new ConcurrentHashMap<>();
@@ -34,6 +39,7 @@ final class BackupMetrics {
     volatile double completedSeconds = Double.NaN;
     volatile double bytes = Double.NaN;
     volatile double durationSeconds = Double.NaN;
+    volatile double verifiedSeconds = Double.NaN;
   }
 
   /** Counts a completed backup of {@code cluster} if it ended later than the one counted. */
@@ -50,6 +56,31 @@ final class BackupMetrics {
         holder.durationSeconds = BackupPhases.durationSeconds(status);
       }
     }
+  }
+
+  /** Notes a Passed {@code verification} of a backup of {@code cluster} if it is the latest. */
+  void verified(String namespace, String cluster, BackupVerification verification) {
+    if (verification == null
+        || !BackupVerification.PASSED.equals(verification.getPhase())
+        || verification.getCompletedAt() == null) {
+      return;
+    }
+    double completed = Instant.parse(verification.getCompletedAt()).toEpochMilli() / 1000.0;
+    Last holder = last.computeIfAbsent(tags(namespace, cluster), this::register);
+    synchronized (holder) {
+      if (!(completed <= holder.verifiedSeconds)) { // NaN: none yet
+        holder.verifiedSeconds = completed;
+      }
+    }
+  }
+
+  /** Counts a verification of a backup of {@code cluster} that found it damaged. */
+  void verificationFailed(String namespace, String cluster) {
+    Counter.builder(VERIFICATION_FAILED)
+        .description("Verifications of DhtBackups that found the backup damaged")
+        .tags(tags(namespace, cluster))
+        .register(registry)
+        .increment();
   }
 
   /** Counts a backup of {@code cluster} that failed. */
@@ -75,6 +106,11 @@ final class BackupMetrics {
         .register(registry);
     Gauge.builder(LAST_DURATION, holder, h -> h.durationSeconds)
         .description("How long the cluster's last completed DhtBackup took")
+        .baseUnit("seconds")
+        .tags(tags)
+        .register(registry);
+    Gauge.builder(LAST_VERIFIED, holder, h -> h.verifiedSeconds)
+        .description("When a verification of a DhtBackup of the cluster last passed, in Unix time")
         .baseUnit("seconds")
         .tags(tags)
         .register(registry);

@@ -2,7 +2,9 @@ package dev.dht.operator.backup.controller;
 
 import dev.dht.contract.backup.BackupSummary;
 import dev.dht.contract.backup.NodeBackupStatus;
+import dev.dht.contract.backup.VerifyStatus;
 import dev.dht.operator.backup.NodeAnswer;
+import dev.dht.operator.backup.VerifyAnswer;
 import dev.dht.operator.bounded.BoundedHttp;
 import dev.dht.operator.bounded.ReadLimit;
 import dev.dht.operator.scaling.NodeAccess;
@@ -22,8 +24,8 @@ import java.util.function.Function;
 /**
  * The backup admin calls to a cluster's nodes, on their admin port through {@link NodeAdmin} (the
  * cluster secret, the cluster's CAs): start a backup on every member, ask each for its part, seal
- * it on one, delete it through one. All members are asked at once; every answer is bounded in size
- * and time.
+ * it on one, delete it through one, verify it on one and ask that one how the check goes. All
+ * members are asked at once; every answer is bounded in size and time.
  */
 final class BackupNodes {
   /** A node's answer to a start or a refusal: a line of text. */
@@ -94,6 +96,27 @@ final class BackupNodes {
                   new NodeAnswer.Unreachable("answered " + status + ": " + text);
               case NotReached<NodeBackupStatus>(String why) -> new NodeAnswer.Unreachable(why);
             });
+  }
+
+  /** Asks the node at {@code url} to verify backup {@code id}: started (202), refused, or none. */
+  VerifyAnswer verify(String url, NodeAccess access, String id) {
+    return switch (call(url, "backup/verify?id=" + query(id), access, ANSWER, true, t -> t, 202)) {
+      case Done<String> d -> new VerifyAnswer.Started();
+      case Refused<String>(int status, String text) -> new VerifyAnswer.Refused(status, text);
+      case NotReached<String>(String why) -> new VerifyAnswer.Unreachable(why);
+    };
+  }
+
+  /** The latest check of the node at {@code url}: reported, none (404), or no answer. */
+  VerifyAnswer verification(String url, NodeAccess access) {
+    return switch (call(url, "backup/verify", access, PART, false, VerifyStatus::parse, 200)) {
+      case Done<VerifyStatus>(var status) -> new VerifyAnswer.Reported(status);
+      case Refused<VerifyStatus>(int status, String text) when status == 404 ->
+          new VerifyAnswer.NoCheck(text);
+      case Refused<VerifyStatus>(int status, String text) ->
+          new VerifyAnswer.Unreachable("answered " + status + ": " + text);
+      case NotReached<VerifyStatus>(String why) -> new VerifyAnswer.Unreachable(why);
+    };
   }
 
   /** Asks the node at {@code url} to seal backup {@code id}: its summary, or why not. */

@@ -1,9 +1,11 @@
 package dev.dht.operator.backup.controller;
 
 import dev.dht.contract.AdminStatus;
+import dev.dht.operator.backup.BackupEvents;
 import dev.dht.operator.backup.BackupPhases;
 import dev.dht.operator.backup.BackupSpec;
 import dev.dht.operator.backup.ObjectStoreSpec;
+import dev.dht.operator.backup.Verifications;
 import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.cluster.DhtClusterStatus;
 import dev.dht.operator.cluster.ObservedNode;
@@ -37,8 +39,67 @@ final class ClusterReadiness {
   /** Not now: {@code reason} in one word ({@link BackupPhases}), {@code message} in words. */
   record Wait(String reason, String message) implements Verdict {}
 
+  /** The node to verify a backup on: the lowest ordinal that is Ready, its URL, how to reach it. */
+  record Verifier(int ordinal, String url, Transport transport) implements Verdict {}
+
   /** The judgement on {@code cluster} (null: not found), named {@code name}. */
   static Verdict of(DhtCluster cluster, String name) {
+    Wait unusable = unusable(cluster, name);
+    if (unusable != null) {
+      return unusable;
+    }
+    String busy = busy(cluster);
+    if (busy != null) {
+      return new Wait(BackupPhases.CLUSTER_BUSY, "DhtCluster " + name + " " + busy);
+    }
+    var status = cluster.getStatus();
+    return new Ready(
+        List.copyOf(status.getMembers()),
+        Objects.requireNonNullElse(status.getTransport(), Transport.Plain),
+        store(cluster, name));
+  }
+
+  /**
+   * Where a backup in {@code backupStore} can be verified in {@code cluster} (null: not found),
+   * named {@code name}: on its lowest Ready member, if its spec.backup names the same store (its
+   * nodes read backups only there); else why to wait.
+   */
+  static Verdict verifier(DhtCluster cluster, String name, ObjectStoreSpec backupStore) {
+    Wait unusable = unusable(cluster, name);
+    if (unusable != null) {
+      return unusable;
+    }
+    var current = store(cluster, name);
+    if (!ObjectStoreSpec.sameObjects(current, backupStore)) {
+      return new Wait(
+          Verifications.STORE_CHANGED,
+          "DhtCluster "
+              + name
+              + " backs up to "
+              + BackupEvents.where(current)
+              + " now, and its nodes read backups only there; this backup is in "
+              + BackupEvents.where(backupStore));
+    }
+    var status = cluster.getStatus();
+    var members = status == null ? null : status.getMembers();
+    var nodes =
+        status == null || status.getNodes() == null ? List.<ObservedNode>of() : status.getNodes();
+    for (int i = 0; members != null && i < Math.min(members.size(), nodes.size()); i++) {
+      var node = nodes.get(i);
+      boolean serving =
+          node.getDataPhase() == null || AdminStatus.Bootstrap.SERVING.equals(node.getDataPhase());
+      if (node.isReady() && node.getEpoch() >= 0 && serving) {
+        return new Verifier(
+            i, members.get(i), Objects.requireNonNullElse(status.getTransport(), Transport.Plain));
+      }
+    }
+    return new Wait(
+        BackupPhases.CLUSTER_BUSY,
+        "DhtCluster " + name + " has no Ready member to verify the backup on");
+  }
+
+  /** Why {@code cluster} cannot be used for backups at all (gone, no usable store), or null. */
+  private static Wait unusable(DhtCluster cluster, String name) {
     if (cluster == null) {
       return new Wait(
           BackupPhases.CLUSTER_NOT_FOUND,
@@ -65,19 +126,15 @@ final class ClusterReadiness {
               + storeCondition.get().getMessage()
               + ")");
     }
-    String busy = busy(cluster);
-    if (busy != null) {
-      return new Wait(BackupPhases.CLUSTER_BUSY, "DhtCluster " + name + " " + busy);
-    }
-    var status = cluster.getStatus();
-    var store =
-        backup.getObjectStore().toBuilder()
-            .path(backup.pathOrDefault(cluster.getMetadata().getNamespace(), name))
-            .build();
-    return new Ready(
-        List.copyOf(status.getMembers()),
-        Objects.requireNonNullElse(status.getTransport(), Transport.Plain),
-        store);
+    return null;
+  }
+
+  /** The cluster's store, its path resolved (the cluster has spec.backup). */
+  private static ObjectStoreSpec store(DhtCluster cluster, String name) {
+    var backup = cluster.getSpec().getBackup();
+    return backup.getObjectStore().toBuilder()
+        .path(backup.pathOrDefault(cluster.getMetadata().getNamespace(), name))
+        .build();
   }
 
   /** Why the cluster cannot be backed up now, or null if it can. */

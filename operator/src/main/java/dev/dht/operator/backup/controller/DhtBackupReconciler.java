@@ -4,9 +4,12 @@ import dev.dht.contract.backup.BackupSummary;
 import dev.dht.operator.backup.BackupEvents;
 import dev.dht.operator.backup.BackupPhases;
 import dev.dht.operator.backup.BackupProgress;
+import dev.dht.operator.backup.BackupVerification;
 import dev.dht.operator.backup.DhtBackup;
 import dev.dht.operator.backup.DhtBackupStatus;
 import dev.dht.operator.backup.ObjectStoreSpec;
+import dev.dht.operator.backup.VerificationEvents;
+import dev.dht.operator.backup.Verifications;
 import dev.dht.operator.cluster.AdminAccess;
 import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.cluster.Transport;
@@ -23,6 +26,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -34,9 +38,11 @@ import java.util.stream.Collectors;
  * take its part ({@code POST /v0/admin/backup?id=<name>}) and record Running with where the backup
  * goes; poll the members' parts ({@link BackupProgress}); once all completed, seal it on one node
  * and record Completed with what it holds; any node's failure, lost part or long silence records
- * Failed. Completed and Failed are final. Everything it needs to go on is in the status, so an
- * operator restart simply goes on. Deleting a DhtBackup deletes the backup from the store
- * (finalizer {@value #FINALIZER}), or says in a Warning where it stays.
+ * Failed. Completed and Failed are final; a completed backup with spec.verify is then verified on
+ * one node ({@link BackupVerifier}), which shows in status.verification and never changes the
+ * phase. Everything it needs to go on is in the status, so an operator restart simply goes on.
+ * Deleting a DhtBackup deletes the backup from the store (finalizer {@value #FINALIZER}), or says
+ * in a Warning where it stays.
  */
 @ControllerConfiguration(
     name = DhtBackupReconciler.NAME,
@@ -63,10 +69,12 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
 
   private final BackupNodes nodes;
   private final BackupMetrics metrics;
+  private final BackupVerifier verifier;
 
   public DhtBackupReconciler(NodeAdmin admin, MeterRegistry registry) {
     this.nodes = new BackupNodes(admin);
     this.metrics = new BackupMetrics(registry);
+    this.verifier = new BackupVerifier(nodes);
   }
 
   @Override
@@ -75,6 +83,13 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
     if (BackupPhases.isFinal(status)) {
       if (DhtBackupStatus.COMPLETED.equals(status.getPhase())) {
         metrics.completed(namespace(backup), backup.clusterName(), status); // after a restart
+        metrics.verified(namespace(backup), backup.clusterName(), status.getVerification());
+        var need = Verifications.need(backup);
+        if (!(need instanceof Verifications.Nothing)) {
+          var step = verifier.step(backup, cluster(backup, context), context.getClient(), need);
+          return write(
+              backup, context, status.toBuilder().verification(step.next()).build(), step.after());
+        }
       }
       return UpdateControl.noUpdate();
     }
@@ -178,8 +193,14 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
       var outcome = nodes.seal(members.get(i), access, backup.backupId());
       switch (outcome) {
         case BackupNodes.Done<BackupSummary>(var summary) -> {
+          // a status change does not trigger a reconcile: one to verify it is asked for here
+          Duration verifyAfter =
+              backup.getSpec().verifyRequested() ? Verifications.POLL_PERIOD : null;
           return write(
-              backup, context, BackupPhases.completed(progressed, summary, Instant.now()), null);
+              backup,
+              context,
+              BackupPhases.completed(progressed, summary, Instant.now()),
+              verifyAfter);
         }
         case BackupNodes.Refused<?>(int code, String text) -> {
           return write(
@@ -270,7 +291,7 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
         spec.getObjectStore().toBuilder()
             .path(spec.pathOrDefault(namespace(backup), backup.clusterName()))
             .build();
-    if (!sameStore(current, status.getObjectStore())) {
+    if (!ObjectStoreSpec.sameObjects(current, status.getObjectStore())) {
       return letGo(
           backup,
           context,
@@ -326,22 +347,11 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
         .filter(c -> !c.getStatus().getRestore().completed())
         .filter(c -> backup.backupId().equals(c.getStatus().getRestore().getBackup()))
         .filter(c ->
-            sameStore(
+            ObjectStoreSpec.sameObjects(
                 c.getStatus().getRestore().getObjectStore(), backup.getStatus().getObjectStore()))
         .map(c -> c.getMetadata().getName())
         .findFirst()
         .orElse(null);
-  }
-
-  /** The same objects: endpoint, bucket and path (credentials, region, addressing may differ). */
-  private static boolean sameStore(ObjectStoreSpec a, ObjectStoreSpec b) {
-    return a != null
-        && b != null
-        && Objects.equals(a.getEndpoint(), b.getEndpoint())
-        && Objects.equals(a.getBucket(), b.getBucket())
-        && Objects.equals(
-            Objects.requireNonNullElse(a.getPath(), ""),
-            Objects.requireNonNullElse(b.getPath(), ""));
   }
 
   /** Lets the DhtBackup go without deleting the backup, and says so in a Warning. */
@@ -361,7 +371,17 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
   private UpdateControl<DhtBackup> write(
       DhtBackup backup, Context<DhtBackup> context, DhtBackupStatus next, Duration period) {
     var before = backup.getStatus();
-    Events.emit(context.getClient(), backup, BackupEvents.between(before, next), Instant.now());
+    var verifiedBefore = before == null ? null : before.getVerification();
+    var events = new ArrayList<>(BackupEvents.between(before, next));
+    events.addAll(VerificationEvents.between(verifiedBefore, next.getVerification()));
+    Events.emit(context.getClient(), backup, events, Instant.now());
+    if (VerificationEvents.turned(
+        verifiedBefore, next.getVerification(), BackupVerification.PASSED)) {
+      metrics.verified(namespace(backup), backup.clusterName(), next.getVerification());
+    } else if (VerificationEvents.turned(
+        verifiedBefore, next.getVerification(), BackupVerification.FAILED)) {
+      metrics.verificationFailed(namespace(backup), backup.clusterName());
+    }
     boolean turnedFinal = BackupPhases.isFinal(next) && !BackupPhases.isFinal(before);
     if (turnedFinal && DhtBackupStatus.COMPLETED.equals(next.getPhase())) {
       metrics.completed(namespace(backup), backup.clusterName(), next);

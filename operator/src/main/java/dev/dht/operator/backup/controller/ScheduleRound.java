@@ -189,7 +189,11 @@ final class ScheduleRound {
             .withLabels(Map.of(ScheduledBackups.LABEL, scheduled.getMetadata().getName()))
             .withAnnotations(Map.of(ScheduledBackups.TIME_ANNOTATION, due.toString()))
             .build());
-    backup.setSpec(DhtBackupSpec.builder().cluster(clusterName).build());
+    backup.setSpec(
+        DhtBackupSpec.builder()
+            .cluster(clusterName)
+            .verify(Boolean.TRUE.equals(scheduled.getSpec().getVerify()) ? true : null)
+            .build());
     try {
       context.getClient().resource(backup).create();
       events.add(

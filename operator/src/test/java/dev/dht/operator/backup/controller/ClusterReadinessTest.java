@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dht.operator.backup.BackupPhases;
 import dev.dht.operator.backup.BackupSpec;
 import dev.dht.operator.backup.ObjectStoreSpec;
+import dev.dht.operator.backup.Verifications;
 import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.cluster.DhtClusterSpec;
 import dev.dht.operator.cluster.DhtClusterStatus;
@@ -148,5 +149,46 @@ class ClusterReadinessTest {
         .contains("not serving yet");
     assertThat(busyReason(with(c -> c.getStatus().setNodes(List.of(node("demo-0"))))))
         .contains("1 nodes for 2 members");
+  }
+
+  static final ObjectStoreSpec BACKUP_STORE =
+      ObjectStoreSpec.builder().bucket("backups").endpoint("http://s3").path("ns/demo").build();
+
+  @Test
+  void aBackupIsVerifiedOnTheLowestReadyMemberOfAClusterBackingUpToItsStore() {
+    assertThat(ClusterReadiness.verifier(ready(), "demo", BACKUP_STORE))
+        .isEqualTo(new ClusterReadiness.Verifier(0, MEMBERS.get(0), Transport.Tls));
+
+    // a node not Ready, or not serving yet, is passed over; a rolling cluster is no reason to wait
+    var cluster = ready();
+    cluster.getStatus().getNodes().get(0).setReady(false);
+    cluster.getStatus().setConditions(List.of(condition(Conditions.READY, "False", "Rolling")));
+    assertThat(ClusterReadiness.verifier(cluster, "demo", BACKUP_STORE))
+        .isEqualTo(new ClusterReadiness.Verifier(1, MEMBERS.get(1), Transport.Tls));
+    cluster.getStatus().getNodes().get(1).setDataPhase("pulling");
+    var none = ClusterReadiness.verifier(cluster, "demo", BACKUP_STORE);
+    assertThat(none).isInstanceOf(ClusterReadiness.Wait.class);
+    assertThat(((ClusterReadiness.Wait) none).reason()).isEqualTo(BackupPhases.CLUSTER_BUSY);
+  }
+
+  @Test
+  void aBackupIsNotVerifiedWithoutItsClusterOrByOneBackingUpElsewhere() {
+    assertThat(ClusterReadiness.verifier(null, "demo", BACKUP_STORE))
+        .extracting(v -> ((ClusterReadiness.Wait) v).reason())
+        .isEqualTo(BackupPhases.CLUSTER_NOT_FOUND);
+    var other = ready();
+    other.getSpec().getBackup().getObjectStore().setBucket("elsewhere");
+    var verdict = ClusterReadiness.verifier(other, "demo", BACKUP_STORE);
+    assertThat(verdict).isInstanceOf(ClusterReadiness.Wait.class);
+    var wait = (ClusterReadiness.Wait) verdict;
+    assertThat(wait.reason()).isEqualTo(Verifications.STORE_CHANGED);
+    assertThat(wait.message())
+        .contains("bucket elsewhere")
+        .contains("bucket backups under ns/demo");
+    var noStore = ready();
+    noStore.getSpec().setBackup(null);
+    assertThat(ClusterReadiness.verifier(noStore, "demo", BACKUP_STORE))
+        .extracting(v -> ((ClusterReadiness.Wait) v).reason())
+        .isEqualTo(BackupPhases.NO_BACKUP_STORE);
   }
 }

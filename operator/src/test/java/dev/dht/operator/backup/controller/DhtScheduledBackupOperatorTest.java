@@ -92,12 +92,15 @@ class DhtScheduledBackupOperatorTest {
 
   /**
    * A schedule of every minute makes a DhtBackup at its next minute, named and labelled after it,
-   * owned by nothing; a time due while that backup runs waits for it, and is taken as soon as it
-   * failed; once the next completed, retention (keep 1) deletes the failed one.
+   * owned by nothing, with the schedule's spec.verify; a time due while that backup runs waits for
+   * it, and is taken as soon as it failed; once the next completed, retention (keep 1) deletes the
+   * failed one.
    */
   @Test
   void everyMinuteABackupAndAFailedOneDoesNotBlockTheNext() {
-    createSchedule("minutely", "* * * * *", 1);
+    var minutely = schedule("minutely", "alpha", "* * * * *", 1);
+    minutely.getSpec().setVerify(true);
+    client.resource(minutely).create();
 
     var first = awaitBackups("minutely", 1, Duration.ofSeconds(75)).getFirst();
     Instant time =
@@ -114,6 +117,7 @@ class DhtScheduledBackupOperatorTest {
         .as("deleting the schedule must not delete its backups (and so their data)")
         .isEmpty();
     assertThat(first.getSpec().getCluster()).isEqualTo("alpha");
+    assertThat(first.getSpec().getVerify()).as("the schedule's spec.verify, copied").isTrue();
     var status =
         awaitStatus("minutely", s -> first.getMetadata().getName().equals(s.getLastBackup()));
     assertThat(status.getLastScheduleTime()).isEqualTo(time.toString());
@@ -259,11 +263,16 @@ class DhtScheduledBackupOperatorTest {
   }
 
   private static void createSchedule(String name, String cluster, String schedule, int keep) {
+    client.resource(schedule(name, cluster, schedule, keep)).create();
+  }
+
+  private static DhtScheduledBackup schedule(
+      String name, String cluster, String schedule, int keep) {
     var scheduled = new DhtScheduledBackup();
     scheduled.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(ns).build());
     scheduled.setSpec(
         DhtScheduledBackupSpec.builder().cluster(cluster).schedule(schedule).keep(keep).build());
-    client.resource(scheduled).create();
+    return scheduled;
   }
 
   /**
