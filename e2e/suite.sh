@@ -38,7 +38,8 @@
 #                at 3/3 and has exactly 3 copies over the nodes; each change's steps and durations
 #  13 backup    10,000 keys at 2/3 (1,000 overwritten, 1,000 deleted); a DhtBackup taken under a
 #                writer of >= 20 PUT/s at 2/3, then 1,000 more keys and a second one that uploads far
-#                less (both sizes printed); the DhtCluster and its claims deleted, the second backup
+#                less (both sizes printed) and is verified (spec.verify: Passed); the DhtCluster and
+#                its claims deleted, the second backup
 #                restored into a 5-node cluster: every key acknowledged before it reads back at 2/3
 #                with its last value, deleted ones 404, 3 copies of each; a DhtScheduledBackup every
 #                minute with keep 1: two complete, the older is deleted, and the store's files no
@@ -1015,12 +1016,12 @@ backup_done() {
   [ "$phase" = Completed ]
 }
 
-take_backup() { # take_backup NAME
+take_backup() { # take_backup NAME [VERIFY]
   k apply -f - >/dev/null <<YAML || die "cannot create DhtBackup $1"
 apiVersion: dht.dev/v1alpha1
 kind: DhtBackup
 metadata: {name: $1}
-spec: {cluster: $CLUSTER}
+spec: {cluster: $CLUSTER, verify: ${2:-false}}
 YAML
   until_ok 600 "DhtBackup $1 Completed" backup_done "$1"
   log "$1: $(jp "dhtbackup/$1" '{.status.files} files, {.status.bytes} bytes; uploaded {.status.filesUploaded} files, {.status.bytesUploaded} bytes; reused {.status.filesReused} files, {.status.bytesReused} bytes; cut {.status.cutTime}; {.status.startedAt} -> {.status.stoppedAt}')"
@@ -1060,7 +1061,15 @@ step_backup() {
   fill_keys 10001 11000 v1 PUT > "$WORK/bk-more.log" 2>&1
   [ "$(grep -c '^201 bk-' "$WORK/bk-more.log")" = 1000 ] || die "1000 more keys: not all acknowledged"
   log "1000 more keys written"
-  take_backup second
+  take_backup second true
+  # verified (spec.verify): one node downloaded every member's part, checked it, read it to its end
+  until_ok 300 "DhtBackup second verified" sh -c "
+    v=\$(timeout 20 kubectl -n '$NS' get dhtbackup second -o jsonpath='{.status.verification.phase}')
+    [ \"\$v\" = Failed ] && { echo \"verification failed: \$(timeout 20 kubectl -n '$NS' get dhtbackup second -o jsonpath='{.status.verification.message}')\" >&2; exit 0; }
+    [ \"\$v\" = Passed ]"
+  [ "$(jp dhtbackup/second '{.status.verification.phase}')" = Passed ] ||
+    die "backup second not verified: $(jp dhtbackup/second '{.status.verification.reason}: {.status.verification.message}')"
+  log "second verified: $(jp dhtbackup/second '{.status.verification}')"
   local first second
   first="$(jp dhtbackup/first '{.status.bytesUploaded}')"; second="$(jp dhtbackup/second '{.status.bytesUploaded}')"
   log "uploaded: first $first bytes, second $second bytes"
@@ -1279,7 +1288,7 @@ STEPS=(
   "secret|Secret deleted, then a pod: no new secret, Degraded says why, no 403; restored|step_secret|600"
   "upgrade|helm upgrade with a new node image: no restart for 120 s; allow-restart=once rolls|step_upgrade|1200"
   "scale|3 -> 5 -> 3 under a writer and a reader at 2/3: nothing lost, exactly 3 copies|step_scale|1800"
-  "backup|10000 keys; a DhtBackup under a writer, a second smaller one; the cluster and its claims deleted, restored into 5 nodes: every key as before, 3 copies; a schedule keeps 1|step_backup|2400"
+  "backup|10000 keys; a DhtBackup under a writer, a second smaller one, verified; the cluster and its claims deleted, restored into 5 nodes: every key as before, 3 copies; a schedule keeps 1|step_backup|2400"
   "uninstall|helm uninstall: everything gone but the PVCs|step_uninstall|480"
 )
 passed=0 failed=0 skipped=0 results=()
