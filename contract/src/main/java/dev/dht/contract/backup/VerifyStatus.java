@@ -6,9 +6,9 @@ package dev.dht.contract.backup;
  * when they were uploaded, and each checkpoint opened and read to its end.
  *
  * @param phase {@code running}; {@code passed}; {@code failed}: the backup is not as it was taken
- *     (a file missing or corrupt, a checkpoint unreadable, records that differ), {@code reason}
- *     says which; {@code error}: the check could not finish (the store unreachable, no scratch
- *     space), which says nothing of the backup: check again later
+ *     (a file missing or corrupt, a checkpoint unreadable, a record stamped after its manifest's
+ *     bound), {@code reason} says which; {@code error}: the check could not finish (the store
+ *     unreachable, no scratch space), which says nothing of the backup: check again later
  * @param records the records read (tombstones included) over every member's checkpoint
  */
 public record VerifyStatus(

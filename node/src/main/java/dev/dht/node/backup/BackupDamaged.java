@@ -2,8 +2,9 @@ package dev.dht.node.backup;
 
 /**
  * A backup in the store is not as it was taken: a document or file missing, a file whose content
- * does not match its digest, a checkpoint that cannot be read or whose records differ from those
- * recorded. Unlike an unreachable store, trying again does not help.
+ * does not match its digest, a checkpoint RocksDB finds corrupt or incomplete, a record that does
+ * not decode or is stamped after its manifest's bound. Unlike an unreachable store, trying again
+ * does not help.
  */
 final class BackupDamaged extends RuntimeException {
   BackupDamaged(String message) {

@@ -8,6 +8,8 @@ import dev.dht.node.storage.StorageException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.function.Consumer;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.Status;
 
 /**
  * Checks that a backup in the store can be restored, without keeping anything: each backed-up
@@ -69,6 +71,9 @@ final class BackupVerify {
           scratch,
           BATCH,
           (keys, records) -> {
+            if (Thread.currentThread().isInterrupted()) {
+              throw new IllegalStateException("the verification was stopped: the node stops");
+            }
             for (Record record : records) {
               if (Long.compareUnsigned(record.timestamp(), manifest.newest()) > 0) {
                 throw new BackupDamaged(
@@ -81,11 +86,32 @@ final class BackupVerify {
               }
             }
           });
-    } catch (StorageException | IllegalArgumentException e) {
+    } catch (IllegalArgumentException e) { // a record that does not decode
+      throw new BackupDamaged(
+          "the checkpoint of member " + manifest.member() + " cannot be read: " + e.getMessage(),
+          e);
+    } catch (StorageException e) {
+      if (!damaged(e)) {
+        throw e; // this node could not read it (say, out of file handles): says nothing of it
+      }
       throw new BackupDamaged(
           "the checkpoint of member " + manifest.member() + " cannot be read: " + e.getMessage(),
           e);
     }
+  }
+
+  /** Whether RocksDB found the checkpoint itself wrong, rather than failing to read it here. */
+  private static boolean damaged(StorageException e) {
+    if (!(e.getCause() instanceof RocksDBException rocks) || rocks.getStatus() == null) {
+      return true; // no data column family
+    }
+    Status status = rocks.getStatus();
+    return switch (status.getCode()) {
+      case Corruption, NotFound, InvalidArgument, NotSupported -> true;
+      // a file the checkpoint's own MANIFEST names is not in it; other I/O errors are this node's
+      case IOError -> String.valueOf(status.getState()).contains("No such file");
+      default -> false;
+    };
   }
 
   private static final class Counts {

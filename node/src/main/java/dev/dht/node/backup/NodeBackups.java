@@ -24,10 +24,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A node's backups and its restore, on a thread of their own (uploads and downloads block for
- * minutes; no event loop or storage worker waits for them): one backup or verification at a time,
- * the backup's completion ({@link #seal}), and at start, on a new cluster's node, the restore of a
- * backup, which it retries until it succeeds. The owner of that thread.
+ * A node's backups, verifications and restore, on threads of their own (uploads and downloads block
+ * for minutes; no event loop or storage worker waits for them). The transfers share one thread: one
+ * backup or verification at a time, and at start, on a new cluster's node, the restore of a backup,
+ * which it retries until it succeeds. Short work on the store (a backup's completion, {@link
+ * #seal}; deleting a backup; collecting files) has a second thread, so that it never waits behind a
+ * transfer. The owner of both threads.
  */
 public final class NodeBackups implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(NodeBackups.class);
@@ -52,6 +54,9 @@ public final class NodeBackups implements AutoCloseable {
   private final ExecutorService thread =
       Executors.newSingleThreadExecutor(
           r -> Thread.ofPlatform().daemon().name("dht-backup").unstarted(r));
+  private final ExecutorService upkeep =
+      Executors.newSingleThreadExecutor(
+          r -> Thread.ofPlatform().daemon().name("dht-backup-upkeep").unstarted(r));
   private volatile NodeBackupStatus backup;
   private volatile RestoreStatus restore;
   private volatile VerifyStatus verify;
@@ -151,7 +156,7 @@ public final class NodeBackups implements AutoCloseable {
                     s -> backup = s)
                 .run(settings, started);
         log.info("backup {}: {}", id, backup);
-      } catch (Exception e) {
+      } catch (Exception | Error e) { // whatever happens, the backup ends: never running forever
         backup = backup.failed(System.currentTimeMillis(), reason(e));
         log.warn("backup {} failed: {}", id, backup.reason());
       }
@@ -189,7 +194,7 @@ public final class NodeBackups implements AutoCloseable {
             new BackupVerify(dataDir.resolve(VERIFY_SCRATCH), s -> verify = s)
                 .run(id, settings, started);
         log.info("verification of backup {}: {}", id, verify);
-      } catch (Exception e) {
+      } catch (Exception | Error e) { // whatever happens, it ends: never running forever
         verify = verify.ended(VerifyStatus.ERROR, System.currentTimeMillis(), reason(e));
         log.warn("verification of backup {} could not finish: {}", id, verify.reason());
       }
@@ -247,7 +252,7 @@ public final class NodeBackups implements AutoCloseable {
     T run(ObjectStore store) throws IOException;
   }
 
-  /** {@code work} on the backup thread, with a client of the store of the settings file. */
+  /** {@code work} on the upkeep thread, with a client of the store of the settings file. */
   private <T> CompletableFuture<T> withStore(StoreWork<T> work) {
     if (storeFile == null) {
       return CompletableFuture.failedFuture(
@@ -263,7 +268,7 @@ public final class NodeBackups implements AutoCloseable {
             throw new IllegalStateException(e.getMessage(), e);
           }
         },
-        thread);
+        upkeep);
   }
 
   /**
@@ -299,7 +304,7 @@ public final class NodeBackups implements AutoCloseable {
     }
   }
 
-  private static String reason(Exception e) {
+  private static String reason(Throwable e) {
     String message = e.getMessage();
     return message == null || message.isBlank() ? e.toString() : message;
   }
@@ -309,8 +314,10 @@ public final class NodeBackups implements AutoCloseable {
   public void close() {
     closed = true;
     thread.shutdownNow();
+    upkeep.shutdownNow();
     try {
       thread.awaitTermination(10, TimeUnit.SECONDS);
+      upkeep.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

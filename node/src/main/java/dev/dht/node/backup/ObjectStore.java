@@ -2,7 +2,6 @@ package dev.dht.node.backup;
 
 import dev.dht.contract.backup.ObjectStoreSettings;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -166,9 +165,13 @@ final class ObjectStore implements AutoCloseable {
    */
   void download(String name, Path target, TransferPacer pacer) throws IOException {
     try (ResponseInputStream<GetObjectResponse> in =
-            s3.getObject(b -> b.bucket(settings.bucket()).key(settings.key(name)));
-        InputStream paced = pacer.paced(in)) {
-      Files.copy(paced, target);
+        s3.getObject(b -> b.bucket(settings.bucket()).key(settings.key(name)))) {
+      try {
+        Files.copy(pacer.paced(in), target);
+      } catch (IOException | RuntimeException e) {
+        in.abort(); // a close would read the rest of the object first, unpaced
+        throw e;
+      }
     }
   }
 

@@ -3,6 +3,7 @@ package dev.dht.node.backup;
 import dev.dht.contract.backup.BackupSummary;
 import dev.dht.contract.backup.ObjectStoreSettings;
 import java.io.IOException;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.LongConsumer;
@@ -13,6 +14,9 @@ import java.util.function.LongConsumer;
  * each checked against its digest. {@link BackupDamaged} says what is missing or wrong.
  */
 final class StoredBackup {
+  /** The share of the data volume a download leaves free, at least. */
+  static final double MIN_FREE_SHARE = 0.05;
+
   private final ObjectStore store;
   private final String id;
   private final BackupSummary summary;
@@ -74,12 +78,28 @@ final class StoredBackup {
 
   /**
    * {@code manifest}'s files into {@code scratch} (emptied first), through {@code pacer}, each
-   * checked against its size and digest; {@code downloaded} gets each file's bytes.
+   * checked against its size and digest; {@code downloaded} gets each file's bytes. Refused with an
+   * IOException if they would leave less than {@link #MIN_FREE_SHARE} of the volume free: the
+   * scratch directory is on a node's data volume, which its database needs.
    */
   void download(NodeManifest manifest, Path scratch, TransferPacer pacer, LongConsumer downloaded)
       throws IOException {
     Checkpoints.delete(scratch);
     Files.createDirectories(scratch);
+    FileStore volume = Files.getFileStore(scratch);
+    long left = volume.getUsableSpace() - manifest.bytes();
+    if (left < volume.getTotalSpace() * MIN_FREE_SHARE) {
+      throw new IOException(
+          "not enough free space for member "
+              + manifest.member()
+              + "'s checkpoint ("
+              + manifest.bytes()
+              + " bytes): "
+              + volume.getUsableSpace()
+              + " bytes free on the data volume, and "
+              + Math.round(MIN_FREE_SHARE * 100)
+              + " % of it must stay free");
+    }
     for (NodeManifest.File file : manifest.files()) {
       Path target = scratch.resolve(file.name());
       String object = BackupLayout.file(file.sha256());

@@ -38,7 +38,8 @@ public final class CheckpointReader {
     List<ColumnFamilyHandle> handles = new ArrayList<>();
     List<ColumnFamilyOptions> familyOptions = new ArrayList<>();
     try (Options listing = new Options();
-        DBOptions options = new DBOptions();
+        // a bounded table cache: a large checkpoint must not take all of a serving node's handles
+        DBOptions options = new DBOptions().setMaxOpenFiles(256);
         ReadOptions read = new ReadOptions().setFillCache(false)) {
       List<ColumnFamilyDescriptor> families = new ArrayList<>();
       int data = -1;

@@ -240,6 +240,32 @@ class BackupProcessTest {
         assertThat(unbounded.reason()).contains("member 1").contains("after the bound");
         store.put(name, manifest);
 
+        // a manifest that leaves out a file its checkpoint needs: RocksDB finds it incomplete
+        NodeManifest taken = NodeManifest.parse(manifest);
+        List<NodeManifest.File> fewer =
+            taken.files().stream().filter(f -> !f.name().endsWith(".sst")).toList();
+        assertThat(fewer).hasSizeLessThan(taken.files().size());
+        store.put(
+            name,
+            new NodeManifest(
+                    taken.format(),
+                    taken.backup(),
+                    taken.member(),
+                    taken.epoch(),
+                    taken.members(),
+                    taken.from(),
+                    taken.cut(),
+                    taken.newest(),
+                    taken.createdMillis(),
+                    fewer,
+                    taken.filesUploaded(),
+                    taken.bytesUploaded())
+                .toJson());
+        VerifyStatus incomplete = verify(checker, "damaged");
+        assertThat(incomplete.phase()).as("%s", incomplete).isEqualTo(VerifyStatus.FAILED);
+        assertThat(incomplete.reason()).contains("member 1").contains("cannot be read");
+        store.put(name, manifest);
+
         lost = largest;
         store.delete(List.of(lost));
       }

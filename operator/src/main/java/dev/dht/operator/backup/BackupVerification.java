@@ -10,8 +10,8 @@ import lombok.NoArgsConstructor;
 
 /**
  * A completed {@link DhtBackup}'s verification (spec.verify), as its status shows it: one node
- * downloads the backup into scratch space, checks every file's digest, reads every member's
- * checkpoint back and compares its records with those the backup took.
+ * downloads the backup into scratch space, checks every file's digest, and reads every member's
+ * checkpoint to its end.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data

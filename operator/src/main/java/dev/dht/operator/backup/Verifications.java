@@ -137,8 +137,8 @@ public final class Verifications {
 
   /**
    * What the {@code answer} of the node that verifies backup {@code id} makes of the {@code
-   * running} verification. A node that lost the check, or does not answer, is asked again: if it
-   * still runs this check, asking again changes nothing.
+   * running} verification. A node that does not answer is asked again how it goes; one that lost
+   * the check (it restarted) makes the verification Pending, to be asked for again.
    */
   public static Step followed(BackupVerification running, String id, VerifyAnswer answer) {
     long generation = orZero(running.getObservedGeneration());
@@ -165,11 +165,13 @@ public final class Verifications {
                   "node " + node + " has no check (" + text + "): it restarted; asking again"),
               WAIT_PERIOD);
       case VerifyAnswer.Unreachable(String why) ->
+          // stays Running on that node: asking another node would start the check over, and
+          // lose its outcome if it finished meanwhile; a node that restarted says so (NoCheck)
           new Step(
-              pending(
-                  generation,
-                  NODE_UNREACHABLE,
-                  "node " + node + " did not answer (" + why + "); asking again"),
+              running.toBuilder()
+                  .reason(NODE_UNREACHABLE)
+                  .message("node " + node + " did not answer (" + why + "); asking it again")
+                  .build(),
               WAIT_PERIOD);
       case VerifyAnswer.Refused(int code, String text) ->
           new Step(
@@ -226,7 +228,7 @@ public final class Verifications {
                           + status.filesChecked()
                           + " files, "
                           + status.bytesDownloaded()
-                          + " bytes): as the backup took them")
+                          + " bytes): every file as uploaded, every checkpoint readable")
                   .build(),
               null);
       case VerifyStatus.FAILED ->
