@@ -2,9 +2,10 @@
 # make backup-bench: backup and restore throughput on this machine. A local SeaweedFS (weed mini,
 # scripts/seaweedfs.sh), a 3-node cluster (scripts/local-cluster.sh, plain) filled with KEYS keys
 # of 100 B at 2/3, a full backup, CHANGED keys overwritten and an incremental backup (the sizes
-# uploaded), then a new 3-node cluster restored from the second backup (the time until every node
-# is Ready), and a verification of the second backup on one node. Ports 8280-8282, 8380-8382, 18080-33646 on 127.0.0.1. Output: the lines below.
-# Then a mixed load at LOAD_RATE/s at 2/3 for LOAD_SECONDS, without and during backups (p50/p99/p99.9).
+# uploaded), a verification of the second backup on one node, a mixed load at LOAD_RATE/s at 2/3
+# for LOAD_SECONDS without and during backups (p50/p99/p99.9), then a new 3-node cluster restored
+# from the second backup (the time until every node is Ready). Ports 8280-8282, 8380-8382,
+# 18080-33646 on 127.0.0.1. Output: the lines below.
 # Env: KEYS=1000000 CHANGED=10000 LOAD_RATE=2000 LOAD_SECONDS=40.
 set -u
 cd "$(dirname "$0")/.."
