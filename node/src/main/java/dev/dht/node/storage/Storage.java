@@ -107,12 +107,12 @@ public final class Storage implements AutoCloseable {
   /** The column family of the node's own facts. */
   public static final String META = "meta";
 
-  /** A store that keeps every tombstone (tests and tools). */
   /** Whether {@code dataDir} holds a database already (a node ran on it before). */
   public static boolean exists(Path dataDir) {
     return Files.exists(dataDir.resolve("CURRENT"));
   }
 
+  /** A store that keeps every tombstone (tests and tools). */
   public Storage(Path dataDir, long blockCacheBytes) {
     this(dataDir, blockCacheBytes, () -> Long.MIN_VALUE);
   }
