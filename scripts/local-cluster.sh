@@ -19,7 +19,9 @@ JAR=${JAR:-app/target/dht.jar}
 DATA_DIR="$(mkdir -p "${DATA_DIR:-data}" && cd "${DATA_DIR:-data}" && pwd)"
 PORTS=(${PORTS:-8080 8081 8082})
 PID_FILE="$DATA_DIR/pids"
-NODE_JVM_OPTS="${NODE_JVM_OPTS:--Xms256m -Xmx512m -XX:+UseG1GC -XX:+AlwaysPreTouch}"
+# None by default: a node started without a heap option starts its JVM again with its heap defaults
+# (docs/design/startup.md), as `java -jar dht.jar` does for anyone.
+NODE_JVM_OPTS="${NODE_JVM_OPTS:-}"
 # Three nodes share this machine's cores: one event loop each batches more per loop turn.
 NODE_ARGS="${NODE_ARGS---event-loops 1 --storage-threads 2}"
 

@@ -1,5 +1,6 @@
 package dev.dht.app;
 
+import dev.dht.app.launch.Relaunch;
 import dev.dht.contract.NodeFlags;
 import dev.dht.loadgen.cli.BareServerCommand;
 import dev.dht.loadgen.cli.LoadGenCommand;
@@ -13,7 +14,8 @@ import picocli.CommandLine.Option;
 
 /**
  * The one jar and image: {@code java -jar dht.jar [flags]} runs a node (its flags: {@link
- * NodeOptions}; with {@code --warm-up-s}, after a {@link WarmUp}); {@code loadgen ...} the load
+ * NodeOptions}; with {@code --warm-up-s}, after a {@link WarmUp}; started with no heap option, in a
+ * JVM started again with {@link dev.dht.app.launch.HeapDefaults}); {@code loadgen ...} the load
  * generator; {@code bare-server} a fixed-answer Vert.x server for benchmarks.
  */
 @Command(
@@ -55,6 +57,7 @@ public final class DhtMain implements Callable<Integer> {
       throw new IllegalArgumentException(
           NodeFlags.WARM_UP_RATE + " must be positive, got " + warmUpRate);
     }
+    Relaunch.withHeapDefaultsIfNoneChosen();
     if (warmUpSeconds > 0) {
       WarmUp.run(warmUpSeconds, warmUpRate);
     }
