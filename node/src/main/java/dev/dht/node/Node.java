@@ -153,7 +153,9 @@ public final class Node implements AutoCloseable {
     usersReloader =
         config.usersFile() == null ? null : new UsersReloader(vertx, users, config.usersFile());
     tls = config.tls() == null ? null : new TlsReloader(config.tls());
-    transport = new PeerTransport(config.peerPortSeparate() ? config.peerPort() : 0, tls, secrets);
+    transport =
+        new PeerTransport(
+            config.peerPortSeparate() ? config.peerPort() : 0, tls, secrets, config.peerFrames());
     hints = hintStore(config);
     metrics.bind(new HintMetrics(hints));
     repairer = repairer(config, clock, false);

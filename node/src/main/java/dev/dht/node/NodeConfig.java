@@ -49,7 +49,8 @@ public record NodeConfig(
     TlsFiles tls,
     Path usersFile,
     UsersDocument users,
-    Backups backups) {
+    Backups backups,
+    boolean peerFrames) {
 
   /** Whether peers talk to a port of their own (and, with TLS, prove who they are on it). */
   public boolean peerPortSeparate() {

@@ -34,6 +34,16 @@ public final class NodeOptions {
   int peerPort;
 
   @Option(
+      names = NodeFlags.PEER_FRAMES,
+      arity = "1",
+      defaultValue = "${env:DHT_PEER_FRAMES:-true}",
+      description =
+          "send replica batches to peers as frames on one long-lived connection each (the"
+              + " dht-peer/1 upgrade on the peer port), and take them; false: as HTTP requests"
+              + " only, as nodes before frames did (peers of either kind work together)")
+  boolean peerFrames;
+
+  @Option(
       names = NodeFlags.ADMIN_PORT,
       defaultValue = "${env:DHT_ADMIN_PORT:-0}",
       description = "port for health, metrics and admin requests (0: the client port)")
@@ -556,7 +566,8 @@ public final class NodeOptions {
         tls,
         usersFile,
         users,
-        new NodeConfig.Backups(backupStoreFile, restore()));
+        new NodeConfig.Backups(backupStoreFile, restore()),
+        peerFrames);
   }
 
   /**

@@ -133,7 +133,8 @@ class NodeOptionsTest {
                 new TlsFiles(Path.of("c.pem"), Path.of("k.pem"), Path.of("ca.pem")),
                 users,
                 UsersDocumentExamples.ONE_USER,
-                NodeConfig.Backups.NONE));
+                NodeConfig.Backups.NONE,
+                true));
   }
 
   @Test
@@ -179,7 +180,8 @@ class NodeOptionsTest {
                 null,
                 null,
                 null,
-                NodeConfig.Backups.NONE));
+                NodeConfig.Backups.NONE,
+                true));
     NodeConfig config =
         NodeOptions.parse(
             "--port=7000",

@@ -140,6 +140,7 @@ public final class HttpVerticle extends VerticleBase {
             shared.secret(),
             shared.tls(),
             shared.requestTimeoutMs(),
+            shared.transport().framed(),
             new RepairHandler(
                 shared.cluster(),
                 shared.storage(),

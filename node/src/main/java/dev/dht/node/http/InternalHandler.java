@@ -7,7 +7,7 @@ import dev.dht.node.repair.RepairApi;
 import dev.dht.node.replication.BatchCodec;
 import dev.dht.node.replication.InternalApi;
 import dev.dht.node.replication.LocalReplica;
-import dev.dht.node.replication.ReplicaOp;
+import dev.dht.node.replication.PeerFrames;
 import dev.dht.node.storage.Record;
 import dev.dht.node.tls.TlsReloader;
 import io.vertx.core.Future;
@@ -15,8 +15,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,11 +31,11 @@ import org.slf4j.LoggerFactory;
  */
 final class InternalHandler {
   private static final Logger log = LoggerFactory.getLogger(InternalHandler.class);
-  private final LocalReplica local;
+  private final ReplicaBatches batches;
   private final HybridClock clock;
   private final Admission admission;
   private final Limits limits;
-  private final NodeMetrics metrics;
+  private final boolean framed;
   private static final long REFUSAL_LOG_PERIOD_NANOS = 10_000_000_000L;
 
   private final ClusterSecret secret;
@@ -55,13 +53,14 @@ final class InternalHandler {
       ClusterSecrets secret,
       TlsReloader tls,
       long requestTimeoutMs,
+      boolean framed,
       RepairHandler repairs) {
     this.repairs = repairs;
-    this.local = local;
+    this.batches = new ReplicaBatches(local, clock, metrics);
     this.clock = clock;
     this.admission = admission;
     this.limits = limits;
-    this.metrics = metrics;
+    this.framed = framed;
     this.secret = new ClusterSecret(secret, tls);
     this.requestTimeoutMs = requestTimeoutMs;
   }
@@ -90,6 +89,10 @@ final class InternalHandler {
     String path = request.path();
     if (InternalApi.CLOCK_PATH.equals(path)) {
       Responses.empty(request, 204);
+      return;
+    }
+    if (framed && PeerFrames.PATH.equals(path)) {
+      upgrade(request);
       return;
     }
     boolean repair = RepairApi.DIGESTS_PATH.equals(path) || RepairApi.ENTRIES_PATH.equals(path);
@@ -132,7 +135,10 @@ final class InternalHandler {
           Future<Buffer> results;
           try {
             results =
-                apply(BatchCodec.decodeOps(batch, limits.maxKeyBytes(), maxRecord), deadlineNanos);
+                batches
+                    .apply(
+                        BatchCodec.decodeOps(batch, limits.maxKeyBytes(), maxRecord), deadlineNanos)
+                    .map(BatchCodec::encodeResults);
           } catch (RuntimeException e) {
             results = Future.failedFuture(e);
           }
@@ -144,7 +150,7 @@ final class InternalHandler {
             Responses.bytes(request, done.result());
           } else if (done.cause() instanceof BatchCodec.MalformedException e) {
             Responses.text(request, 400, "malformed batch: " + e.getMessage());
-          } else if (done.cause() instanceof RefusedException e) {
+          } else if (done.cause() instanceof ReplicaBatches.RefusedException e) {
             Responses.text(request, e.status, e.getMessage());
           } else {
             Failures.answer(request, done.cause());
@@ -152,60 +158,31 @@ final class InternalHandler {
         });
   }
 
+  /** Turns the connection into a {@link PeerSession}, if the request asks for the protocol. */
+  private void upgrade(HttpServerRequest request) {
+    String upgrade = request.getHeader(HttpHeaders.UPGRADE);
+    if (request.method() != HttpMethod.GET || !PeerFrames.PROTOCOL.equalsIgnoreCase(upgrade)) {
+      Responses.text(
+          request, 400, PeerFrames.PATH + " takes GET with Upgrade: " + PeerFrames.PROTOCOL);
+      return;
+    }
+    request
+        .toNetSocket()
+        .onSuccess(socket ->
+            new PeerSession(
+                    socket,
+                    () -> secret.admits(request),
+                    batches,
+                    clock,
+                    admission,
+                    limits,
+                    requestTimeoutMs)
+                .start());
+  }
+
   /** The local deadline: the time the coordinator has left, at most this node's own timeout. */
   private long deadline(String header) {
     long ms = header == null ? requestTimeoutMs : Long.parseLong(header);
     return System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.clamp(ms, 0, requestTimeoutMs));
-  }
-
-  private Future<Buffer> apply(List<ReplicaOp> ops, long deadlineNanos) {
-    if (System.nanoTime() - deadlineNanos >= 0) {
-      metrics.internalExpired();
-      return Future.failedFuture(
-          new RefusedException(504, "the coordinator's deadline passed before the batch ran"));
-    }
-    List<Future<Record>> answers = new ArrayList<>(ops.size());
-    for (ReplicaOp op : ops) {
-      if (op.isWrite() && !clock.observe(op.record().timestamp())) {
-        answers.add(Future.failedFuture(aheadOfClock(op.record().timestamp())));
-      } else {
-        answers.add(local.apply(op, deadlineNanos));
-      }
-    }
-    return Future.join(answers)
-        .transform(ignored -> {
-          List<BatchCodec.Result> results = new ArrayList<>(answers.size());
-          for (Future<Record> answer : answers) {
-            results.add(
-                answer.succeeded()
-                    ? new BatchCodec.Result(answer.result(), false)
-                    : BatchCodec.Result.FAILURE);
-          }
-          return Future.succeededFuture(BatchCodec.encodeResults(results));
-        });
-  }
-
-  /** A write stamped beyond the maximum clock offset: refused alone, logged, counted. */
-  private RuntimeException aheadOfClock(long timestamp) {
-    metrics.clockOffsetRefused();
-    String reason =
-        "a write is stamped "
-            + clock.aheadOfWallMs(timestamp)
-            + " ms ahead of this node's clock, more than the maximum clock offset of "
-            + clock.maxOffsetMs()
-            + " ms: check the coordinator's clock (NTP)";
-    log.warn("refused: {}", reason);
-    return new IllegalStateException(reason);
-  }
-
-  /** A batch this replica will not run, with the status and reason of the answer. */
-  private static final class RefusedException extends RuntimeException
-      implements Failures.ClientFacing {
-    final int status;
-
-    RefusedException(int status, String reason) {
-      super(reason, null, false, false);
-      this.status = status;
-    }
   }
 }

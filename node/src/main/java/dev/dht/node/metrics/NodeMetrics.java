@@ -32,6 +32,8 @@ public final class NodeMetrics implements AutoCloseable {
   private final Timer hopSuccess;
   private final Timer hopFailure;
   private final Counter peerOpsShed;
+  private final Counter framedBatches;
+  private final Counter httpBatches;
   private final Counter internalExpired;
   private final Counter clockOffsetRefused;
   private final Counter blockingReadRepairs;
@@ -42,6 +44,8 @@ public final class NodeMetrics implements AutoCloseable {
   public NodeMetrics() {
     hopSuccess = hopTimer("success");
     hopFailure = hopTimer("failure");
+    framedBatches = peerBatches("frames");
+    httpBatches = peerBatches("http");
     peerOpsShed =
         Counter.builder("dht_peer_ops_shed")
             .description("replica ops to a peer failed fast: too much queued for it, or too late")
@@ -105,6 +109,18 @@ public final class NodeMetrics implements AutoCloseable {
         .description("client requests refused by authentication, quota or ACL, by reason")
         .tag("reason", reason)
         .register(registry);
+  }
+
+  private Counter peerBatches(String via) {
+    return Counter.builder("dht_peer_batches")
+        .description("batches of replica ops sent to peers, by way: frames or HTTP requests")
+        .tag("via", via)
+        .register(registry);
+  }
+
+  /** A batch sent to a peer, as a frame or as an HTTP request. */
+  public void peerBatch(boolean framed) {
+    (framed ? framedBatches : httpBatches).increment();
   }
 
   public void peerOpShed() {

@@ -53,11 +53,19 @@ public final class BatchCodec {
   private BatchCodec() {}
 
   public static Buffer encodeOps(List<ReplicaOp> ops) {
+    return appendOps(Buffer.buffer(opsBytes(ops)), ops);
+  }
+
+  /** The bytes {@code ops} take encoded. */
+  static int opsBytes(List<ReplicaOp> ops) {
     int size = 0;
     for (ReplicaOp op : ops) {
       size += 1 + 4 + op.key().length + (op.isWrite() ? 4 + op.record().encoded().length : 0);
     }
-    Buffer body = Buffer.buffer(size);
+    return size;
+  }
+
+  static Buffer appendOps(Buffer body, List<ReplicaOp> ops) {
     for (ReplicaOp op : ops) {
       body.appendByte(op.isWrite() ? WRITE : READ).appendInt(op.key().length).appendBytes(op.key());
       if (op.isWrite()) {
@@ -100,7 +108,10 @@ public final class BatchCodec {
   }
 
   public static Buffer encodeResults(List<Result> results) {
-    Buffer body = Buffer.buffer(results.size() * 16);
+    return appendResults(Buffer.buffer(results.size() * 16), results);
+  }
+
+  static Buffer appendResults(Buffer body, List<Result> results) {
     for (Result result : results) {
       if (result.failed()) {
         body.appendByte(FAILED);

@@ -1,28 +1,20 @@
 package dev.dht.node.replication;
 
-import dev.dht.node.cluster.ClockOffsets;
 import dev.dht.node.metrics.NodeMetrics;
 import dev.dht.node.storage.Record;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
-import io.vertx.core.buffer.Buffer;
-import io.vertx.core.http.HttpClientAgent;
-import io.vertx.core.http.HttpClientResponse;
-import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.RequestOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The ops one event loop has for one peer: collected during a loop turn, sent as one batch request
- * that carries the time left until the ops' deadline. What is queued or in flight to the peer is
- * bounded (ops and bytes): past the bound, and past an op's deadline, ops fail at once instead of
- * waiting, so a slow, hung or black-holed peer cannot grow the heap. Answers are size-checked
- * before they are read, and each one's peer wall clock is a sample of the offset between the two
- * nodes' clocks. Used from its event loop only.
+ * The ops one event loop has for one peer: collected during a loop turn, sent as one batch (a
+ * frame, or an HTTP request: {@link PeerLinks}) that carries the time left until the ops' deadline.
+ * What is queued or in flight to the peer is bounded (ops and bytes): past the bound, and past an
+ * op's deadline, ops fail at once instead of waiting, so a slow, hung or black-holed peer cannot
+ * grow the heap. Used from its event loop only.
  */
 final class PeerChannel {
   private static final int MAX_OPS_PER_BATCH = 256;
@@ -34,18 +26,13 @@ final class PeerChannel {
    */
   private static final int MAX_BATCHES_IN_FLIGHT = 2;
 
-  /** An error answer's reason is read only up to this size. */
-  private static final int MAX_ERROR_BYTES = 4096;
-
   private record Pending(ReplicaOp op, long deadlineNanos, int bytes, Promise<Record> promise) {}
 
-  private final HttpClientAgent client;
+  private final PeerLinks links;
   private final Context loop;
   private final String member;
   private final PeerLimits limits;
   private final NodeMetrics metrics;
-  private final PeerTransport transport;
-  private final ClockOffsets offsets;
   private List<Pending> pending = new ArrayList<>();
   private int queuedOps; // pending or in flight
   private long queuedBytes;
@@ -53,20 +40,16 @@ final class PeerChannel {
   private boolean flushScheduled;
 
   PeerChannel(
-      HttpClientAgent client,
-      Context loop,
-      String member,
-      PeerTransport transport,
-      ClockOffsets offsets,
-      PeerLimits limits,
-      NodeMetrics metrics) {
-    this.client = client;
-    this.offsets = offsets;
+      PeerLinks links, Context loop, String member, PeerLimits limits, NodeMetrics metrics) {
+    this.links = links;
     this.loop = loop;
     this.member = member;
     this.limits = limits;
     this.metrics = metrics;
-    this.transport = transport;
+  }
+
+  void close() {
+    links.close();
   }
 
   Future<Record> submit(ReplicaOp op, long deadlineNanos) {
@@ -146,23 +129,8 @@ final class PeerChannel {
       maxAnswer += 1 + 4 + limits.maxRecordBytes(); // a write may answer with a newer version
     }
     long remainingMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - now + 999_999));
-    long maxAnswerBytes = maxAnswer;
-    Buffer body = BatchCodec.encodeOps(ops);
-    RequestOptions options =
-        transport
-            .request(member, HttpMethod.POST, InternalApi.BATCH_PATH)
-            .setConnectTimeout(remainingMs) // also bounds the wait for a pooled connection
-            .setIdleTimeout(remainingMs)
-            .putHeader(InternalApi.DEADLINE_HEADER, Long.toString(remainingMs));
-    long sentNanos = System.nanoTime();
-    client
-        .request(options)
-        .compose(req -> req.send(body))
-        .compose(response -> {
-          ClockSample.take(offsets, member, response, sentNanos);
-          return answer(response, maxAnswerBytes);
-        })
-        .map(answer -> BatchCodec.decodeResults(answer, batch.size()))
+    links
+        .send(ops, remainingMs, maxAnswer)
         .onComplete(answers -> {
           batchesInFlight--;
           scheduleFlush();
@@ -183,38 +151,5 @@ final class PeerChannel {
     queuedOps--;
     queuedBytes -= p.bytes();
     p.promise().handle(result);
-  }
-
-  /** The answer's body if it is a 200 of a plausible size; a failure with the reason otherwise. */
-  private Future<Buffer> answer(HttpClientResponse response, long maxBytes) {
-    long length = contentLength(response);
-    if (response.statusCode() != 200) {
-      Future<String> reason =
-          length >= 0 && length <= MAX_ERROR_BYTES
-              ? response.body().map(Buffer::toString)
-              : Future.succeededFuture("(no readable reason)");
-      return reason.transform(text ->
-          Future.failedFuture(
-              "peer answered " + response.statusCode() + ": " + text.result().strip()));
-    }
-    if (length < 0 || length > maxBytes) {
-      response.request().connection().close();
-      return Future.failedFuture(
-          "peer answered with a body of "
-              + (length < 0 ? "unknown length" : length + " bytes")
-              + ", more than the "
-              + maxBytes
-              + " bytes its ops can need");
-    }
-    return response.body();
-  }
-
-  private static long contentLength(HttpClientResponse response) {
-    String value = response.getHeader(HttpHeaders.CONTENT_LENGTH);
-    try {
-      return value == null ? -1 : Long.parseLong(value);
-    } catch (NumberFormatException e) {
-      return -1;
-    }
   }
 }

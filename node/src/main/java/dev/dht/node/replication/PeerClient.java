@@ -12,16 +12,19 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Calls other nodes' replicas over keep-alive HTTP/1.1 pools, batching per peer. One instance per
- * event loop, so answers arrive on the loop that asked. A failed future means the hop failed
- * (refused, timed out, shed because the peer has too much queued, or an unexpected answer).
+ * Calls other nodes' replicas, batching per peer: over {@link PeerFrames} connections ({@code
+ * PeerTransport#framed}) to peers that speak them, else over a keep-alive HTTP/1.1 pool. One
+ * instance per event loop, so answers arrive on the loop that asked. A failed future means the hop
+ * failed (refused, timed out, shed because the peer has too much queued, or an unexpected answer).
  */
 public final class PeerClient {
   /** Batches waiting for a pooled connection, per peer; beyond, a batch fails at once. */
   private static final int MAX_WAITING_BATCHES = 64;
 
   private final HttpClientAgent client;
+  private final Vertx vertx;
   private final Context loop;
+  private final long connectTimeoutMs;
   private final ClockOffsets offsets;
   private final PeerLimits limits;
   private final NodeMetrics metrics;
@@ -37,7 +40,9 @@ public final class PeerClient {
       PeerLimits limits,
       NodeMetrics metrics,
       PeerTransport transport) {
+    this.vertx = vertx;
     this.loop = loop;
+    this.connectTimeoutMs = connectTimeoutMs;
     this.offsets = offsets;
     this.limits = limits;
     this.metrics = metrics;
@@ -58,13 +63,21 @@ public final class PeerClient {
    * System#nanoTime}); completes with its record (reads) or null.
    */
   public Future<Record> apply(String member, ReplicaOp op, long deadlineNanos) {
-    return channels
-        .computeIfAbsent(
-            member, m -> new PeerChannel(client, loop, m, transport, offsets, limits, metrics))
-        .submit(op, deadlineNanos);
+    return channels.computeIfAbsent(member, this::channel).submit(op, deadlineNanos);
+  }
+
+  private PeerChannel channel(String member) {
+    FramedLink frames =
+        transport.framed()
+            ? new FramedLink(vertx, client, member, transport, offsets, connectTimeoutMs)
+            : null;
+    PeerLinks links =
+        new PeerLinks(frames, new HttpBatchLink(client, member, transport, offsets), metrics);
+    return new PeerChannel(links, loop, member, limits, metrics);
   }
 
   public Future<Void> close() {
+    channels.values().forEach(PeerChannel::close);
     return client.close();
   }
 }

@@ -20,16 +20,24 @@ public final class PeerTransport {
   private final int peerPort;
   private final TlsReloader tls;
   private final ClusterSecrets secret;
+  private final boolean framed;
 
   /**
    * @param peerPort the port every member takes peer requests on; 0: each member URL's own port
    * @param tls the node's certificate and CAs; null: plain HTTP
    * @param secret the cluster secret sent on every request (re-read: a rotation changes it)
+   * @param framed whether batches go as {@link PeerFrames} to peers that speak them (and this
+   *     node's peer port takes them); false: HTTP batches only, as nodes before them did
    */
-  public PeerTransport(int peerPort, TlsReloader tls, ClusterSecrets secret) {
+  public PeerTransport(int peerPort, TlsReloader tls, ClusterSecrets secret, boolean framed) {
     this.peerPort = peerPort;
+    this.framed = framed;
     this.tls = tls;
     this.secret = secret;
+  }
+
+  public boolean framed() {
+    return framed;
   }
 
   /** Options for an HTTP client to peers; TLS ones when the node has a certificate. */
@@ -51,6 +59,11 @@ public final class PeerTransport {
     if (tls != null) {
       tls.onChange(context, material -> client.updateSSLOptions(material.client()));
     }
+  }
+
+  /** The cluster secret this node sends now; null: none. */
+  public String currentSecret() {
+    return secret.current();
   }
 
   /** A request to {@code member}'s peer endpoint, with the cluster secret if there is one. */
