@@ -21,7 +21,9 @@ import java.util.function.BooleanSupplier;
  * REFUSED one with the status an HTTP batch would have got. Once the connection's credentials are
  * no longer accepted (a rotated secret), its next frame is refused and the connection closed. While
  * answers wait to be written, no more frames are read. When the server shuts down, the batches
- * being run are answered, and then the connection is closed. Used from its event loop only.
+ * being run are answered, later frames refused, and then the connection is ended. A frame is held
+ * outside the peers' byte budget until it has arrived whole (one per connection, within the largest
+ * batch; only an authenticated peer gets a connection). Used from its event loop only.
  */
 final class PeerSession {
   private final NetSocket socket;
@@ -60,16 +62,12 @@ final class PeerSession {
     socket.handler(chunk -> {
       try {
         reader.feed(chunk);
-      } catch (BatchCodec.MalformedException e) {
+      } catch (RuntimeException e) { // malformed: the stream cannot be followed any further
         socket.write(PeerFrames.refused(0, 400, "malformed frame: " + e.getMessage()));
-        socket.close();
+        socket.end();
       }
     });
-    socket.drainHandler(v -> {
-      if (!stopping) {
-        socket.resume();
-      }
-    });
+    socket.drainHandler(v -> socket.resume());
     socket.shutdownHandler(v -> stop());
     socket.exceptionHandler(e -> socket.close());
   }
@@ -78,7 +76,11 @@ final class PeerSession {
     int id = frame.id();
     if (!admitted.getAsBoolean()) {
       answer(PeerFrames.refused(id, 403, "internal API: missing or wrong cluster secret"));
-      socket.close();
+      socket.end();
+      return;
+    }
+    if (stopping) {
+      answer(PeerFrames.refused(id, 503, "the node is stopping"));
       return;
     }
     String fenced = clock.fencedReason();
@@ -101,7 +103,7 @@ final class PeerSession {
     Future<List<BatchCodec.Result>> results;
     try {
       results = batches.apply(ops(payload), deadline(payload));
-    } catch (BatchCodec.MalformedException e) {
+    } catch (RuntimeException e) {
       results = Future.failedFuture(e);
     }
     results.onComplete(done -> {
@@ -118,17 +120,19 @@ final class PeerSession {
         answer(PeerFrames.refused(id, 500, String.valueOf(done.cause().getMessage())));
       }
       if (stopping && inFlight == 0) {
-        socket.close();
+        socket.end();
       }
     });
   }
 
-  /** The server shuts down: no more frames are read, and the connection closes once answered. */
+  /**
+   * The server shuts down: the batches being run are answered, later frames are refused (503), and
+   * the connection is ended (after its answers are written) once none is left.
+   */
   private void stop() {
     stopping = true;
-    socket.pause();
     if (inFlight == 0) {
-      socket.close();
+      socket.end();
     }
   }
 

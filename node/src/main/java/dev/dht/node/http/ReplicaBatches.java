@@ -41,6 +41,8 @@ final class ReplicaBatches {
     for (ReplicaOp op : ops) {
       if (op.isWrite() && !clock.observe(op.record().timestamp())) {
         answers.add(Future.failedFuture(aheadOfClock(op.record().timestamp())));
+      } else if (op.digest()) {
+        answers.add(local.apply(op, deadlineNanos).map(r -> r == null ? null : r.digest()));
       } else {
         answers.add(local.apply(op, deadlineNanos));
       }

@@ -33,6 +33,8 @@ public final class NodeMetrics implements AutoCloseable {
   private final Timer hopFailure;
   private final Counter peerOpsShed;
   private final Counter framedBatches;
+  private final Counter readsSpeculated;
+  private final Counter readsFetched;
   private final Counter httpBatches;
   private final Counter internalExpired;
   private final Counter clockOffsetRefused;
@@ -45,6 +47,18 @@ public final class NodeMetrics implements AutoCloseable {
     hopSuccess = hopTimer("success");
     hopFailure = hopTimer("failure");
     framedBatches = peerBatches("frames");
+    readsSpeculated =
+        Counter.builder("dht_read_speculations")
+            .description(
+                "reads that asked one more replica: the ones asked had not answered within the"
+                    + " recent p99 of peer answers")
+            .register(registry);
+    readsFetched =
+        Counter.builder("dht_read_digest_fetches")
+            .description(
+                "reads whose newest version came as a digest, so its record was fetched from that"
+                    + " replica")
+            .register(registry);
     httpBatches = peerBatches("http");
     peerOpsShed =
         Counter.builder("dht_peer_ops_shed")
@@ -116,6 +130,14 @@ public final class NodeMetrics implements AutoCloseable {
         .description("batches of replica ops sent to peers, by way: frames or HTTP requests")
         .tag("via", via)
         .register(registry);
+  }
+
+  public void readSpeculated() {
+    readsSpeculated.increment();
+  }
+
+  public void readDigestFetched() {
+    readsFetched.increment();
   }
 
   /** A batch sent to a peer, as a frame or as an HTTP request. */

@@ -9,7 +9,8 @@ import java.util.List;
  * The binary body of an internal batch. Pure: no I/O.
  *
  * <pre>
- * request  := op*      op     := kind:u8 (0 read, 1 write) keyLength:i32 key [recordLength:i32 record]
+ * request  := op*      op     := kind:u8 (0 read, 1 write, 2 digest) keyLength:i32 key
+ *                               [recordLength:i32 record]                          (writes)
  * response := result*  result := 0 (absent) | 1 recordLength:i32 record | 2 (failed)
  * </pre>
  *
@@ -30,6 +31,7 @@ public final class BatchCodec {
 
   private static final byte READ = 0;
   private static final byte WRITE = 1;
+  private static final byte DIGEST = 2;
   private static final byte ABSENT = 0;
   private static final byte PRESENT = 1;
   private static final byte FAILED = 2;
@@ -52,8 +54,17 @@ public final class BatchCodec {
 
   private BatchCodec() {}
 
+  /**
+   * The ops as a body for a node that may not know digests (an HTTP batch): a digest goes as a
+   * read, whose full answer serves as well.
+   */
   public static Buffer encodeOps(List<ReplicaOp> ops) {
-    return appendOps(Buffer.buffer(opsBytes(ops)), ops);
+    return encodeOps(ops, false);
+  }
+
+  /** The ops as a body; digests as such if {@code digests}, else as reads. */
+  static Buffer encodeOps(List<ReplicaOp> ops, boolean digests) {
+    return appendOps(Buffer.buffer(opsBytes(ops)), ops, digests);
   }
 
   /** The bytes {@code ops} take encoded. */
@@ -65,9 +76,11 @@ public final class BatchCodec {
     return size;
   }
 
-  static Buffer appendOps(Buffer body, List<ReplicaOp> ops) {
+  /** Appends {@code ops}; digests as such if {@code digests}, else as reads. */
+  static Buffer appendOps(Buffer body, List<ReplicaOp> ops, boolean digests) {
     for (ReplicaOp op : ops) {
-      body.appendByte(op.isWrite() ? WRITE : READ).appendInt(op.key().length).appendBytes(op.key());
+      byte kind = op.isWrite() ? WRITE : op.digest() && digests ? DIGEST : READ;
+      body.appendByte(kind).appendInt(op.key().length).appendBytes(op.key());
       if (op.isWrite()) {
         body.appendInt(op.record().encoded().length).appendBytes(op.record().encoded());
       }
@@ -95,14 +108,16 @@ public final class BatchCodec {
       }
       int at = in.position();
       byte kind = in.nextByte();
-      if (kind != READ && kind != WRITE) {
+      if (kind != READ && kind != WRITE && kind != DIGEST) {
         throw new MalformedException("unknown op kind " + kind + " at byte " + at);
       }
       byte[] key = key(in, bounds.maxKeyBytes());
       ops.add(
-          kind == READ
-              ? ReplicaOp.read(key)
-              : ReplicaOp.write(key, record(in, bounds.maxRecordBytes())));
+          switch (kind) {
+            case READ -> ReplicaOp.read(key);
+            case DIGEST -> ReplicaOp.digest(key);
+            default -> ReplicaOp.write(key, record(in, bounds.maxRecordBytes()));
+          });
     }
     return ops;
   }

@@ -47,6 +47,7 @@ public final class Coordinator {
   private final NodeMetrics metrics;
   private final long requestTimeoutMs;
   private final DelayedActions deadlines;
+  private final RecentP99 hopNanos = new RecentP99(TimeUnit.MILLISECONDS.toNanos(20));
 
   public Coordinator(
       Vertx vertx,
@@ -69,10 +70,30 @@ public final class Coordinator {
         new DelayedActions(vertx, requestTimeoutMs, TIMER_RESOLUTION_MS, System::nanoTime);
   }
 
-  /** The newest version among {@code ack} replicas; null when none has the key. */
+  /**
+   * The newest version among {@code ack} replicas; null when none has the key. The record is read
+   * from one replica (this node, if it is one) and only the version from the others, {@code ack} in
+   * all; a replica that fails, or has not answered within the recent p99 of peer answers, is
+   * replaced by one not asked yet.
+   */
   public Future<Record> read(Topology topology, byte[] key, Replication.Rings r) {
-    int[] replicas = topology.replicas(key, topology.reads(r).from());
-    return fanOut(topology, new Topology.WriteSet(replicas, null), ReplicaOp.read(key), r);
+    Replication reads = topology.reads(r);
+    int[] replicas = selfFirst(topology, topology.replicas(key, reads.from()));
+    Call call = new Call(topology, replicas, null, ReplicaOp.read(key), r);
+    call.startRead(reads.ack());
+    return call.result.future();
+  }
+
+  /** A copy of {@code replicas} with this node's first, if it is one. */
+  private static int[] selfFirst(Topology topology, int[] replicas) {
+    int[] ordered = replicas.clone();
+    for (int i = 1; i < ordered.length; i++) {
+      if (topology.isSelf(ordered[i])) {
+        ordered[i] = ordered[0];
+        ordered[0] = replicas[i];
+      }
+    }
+    return ordered;
   }
 
   /**
@@ -123,6 +144,10 @@ public final class Coordinator {
     final long deadlineNanos;
     final Record[] records; // reads: what each replica answered
     final boolean[] answered; // reads: which replicas answered successfully
+    final boolean[] digest; // reads: which replicas were asked for the version only
+    int asked; // reads: replicas 0..asked-1 were asked; the others are spares
+    long speculation = -1; // reads: the timer that asks a spare
+    boolean fetching; // reads: the newest version's record is being fetched
     ReplicaOp op;
     Quorum quorum;
     int round; // writes: 1 once stamped again
@@ -147,11 +172,41 @@ public final class Coordinator {
       this.deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(requestTimeoutMs);
       this.records = op.isWrite() ? null : new Record[replicas.length];
       this.answered = op.isWrite() ? null : new boolean[replicas.length];
+      this.digest = op.isWrite() ? null : new boolean[replicas.length];
+    }
+
+    /** Asks the first {@code ack} replicas: the record of the first, the version of the others. */
+    void startRead(int ack) {
+      asked = Math.min(ack, replicas.length);
+      for (int i = 0; i < asked; i++) {
+        digest[i] = i > 0;
+        send(i);
+      }
+      if (asked < replicas.length && !quorum.decided()) {
+        long ms = Math.max(1, TimeUnit.NANOSECONDS.toMillis(hopNanos.p99() + 999_999));
+        speculation =
+            vertx.setTimer(
+                ms,
+                t -> {
+                  speculation = -1;
+                  if (!quorum.decided()) {
+                    metrics.readSpeculated();
+                    askSpare();
+                  }
+                });
+      }
+    }
+
+    /** Asks the next replica not asked yet, for its record; none left: nothing. */
+    private void askSpare() {
+      if (asked < replicas.length) {
+        send(asked++);
+      }
     }
 
     void send(int i) {
       int sent = round;
-      ReplicaOp what = op;
+      ReplicaOp what = op.isWrite() || !digest[i] ? op : ReplicaOp.digest(op.key());
       call(replicas[i], what)
           .onComplete(done -> {
             if (done.failed() && what.isWrite() && keepsHints(replicas[i])) {
@@ -183,7 +238,13 @@ public final class Coordinator {
       long start = System.nanoTime();
       return peers
           .apply(topology.member(replica), what, dueNanos)
-          .andThen(done -> metrics.hop(done.succeeded(), System.nanoTime() - start));
+          .andThen(done -> {
+            long nanos = System.nanoTime() - start;
+            metrics.hop(done.succeeded(), nanos);
+            if (done.succeeded()) {
+              hopNanos.add(nanos);
+            }
+          });
     }
 
     /**
@@ -269,9 +330,11 @@ public final class Coordinator {
       if (late) {
         repairLate(i);
       } else if (outcome == Quorum.Outcome.REACHED) {
-        repairThenAnswer();
+        resolve();
       } else if (outcome == Quorum.Outcome.FAILED) {
         fail("too many replica failures");
+      } else if (done.failed()) {
+        askSpare();
       }
     }
 
@@ -300,9 +363,18 @@ public final class Coordinator {
       }
     }
 
-    private void repairThenAnswer() {
-      answer = quorum.newest();
-      int[] stale = ReadRepair.stale(answer, records, answered);
+    /**
+     * The quorum answered: fetch the newest record if only a digest has it, else repair, answer.
+     */
+    private void resolve() {
+      ReadResolution.Step step = ReadResolution.resolve(records, answered, digest);
+      if (step instanceof ReadResolution.Fetch fetch) {
+        fetchRecord(fetch.replica());
+        return;
+      }
+      ReadResolution.Answer resolved = (ReadResolution.Answer) step;
+      answer = resolved.newest();
+      int[] stale = resolved.stale();
       if (stale.length == 0) {
         finish(answer);
         return;
@@ -329,9 +401,29 @@ public final class Coordinator {
       }
     }
 
+    /** Reads the record of replica {@code i}, whose digest is the newest version, then resolves. */
+    private void fetchRecord(int i) {
+      metrics.readDigestFetched();
+      fetching = true;
+      call(replicas[i], op)
+          .onComplete(done -> {
+            fetching = false;
+            if (result.future().isComplete()) {
+              return;
+            }
+            if (done.failed()) {
+              fail("the replica with the newest version did not send it: " + done.cause());
+              return;
+            }
+            records[i] = done.result();
+            digest[i] = false;
+            resolve();
+          });
+    }
+
     /** A replica answered after the quorum: repaired in the background if it is behind. */
     private void repairLate(int i) {
-      if (answered[i] && answer != null && answer.newerThan(records[i])) {
+      if (answered[i] && answer != null && ReadResolution.behind(answer, records[i], digest[i])) {
         metrics.readRepair(false, 1);
         long due = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(requestTimeoutMs);
         call(replicas[i], ReplicaOp.write(op.key(), answer), due);
@@ -340,16 +432,25 @@ public final class Coordinator {
 
     private void finish(Record record) {
       deadline.cancel();
+      cancelSpeculation();
       result.tryComplete(record);
     }
 
     private void fail(String why) {
       deadline.cancel();
+      cancelSpeculation();
       result.tryFail(new QuorumFailedException(needed(), why));
     }
 
+    private void cancelSpeculation() {
+      if (speculation >= 0) {
+        vertx.cancelTimer(speculation);
+        speculation = -1;
+      }
+    }
+
     private void expire() {
-      if (quorum.expire() || repairsPending > 0) {
+      if (quorum.expire() || repairsPending > 0 || fetching) {
         fail("deadline of " + requestTimeoutMs + " ms");
       }
     }

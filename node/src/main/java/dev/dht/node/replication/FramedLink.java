@@ -1,6 +1,7 @@
 package dev.dht.node.replication;
 
 import dev.dht.node.cluster.ClockOffsets;
+import dev.dht.node.metrics.NodeMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -16,6 +17,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Batches as {@link PeerFrames} over one connection to the peer, opened when first needed and again
@@ -29,6 +32,8 @@ import java.util.concurrent.TimeUnit;
  * Used from its event loop only.
  */
 final class FramedLink implements BatchLink {
+  private static final Logger log = LoggerFactory.getLogger(FramedLink.class);
+
   /** The peer answered the upgrade with something else than 101: it does not speak the protocol. */
   static final class UpgradeRefusedException extends RuntimeException {
     UpgradeRefusedException(String message) {
@@ -49,7 +54,11 @@ final class FramedLink implements BatchLink {
   private final PeerTransport transport;
   private final ClockOffsets offsets;
   private final long connectTimeoutMs;
+  private final NodeMetrics metrics;
   private Future<Connection> connection; // the one open or opening; null: none
+  private HttpClientRequest upgrading; // the upgrade request of a connection still opening
+  private boolean refused;
+  private long refusedAtNanos;
 
   FramedLink(
       Vertx vertx,
@@ -57,7 +66,9 @@ final class FramedLink implements BatchLink {
       String member,
       PeerTransport transport,
       ClockOffsets offsets,
-      long connectTimeoutMs) {
+      long connectTimeoutMs,
+      NodeMetrics metrics) {
+    this.metrics = metrics;
     this.vertx = vertx;
     this.client = client;
     this.member = member;
@@ -70,6 +81,9 @@ final class FramedLink implements BatchLink {
   public Future<List<BatchCodec.Result>> send(
       List<ReplicaOp> ops, long remainingMs, long maxAnswerBytes) {
     long deadlineNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(remainingMs);
+    if (connection != null && connection.failed()) {
+      connection = null;
+    }
     if (connection != null
         && connection.succeeded()
         && !Objects.equals(connection.result().secret, transport.currentSecret())) {
@@ -100,6 +114,11 @@ final class FramedLink implements BatchLink {
     return answer.future();
   }
 
+  /** Whether the peer refused the upgrade less than {@code nanos} ago. */
+  boolean refusedWithin(long nanos) {
+    return refused && System.nanoTime() - refusedAtNanos < nanos;
+  }
+
   /** Closes every connection: the node is stopping. */
   void close() {
     if (connection != null) {
@@ -111,6 +130,9 @@ final class FramedLink implements BatchLink {
   private void abandon(Future<Connection> via) {
     if (connection == via) {
       connection = null;
+      if (!via.isComplete() && upgrading != null) {
+        upgrading.reset(); // no answer to the upgrade: give its connection up
+      }
     }
     via.onSuccess(Connection::close);
   }
@@ -125,25 +147,37 @@ final class FramedLink implements BatchLink {
                 .setConnectTimeout(Math.max(1, timeoutMs))
                 .putHeader(HttpHeaders.UPGRADE, PeerFrames.PROTOCOL)
                 .putHeader(HttpHeaders.CONNECTION, HttpHeaders.UPGRADE))
-        .compose(HttpClientRequest::connect)
+        .compose(request -> {
+          upgrading = request;
+          return request.connect();
+        })
         .<Connection>compose(response -> {
           if (response.statusCode() == 101) {
             return Future.succeededFuture(new Connection(response.netSocket(), secret));
           }
           response.request().connection().close();
+          String answer =
+              member
+                  + " answered "
+                  + response.statusCode()
+                  + " to an upgrade to "
+                  + PeerFrames.PROTOCOL;
+          int status = response.statusCode();
           return Future.failedFuture(
-              new UpgradeRefusedException(
-                  member
-                      + " answered "
-                      + response.statusCode()
-                      + " to an upgrade to "
-                      + PeerFrames.PROTOCOL));
+              status == 400 || status == 404
+                  ? new UpgradeRefusedException(answer) // a node that does not know the path
+                  : new IllegalStateException(answer));
         })
         .onComplete(opened);
     Future<Connection> future = opened.future();
-    future.onFailure(e -> {
-      if (connection == future) {
-        connection = null;
+    future.onComplete(done -> {
+      upgrading = null;
+      if (done.failed() && done.cause() instanceof UpgradeRefusedException) {
+        if (!refusedWithin(PeerLinks.HTTP_FOR_NANOS)) {
+          log.info("{}; sending it HTTP batches for a minute", done.cause().getMessage());
+        }
+        refused = true;
+        refusedAtNanos = System.nanoTime();
       }
     });
     return future;
@@ -155,7 +189,7 @@ final class FramedLink implements BatchLink {
     private final String secret; // the one the connection was opened with
     private final Map<Integer, InFlight> inFlight = new HashMap<>();
     private final PeerFrames.Reader reader = new PeerFrames.Reader(this::maxPayload, this::frame);
-    private int nextId;
+    private int nextId = 1; // 0: the connection as a whole, in the peer's refusals
     private boolean closed;
     private boolean retiring;
 
@@ -165,7 +199,7 @@ final class FramedLink implements BatchLink {
       socket.handler(chunk -> {
         try {
           reader.feed(chunk);
-        } catch (BatchCodec.MalformedException e) {
+        } catch (RuntimeException e) {
           failAll("malformed frames from the peer: " + e.getMessage());
           socket.close();
         }
@@ -189,6 +223,7 @@ final class FramedLink implements BatchLink {
           Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime() + 999_999));
       int id = nextId++;
       inFlight.put(id, new InFlight(answer, ops.size(), maxAnswerBytes, System.nanoTime(), timer));
+      metrics.peerBatch(true);
       socket.write(PeerFrames.ops(id, remainingMs, ops));
     }
 
@@ -221,7 +256,7 @@ final class FramedLink implements BatchLink {
       vertx.cancelTimer(batch.timer());
       try {
         answer(batch, frame);
-      } catch (BatchCodec.MalformedException e) {
+      } catch (RuntimeException e) {
         batch.answer().tryFail(e);
         throw e;
       }

@@ -1,6 +1,7 @@
 package dev.dht.node.replication;
 
 import dev.dht.node.cluster.ClockOffsets;
+import dev.dht.node.metrics.NodeMetrics;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClientAgent;
@@ -23,9 +24,15 @@ final class HttpBatchLink implements BatchLink {
   private final String member;
   private final PeerTransport transport;
   private final ClockOffsets offsets;
+  private final NodeMetrics metrics;
 
   HttpBatchLink(
-      HttpClientAgent client, String member, PeerTransport transport, ClockOffsets offsets) {
+      HttpClientAgent client,
+      String member,
+      PeerTransport transport,
+      ClockOffsets offsets,
+      NodeMetrics metrics) {
+    this.metrics = metrics;
     this.client = client;
     this.member = member;
     this.transport = transport;
@@ -43,6 +50,7 @@ final class HttpBatchLink implements BatchLink {
             .setIdleTimeout(remainingMs)
             .putHeader(InternalApi.DEADLINE_HEADER, Long.toString(remainingMs));
     long sentNanos = System.nanoTime();
+    metrics.peerBatch(false);
     return client
         .request(options)
         .compose(req -> req.send(body))

@@ -69,10 +69,10 @@ public final class PeerClient {
   private PeerChannel channel(String member) {
     FramedLink frames =
         transport.framed()
-            ? new FramedLink(vertx, client, member, transport, offsets, connectTimeoutMs)
+            ? new FramedLink(vertx, client, member, transport, offsets, connectTimeoutMs, metrics)
             : null;
     PeerLinks links =
-        new PeerLinks(frames, new HttpBatchLink(client, member, transport, offsets), metrics);
+        new PeerLinks(frames, new HttpBatchLink(client, member, transport, offsets, metrics));
     return new PeerChannel(links, loop, member, limits, metrics);
   }
 

@@ -50,7 +50,7 @@ public final class PeerFrames {
   public static Buffer ops(int id, long remainingMs, java.util.List<ReplicaOp> ops) {
     Buffer frame = start(OPS, id, 4 + BatchCodec.opsBytes(ops));
     frame.appendInt((int) Math.min(remainingMs, Integer.MAX_VALUE));
-    BatchCodec.appendOps(frame, ops);
+    BatchCodec.appendOps(frame, ops, true);
     return finish(frame);
   }
 
@@ -100,7 +100,8 @@ public final class PeerFrames {
   public static final class Reader {
     private final Bounds bounds;
     private final Consumer<Frame> frames;
-    private Buffer held = Buffer.buffer();
+    private Buffer held = Buffer.buffer(); // bytes not yet handed over start at {@code start}
+    private int start;
 
     public Reader(Bounds bounds, Consumer<Frame> frames) {
       this.bounds = bounds;
@@ -108,34 +109,58 @@ public final class PeerFrames {
     }
 
     public void feed(Buffer chunk) {
-      Buffer in = held.length() == 0 ? chunk : held.appendBuffer(chunk);
-      int at = 0;
-      while (in.length() - at >= HEADER_BYTES) {
-        int length = in.getInt(at);
-        byte kind = in.getByte(at + 4);
-        int id = in.getInt(at + 5);
-        long max = bounds.maxPayload(kind, id);
-        if (max < 0) {
-          throw new BatchCodec.MalformedException(
-              "unexpected frame of kind " + kind + ", id " + id);
-        }
-        if (length < HEADER_BYTES - 4 || length - (HEADER_BYTES - 4) > max) {
-          throw new BatchCodec.MalformedException(
-              "a frame of kind "
-                  + kind
-                  + " with "
-                  + length
-                  + " bytes; at most "
-                  + max
-                  + " expected");
-        }
-        if (in.length() - at - 4 < length) {
-          break;
-        }
-        frames.accept(new Frame(kind, id, in.slice(at + HEADER_BYTES, at + 4 + length)));
-        at += 4 + length;
+      Buffer in;
+      if (start == held.length()) {
+        in = chunk;
+        start = 0;
+      } else {
+        in = held.appendBuffer(chunk); // appended in place: linear in the frame, however cut
       }
-      held = at == in.length() ? Buffer.buffer() : in.getBuffer(at, in.length());
+      int at = start;
+      try {
+        while (in.length() - at >= HEADER_BYTES) {
+          int length = in.getInt(at);
+          byte kind = in.getByte(at + 4);
+          int id = in.getInt(at + 5);
+          long max = bounds.maxPayload(kind, id);
+          if (max < 0) {
+            throw new BatchCodec.MalformedException(
+                "unexpected frame of kind " + kind + ", id " + id);
+          }
+          if (length < HEADER_BYTES - 4 || length - (HEADER_BYTES - 4) > max) {
+            throw new BatchCodec.MalformedException(
+                "a frame of kind "
+                    + kind
+                    + " with "
+                    + length
+                    + " bytes; at most "
+                    + max
+                    + " expected");
+          }
+          if (in.length() - at - 4 < length) {
+            break;
+          }
+          int payloadAt = at + HEADER_BYTES;
+          at += 4 + length;
+          frames.accept(new Frame(kind, id, in.slice(payloadAt, at)));
+        }
+      } finally {
+        keep(in, chunk, at);
+      }
+    }
+
+    /** Keeps the bytes of {@code in} from {@code at} on, copied out of a chunk it does not own. */
+    private void keep(Buffer in, Buffer chunk, int at) {
+      if (at == in.length()) {
+        held = Buffer.buffer();
+        start = 0;
+      } else if (in == chunk || at > in.length() / 2) {
+        held = in.getBuffer(at, in.length());
+        start = 0;
+      } else {
+        held = in;
+        start = at;
+      }
     }
   }
 }

@@ -43,6 +43,13 @@ public record Record(long timestamp, boolean tombstone, byte[] encoded) {
     return new Record(timestamp, tombstone, encoded);
   }
 
+  /** This version without its value: its timestamp and whether it is a tombstone. */
+  public Record digest() {
+    return encoded.length == HEADER_BYTES
+        ? this
+        : new Record(timestamp, tombstone, Arrays.copyOf(encoded, HEADER_BYTES));
+  }
+
   /** The same entry (value or tombstone) stamped with another timestamp. */
   public Record withTimestamp(long newTimestamp) {
     byte[] copy = encoded.clone();

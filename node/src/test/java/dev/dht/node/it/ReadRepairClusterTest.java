@@ -73,6 +73,26 @@ class ReadRepairClusterTest {
     assertThat(cluster.client(2).get("missed", 1, 1).text()).isEqualTo("v2");
   }
 
+  /**
+   * The coordinator reads its own stale record and a peer's digest of a newer version: it fetches
+   * that record, repairs itself, and answers the newer value.
+   */
+  @Test
+  void aNewerVersionSeenOnlyAsADigestIsFetchedAndRepairsTheCoordinator() {
+    assertThat(cluster.client(0).put("digest", "v1", 3, 3).status()).isEqualTo(201);
+    cluster.stop(0);
+    assertThat(cluster.client(1).put("digest", "v2", 2, 3).status()).isEqualTo(201);
+    cluster.start(0);
+    assertThat(local(0, "digest")).isEqualTo("v1");
+
+    MetricsText before = MetricsText.of(cluster.client(0));
+    assertThat(cluster.client(0).get("digest", 2, 3).text()).isEqualTo("v2");
+    MetricsText after = MetricsText.of(cluster.client(0));
+    assertThat(local(0, "digest")).as("repaired before the answer").isEqualTo("v2");
+    assertThat(after.value("dht_read_digest_fetches_total", ""))
+        .isEqualTo(before.value("dht_read_digest_fetches_total", "") + 1);
+  }
+
   @Test
   void aReplicaThatMissedADeleteGetsTheTombstone() {
     assertThat(cluster.client(0).put("deleted", "v", 3, 3).status()).isEqualTo(201);

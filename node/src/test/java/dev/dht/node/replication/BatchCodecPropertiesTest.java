@@ -64,7 +64,7 @@ class BatchCodecPropertiesTest {
         assertThat(op.record().encoded().length).isBetween(Record.HEADER_BYTES, MAX_RECORD);
       }
     }
-    assertThat(BatchCodec.encodeOps(ops).getBytes()).isEqualTo(bytes);
+    assertThat(BatchCodec.encodeOps(ops, true).getBytes()).isEqualTo(bytes);
   }
 
   private static void checkResults(byte[] bytes, int expected) {
@@ -91,7 +91,7 @@ class BatchCodecPropertiesTest {
   @Provide
   Arbitrary<byte[]> damagedBatches() {
     return ByteMutations.of(
-        op().list().ofMaxSize(MAX_OPS).map(ops -> BatchCodec.encodeOps(ops).getBytes()));
+        op().list().ofMaxSize(MAX_OPS).map(ops -> BatchCodec.encodeOps(ops, true).getBytes()));
   }
 
   @Provide
@@ -113,6 +113,7 @@ class BatchCodecPropertiesTest {
             .ofMaxSize(MAX_KEY);
     return Arbitraries.oneOf(
         key.map(ReplicaOp::read),
+        key.map(ReplicaOp::digest),
         net.jqwik.api.Combinators.combine(key, record()).as(ReplicaOp::write));
   }
 
