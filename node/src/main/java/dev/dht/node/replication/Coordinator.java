@@ -177,9 +177,12 @@ public final class Coordinator {
 
     /** Asks the first {@code ack} replicas: the record of the first, the version of the others. */
     void startRead(int ack) {
-      asked = Math.min(ack, replicas.length);
-      for (int i = 0; i < asked; i++) {
+      int first = Math.min(ack, replicas.length);
+      asked = first; // before sending: a failure answered at once asks the next spare
+      for (int i = 0; i < first; i++) {
         digest[i] = i > 0;
+      }
+      for (int i = 0; i < first; i++) {
         send(i);
       }
       if (asked < replicas.length && !quorum.decided()) {
