@@ -10,6 +10,7 @@
 #   RATES="5000 10000 15000 20000 25000"   rates (req/s) swept for PUT and GET on the cluster
 #   BARE_RATES="10000 20000 30000 40000 50000"  rates swept on the bare server
 #   DURATION=30 WARMUP=20  seconds per measured run; a warm-up run per server first (not in a table)
+#   RUNS=1                  measured runs per cluster rate, in a row (e.g. RUNS=3: is a rate held every time?)
 #   THREADS=4 CONNECTIONS=64 KEYSPACE=100000 VALUE_SIZE=100 ACK=2 FROM=3 SLO_MS=10 PAUSE=2
 #   PROFILE=cpu,alloc,lock  profile every node during each cluster run (flame graphs in $OUT)
 #   WRK2=/opt/wrk2/wrk      wrk2 binary; built by ../shared/tools/build-wrk2.sh when missing
@@ -39,6 +40,7 @@ FROM="${FROM:-3}"
 SLO_MS="${SLO_MS:-10}"
 PAUSE="${PAUSE:-2}"
 PROFILE="${PROFILE:-}"
+RUNS="${RUNS:-1}"
 BARE_PORT="${BARE_PORT:-8090}"
 PORTS="${PORTS:-8080 8081 8082}"
 OUT=target/bench-wrk2
@@ -46,7 +48,7 @@ SHARED="${SHARED:-$(cd .. && pwd)/shared}"
 WRK2="${WRK2:-/opt/wrk2/wrk}"
 export KEYSPACE VALUE_SIZE ACK FROM PORTS DATA_DIR="$OUT/data" NODE_CPUS="${NODE_CPUS:-}"
 JAVA="${JAVA_HOME:+$JAVA_HOME/bin/}java"
-JAR=app/target/dht.jar
+JAR="${JAR:-app/target/dht.jar}"
 log() { echo "bench-wrk2: $*" >&2; }
 
 if [ ! -x "$WRK2" ]; then
@@ -80,13 +82,13 @@ cpu_ticks() {
   for p in $1; do read -r -a s < "/proc/$p/stat" && t=$((t + s[13] + s[14])); done
   echo "$t"
 }
-measure() { # SERVER URL OP RATE PIDS: also the CPU (cores) the server's processes used meanwhile
+measure() { # SERVER URL OP RATE PIDS [-runN]: also the CPU (cores) the server's processes used meanwhile
   local ticks0 t0
   ticks0=$(cpu_ticks "$5") t0=$(date +%s%N)
-  wrk2_run "$1-$3-$4" "$2" "$3" "$4" "$DURATION"
+  wrk2_run "$1-$3-$4${6:-}" "$2" "$3" "$4" "$DURATION"
   echo "$(($(cpu_ticks "$5") - ticks0)) $(getconf CLK_TCK) $(($(date +%s%N) - t0))" |
-    awk '{ printf "%.3f\n", $1 / $2 / ($3 / 1e9) }' > "$OUT/$1-$3-$4.cores"
-  echo "$1 $3 $4" >> "$OUT/runs"
+    awk '{ printf "%.3f\n", $1 / $2 / ($3 / 1e9) }' > "$OUT/$1-$3-$4${6:-}.cores"
+  echo "$1 $3 $4 ${6:-}" >> "$OUT/runs"
 }
 
 # 1. the bare Vert.x server (BARE_RATES="": skipped)
@@ -118,6 +120,8 @@ fi
 wrk2_run cluster-warmup "$url" put "${RATES%% *}" "$WARMUP"
 for op in ${OPS:-put get}; do
   for rate in $RATES; do
+  for run in $(seq 1 "$RUNS"); do
+    run_name=""; [ "$run" = 1 ] || run_name="-run$run"
     sleep "$PAUSE"
     if [ -n "$PROFILE" ]; then
       for node in $ADMIN_NODES; do
@@ -126,9 +130,10 @@ for op in ${OPS:-put get}; do
           log "node ${node%%=*} did not start profiling"
       done
     fi
-    measure cluster "$url" "$op" "$rate" "$(cat "$DATA_DIR/pids")"
+    measure cluster "$url" "$op" "$rate" "$(cat "$DATA_DIR/pids")" "$run_name"
     [ -z "$PROFILE" ] ||
-      flame_graphs "$OUT" "cluster-$op-$rate" "$ADMIN_NODES" "$PROFILE" "$DATA_DIR/secret" "${ADMIN_CURL[@]}"
+      flame_graphs "$OUT" "cluster-$op-$rate$run_name" "$ADMIN_NODES" "$PROFILE" "$DATA_DIR/secret" "${ADMIN_CURL[@]}"
+  done
   done
 done
 
@@ -151,9 +156,10 @@ def parse(path):
             "socketErrors": sum(map(int, sock.groups())) if sock else 0}
 runs = []
 for line in open(os.path.join(out, "runs")):
-    server, op, rate = line.split()
-    r = parse(os.path.join(out, "%s-%s-%s.txt" % (server, op, rate)))
-    r["cores"] = float(open(os.path.join(out, "%s-%s-%s.cores" % (server, op, rate))).read())
+    server, op, rate, *run = line.split()
+    name = "%s-%s-%s%s" % (server, op, rate, run[0] if run else "")
+    r = parse(os.path.join(out, name + ".txt"))
+    r["cores"] = float(open(os.path.join(out, name + ".cores")).read())
     r["cpuUsPerRequest"] = r["cores"] * 1e6 / r["achieved"] if r["achieved"] else None
     r.update(server=server, op=op, target=int(rate))
     r["holds"] = (r["achieved"] >= 0.99 * r["target"] and r["p99"] is not None and r["p99"] <= slo
