@@ -407,6 +407,15 @@ public final class Coordinator {
     /** Reads the record of replica {@code i}, whose digest is the newest version, then resolves. */
     private void fetchRecord(int i) {
       metrics.readDigestFetched();
+      readRecord(i);
+    }
+
+    /**
+     * Reads replica {@code i}'s record, then resolves again. If that fails, its answer no longer
+     * counts and a spare's record is read in its place, since the read needs {@code ack} answers;
+     * with no spare left, the read fails.
+     */
+    private void readRecord(int i) {
       fetching = true;
       call(replicas[i], op)
           .onComplete(done -> {
@@ -414,13 +423,18 @@ public final class Coordinator {
             if (result.future().isComplete()) {
               return;
             }
-            if (done.failed()) {
-              fail("the replica with the newest version did not send it: " + done.cause());
-              return;
+            if (done.succeeded()) {
+              records[i] = done.result();
+              answered[i] = true;
+              digest[i] = false;
+              resolve();
+            } else if (asked < replicas.length) {
+              answered[i] = false;
+              records[i] = null;
+              readRecord(asked++);
+            } else {
+              fail("a replica did not send its record, and no other is left: " + done.cause());
             }
-            records[i] = done.result();
-            digest[i] = false;
-            resolve();
           });
     }
 

@@ -139,6 +139,7 @@ final class FramedLink implements BatchLink {
 
   private Future<Connection> open(long timeoutMs) {
     Promise<Connection> opened = Promise.promise();
+    connection = opened.future(); // before the request: its callbacks may run at once
     String secret = transport.currentSecret();
     client
         .request(
@@ -148,7 +149,11 @@ final class FramedLink implements BatchLink {
                 .putHeader(HttpHeaders.UPGRADE, PeerFrames.PROTOCOL)
                 .putHeader(HttpHeaders.CONNECTION, HttpHeaders.UPGRADE))
         .compose(request -> {
-          upgrading = request;
+          if (connection == opened.future()) {
+            upgrading = request;
+          } else {
+            request.reset(); // given up before it was sent
+          }
           return request.connect();
         })
         .<Connection>compose(response -> {
@@ -171,7 +176,9 @@ final class FramedLink implements BatchLink {
         .onComplete(opened);
     Future<Connection> future = opened.future();
     future.onComplete(done -> {
-      upgrading = null;
+      if (connection == future) {
+        upgrading = null;
+      }
       if (done.failed() && done.cause() instanceof UpgradeRefusedException) {
         if (!refusedWithin(PeerLinks.HTTP_FOR_NANOS)) {
           log.info("{}; sending it HTTP batches for a minute", done.cause().getMessage());
@@ -240,6 +247,9 @@ final class FramedLink implements BatchLink {
     }
 
     private long maxPayload(byte kind, int id) {
+      if (id == 0 && kind == PeerFrames.REFUSED) { // the connection as a whole
+        return 2 + PeerFrames.MAX_REASON_BYTES;
+      }
       InFlight batch = inFlight.get(id);
       if (batch == null) {
         return -1;
@@ -252,6 +262,16 @@ final class FramedLink implements BatchLink {
     }
 
     private void frame(PeerFrames.Frame frame) {
+      if (frame.id() == 0) {
+        Buffer payload = frame.payload();
+        failAll(
+            "peer refused the connection: "
+                + PeerFrames.refusedStatus(payload)
+                + " "
+                + PeerFrames.refusedReason(payload));
+        socket.close();
+        return;
+      }
       InFlight batch = inFlight.remove(frame.id());
       vertx.cancelTimer(batch.timer());
       try {

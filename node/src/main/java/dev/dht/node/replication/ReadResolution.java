@@ -42,7 +42,7 @@ public final class ReadResolution {
       if (newestSeen == null || Long.compareUnsigned(r.timestamp(), newestSeen.timestamp()) > 0) {
         newestSeen = r;
       }
-      if (digest[i]) {
+      if (digestOnly(r, digest[i])) {
         if (newestDigest < 0
             || Long.compareUnsigned(r.timestamp(), records[newestDigest].timestamp()) > 0) {
           newestDigest = i;
@@ -68,14 +68,23 @@ public final class ReadResolution {
   }
 
   /**
-   * Whether a replica that answered {@code seen} (a digest if {@code digest}) lacks {@code newest}.
+   * Whether a replica that answered {@code seen} (to a digest op if {@code digest}) lacks {@code
+   * newest}.
    */
   public static boolean behind(Record newest, Record seen, boolean digest) {
     if (seen == null) {
       return true;
     }
-    return digest
+    return digestOnly(seen, digest)
         ? Long.compareUnsigned(seen.timestamp(), newest.timestamp()) < 0
         : newest.newerThan(seen);
+  }
+
+  /**
+   * Whether an answer to a digest op lacks the record: a tombstone's digest is the whole record,
+   * and a node that does not know digests answers with the record.
+   */
+  private static boolean digestOnly(Record answer, boolean askedForDigest) {
+    return askedForDigest && !answer.tombstone() && answer.encoded().length == Record.HEADER_BYTES;
   }
 }
