@@ -14,6 +14,7 @@ public final class NodeFlags {
   public static final String PEER_PORT = "--peer-port";
   public static final String ADMIN_PORT = "--admin-port";
   public static final String PEER_FRAMES = "--peer-frames";
+  public static final String STREAM_FILES = "--stream-files";
   public static final String LISTEN_ADDRESS = "--listen-address";
   public static final String TLS_CERT_FILE = "--tls-cert-file";
   public static final String TLS_KEY_FILE = "--tls-key-file";

@@ -59,6 +59,12 @@ public final class Node implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(Node.class);
   private static final long WATCH_PERIOD_MS = 1000;
 
+  /**
+   * The membership file is polled more often (a stat of one small file): a change of membership
+   * waits for every node to see each of its three epochs.
+   */
+  private static final long MEMBERSHIP_WATCH_MS = 100;
+
   /** Connections per peer and event loop; batching keeps few of them busy. */
   private static final int PEER_POOL_SIZE = 16;
 
@@ -264,7 +270,8 @@ public final class Node implements AutoCloseable {
             config.maxKeyBytes(),
             config.maxValueBytes(),
             config.repair().tombstoneGraceMs(),
-            config.maxClockOffsetMs() + config.requestTimeoutMs());
+            config.maxClockOffsetMs() + config.requestTimeoutMs(),
+            config.repair().streamFiles());
     return new Repairer(
         vertx,
         cluster,
@@ -415,7 +422,7 @@ public final class Node implements AutoCloseable {
                 }
               }));
     }
-    watchers.forEach(w -> w.start(WATCH_PERIOD_MS));
+    watchers.forEach(w -> w.start(MEMBERSHIP_WATCH_MS));
     if (tls != null) {
       tlsTimer = tls.watch(vertx, WATCH_PERIOD_MS);
     }

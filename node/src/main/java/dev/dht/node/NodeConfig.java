@@ -58,7 +58,9 @@ public record NodeConfig(
   }
 
   /** Anti-entropy repair and tombstone purging. */
-  public record Repair(long intervalMs, long bytesPerSecond, long tombstoneGraceMs) {}
+  /** {@code streamFiles}: streams move SST files (else digests and entries, as older nodes). */
+  public record Repair(
+      long intervalMs, long bytesPerSecond, long tombstoneGraceMs, boolean streamFiles) {}
 
   /**
    * Backups: where they go (a settings file re-read at each one; null: the node takes none), and

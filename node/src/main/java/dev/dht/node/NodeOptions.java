@@ -44,6 +44,16 @@ public final class NodeOptions {
   boolean peerFrames;
 
   @Option(
+      names = NodeFlags.STREAM_FILES,
+      arity = "1",
+      defaultValue = "${env:DHT_STREAM_FILES:-true}",
+      description =
+          "move a change of membership's keys as whole SST files, and send them; false: as"
+              + " digests and entries, key by key, as nodes before files did (peers of either kind"
+              + " work together)")
+  boolean streamFiles;
+
+  @Option(
       names = NodeFlags.ADMIN_PORT,
       defaultValue = "${env:DHT_ADMIN_PORT:-0}",
       description = "port for health, metrics and admin requests (0: the client port)")
@@ -560,7 +570,10 @@ public final class NodeOptions {
         dev.dht.node.cluster.NodeIds.resolve(nodeId, selfUrl, members),
         new NodeConfig.Hints(hintWindowSeconds * 1000, maxHintBytes, hintReplayBytesPerSecond),
         new NodeConfig.Repair(
-            repairIntervalSeconds * 1000, repairBytesPerSecond, tombstoneGraceSeconds * 1000),
+            repairIntervalSeconds * 1000,
+            repairBytesPerSecond,
+            tombstoneGraceSeconds * 1000,
+            streamFiles),
         ports.peer(),
         ports.admin(),
         tls,

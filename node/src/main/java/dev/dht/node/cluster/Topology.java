@@ -323,6 +323,13 @@ public final class Topology {
     return current.replicas(key, from);
   }
 
+  /**
+   * Whether this node owns every key now: it is in the current ring, and {@code from} is its size.
+   */
+  public boolean ownsEverythingNow(int from) {
+    return states.get(selfIndex).ownsNow() && from >= current.memberIndex().length;
+  }
+
   /** Whether reads use the next ring (the second step of a transition). */
   public boolean readsNext() {
     return readNext;

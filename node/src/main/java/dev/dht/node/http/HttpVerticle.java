@@ -146,7 +146,8 @@ public final class HttpVerticle extends VerticleBase {
                 shared.storage(),
                 shared.backgroundWorker(),
                 shared.maintenance().repairer().status()::repairedSinceMillis,
-                shared.data()));
+                shared.data(),
+                shared.maintenance().streamer().streamsFiles()));
     service = new ServiceHandler(local, shared.clock(), shared.metrics(), shared.stopping());
     admin =
         new AdminHandler(

@@ -95,7 +95,10 @@ final class InternalHandler {
       upgrade(request);
       return;
     }
-    boolean repair = RepairApi.DIGESTS_PATH.equals(path) || RepairApi.ENTRIES_PATH.equals(path);
+    boolean repair =
+        RepairApi.DIGESTS_PATH.equals(path)
+            || RepairApi.ENTRIES_PATH.equals(path)
+            || RepairApi.FILES_PATH.equals(path);
     if (!InternalApi.BATCH_PATH.equals(path) && !repair) {
       Responses.text(request, 400, "unknown internal path " + path);
       return;

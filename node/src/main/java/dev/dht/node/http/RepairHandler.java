@@ -1,5 +1,6 @@
 package dev.dht.node.http;
 
+import dev.dht.contract.NodeFlags;
 import dev.dht.node.bootstrap.DataState;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.repair.Digests;
@@ -10,8 +11,11 @@ import dev.dht.node.storage.Storage;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.BitSet;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 
@@ -26,13 +30,16 @@ final class RepairHandler {
   private final WorkerExecutor worker;
   private final LongSupplier repairedSince;
   private final DataState data;
+  private final boolean files;
 
   RepairHandler(
       ClusterState cluster,
       Storage storage,
       WorkerExecutor worker,
       LongSupplier repairedSince,
-      DataState data) {
+      DataState data,
+      boolean files) {
+    this.files = files;
     this.cluster = cluster;
     this.storage = storage;
     this.worker = worker;
@@ -77,6 +84,20 @@ final class RepairHandler {
       Responses.text(request, 400, "bad repair request: " + e.getMessage());
       return;
     }
+    if (RepairApi.FILES_PATH.equals(request.path())) {
+      if (!keys.stream() || !files) {
+        release.run();
+        Responses.text(
+            request,
+            400,
+            files
+                ? "bad repair request: files are for streams only"
+                : "stream files are turned off on this node (" + NodeFlags.STREAM_FILES + ")");
+        return;
+      }
+      file(request, keys, release);
+      return;
+    }
     if (RepairApi.DIGESTS_PATH.equals(request.path())) {
       AtomicBoolean gone = new AtomicBoolean();
       request.response().closeHandler(v -> gone.set(true)); // the peer timed out or went away
@@ -112,6 +133,48 @@ final class RepairHandler {
             Responses.text(request, 400, "bad repair request: " + e.getMessage());
           } else {
             Failures.answer(request, e);
+          }
+        });
+  }
+
+  /**
+   * Writes the next file of a stream on the worker and sends it whole (from the page cache, without
+   * copies where the connection allows); it is deleted once sent or given up.
+   */
+  private void file(HttpServerRequest request, SharedKeys keys, Runnable release) {
+    byte[] start;
+    try {
+      String hex = new Query(request.query()).text("start");
+      start = hex == null ? new byte[0] : RepairApi.unhex(hex);
+    } catch (IllegalArgumentException e) {
+      release.run();
+      Responses.text(request, 400, "bad repair request: " + e.getMessage());
+      return;
+    }
+    AtomicBoolean gone = new AtomicBoolean();
+    request.response().closeHandler(v -> gone.set(true));
+    Path file = storage.transferDir().resolve("out-" + UUID.randomUUID() + ".sst");
+    worker
+        .executeBlocking(
+            () ->
+                RepairScans.writeFile(storage, keys, start, RepairApi.FILE_BYTES, file, gone::get),
+            false)
+        .onComplete(written -> {
+          if (written.failed()) {
+            release.run();
+            Failures.answer(request, written.cause());
+          } else if (written.result() == null) {
+            release.run();
+            Responses.empty(request, 204);
+          } else {
+            request
+                .response()
+                .putHeader(RepairApi.LAST_KEY_HEADER, RepairApi.hex(written.result()))
+                .sendFile(file.toString())
+                .onComplete(sent -> {
+                  release.run();
+                  worker.executeBlocking(() -> Files.deleteIfExists(file), false);
+                });
           }
         });
   }

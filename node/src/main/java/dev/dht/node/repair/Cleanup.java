@@ -10,6 +10,8 @@ import io.vertx.core.WorkerExecutor;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * After a membership change has been switched on every node, drops what this node no longer owns
@@ -17,6 +19,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * from} copies. Refused during a transition. A record written since the scan read it is kept.
  */
 public final class Cleanup {
+  private static final Logger log = LoggerFactory.getLogger(Cleanup.class);
   private static final int BATCH = 4096;
 
   private final ClusterState cluster;
@@ -40,13 +43,22 @@ public final class Cleanup {
       return false;
     }
     int from = topology.currentReplication().from();
+    long began = System.currentTimeMillis();
+    boolean ownsEverything = topology.ownsEverythingNow(from); // nothing to scan for
     worker
-        .executeBlocking(() -> run(topology, from), false)
+        .executeBlocking(() -> ownsEverything ? 0L : run(topology, from), false)
         .onComplete(done -> {
           if (done.succeeded()) {
             removed += done.result();
             epoch = topology.epoch();
             lastCompletedMillis = System.currentTimeMillis();
+            log.info(
+                "cleaned up for epoch {} in {} ms: {} keys no longer owned removed",
+                epoch,
+                lastCompletedMillis - began,
+                done.result());
+          } else {
+            log.warn("cleanup failed: {}", done.cause().toString());
           }
           running.set(false);
         });

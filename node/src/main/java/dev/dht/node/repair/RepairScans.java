@@ -3,8 +3,12 @@ package dev.dht.node.repair;
 import dev.dht.node.replication.ReplicaOp;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
+import dev.dht.node.storage.SstWriter;
 import dev.dht.node.storage.Storage;
 import io.vertx.core.buffer.Buffer;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -86,6 +90,67 @@ public final class RepairScans {
 
   private static boolean purgeable(Record record, long horizon) {
     return record.tombstone() && record.timestamp() < horizon;
+  }
+
+  /**
+   * Writes the records of {@code keys} from {@code start} on, in key order, into a new SST file,
+   * stopping after about {@code maxBytes} of records; returns the last key written, or null if
+   * there was none (then no file is left). Gives up with an {@link AbandonedException} as soon as
+   * {@code abandoned} says so.
+   */
+  public static byte[] writeFile(
+      Storage storage,
+      SharedKeys keys,
+      byte[] start,
+      long maxBytes,
+      Path file,
+      BooleanSupplier abandoned) {
+    long horizon = storage.purgeHorizon();
+    byte[] last = null;
+    long bytes = 0;
+    SstWriter writer = null;
+    boolean complete = false;
+    try (RangeCursor cursor = storage.scan(start)) {
+      while (bytes < maxBytes) {
+        List<RangeCursor.Entry> batch = cursor.next(SCAN_BATCH, SCAN_BATCH_BYTES);
+        if (batch.isEmpty()) {
+          break;
+        }
+        if (abandoned.getAsBoolean()) {
+          throw new AbandonedException();
+        }
+        for (RangeCursor.Entry e : batch) {
+          if (keys.contains(e.key()) && !purgeable(e.record(), horizon)) {
+            if (writer == null) {
+              writer = storage.sstWriter(file);
+            }
+            writer.put(e.key(), e.value());
+            last = e.key();
+            bytes += e.key().length + e.value().length;
+          }
+        }
+      }
+      if (writer != null) {
+        writer.finish();
+      }
+      complete = true;
+      return last;
+    } finally {
+      if (writer != null) {
+        writer.close();
+        if (!complete) {
+          deleteQuietly(file);
+        }
+      }
+    }
+  }
+
+  private static void deleteQuietly(Path file) {
+    try {
+      Files.deleteIfExists(file);
+    } catch (IOException e) {
+      // the transfer directory is emptied at the next start
+    }
   }
 
   /**

@@ -15,18 +15,23 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.WorkerExecutor;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.file.OpenOptions;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.core.parsetools.RecordParser;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.UUID;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,10 +63,10 @@ public final class Repairer {
   /**
    * How long a peer may stay silent: a digests answer comes only after a scan of the peer's whole
    * store (about a second per million keys here, more behind the scans of other peers on its one
-   * background worker); entries come in paced frames. A peer that gives up closes the connection,
-   * and the peer's scan stops.
+   * background worker), a file only once it is written; entries come in paced frames. A peer that
+   * gives up closes the connection, and the peer's scan stops.
    */
-  private static final long DIGESTS_IDLE_MS = 600_000;
+  private static final long SCAN_IDLE_MS = 600_000;
 
   private static final long FRAMES_IDLE_MS = 60_000;
 
@@ -81,7 +86,8 @@ public final class Repairer {
       int maxKeyBytes,
       int maxValueBytes,
       long graceMs,
-      long horizonMarginMs) {}
+      long horizonMarginMs,
+      boolean streamFiles) {}
 
   private final Vertx vertx;
   private final ClusterState cluster;
@@ -130,6 +136,11 @@ public final class Repairer {
 
   public RepairStatus status() {
     return status;
+  }
+
+  /** Whether streams move files: this node asks for them, and sends them. */
+  public boolean streamsFiles() {
+    return settings.streamFiles();
   }
 
   /** Starts the schedule; call on the event loop that will run repair. */
@@ -214,7 +225,8 @@ public final class Repairer {
     }
     peers.sort(null);
     // with one copy of each key, repair has nothing to compare, but a stream has keys to move
-    boolean nothingShared = from < 2 && !stream;
+    boolean nothingShared =
+        stream ? SharedKeys.nothingToPull(topology) : from < 2; // and nothing new to a stream
     status.peers = nothingShared ? 0 : peers.size();
     status.peersDone = 0;
     peersRepairedSince.clear();
@@ -232,32 +244,45 @@ public final class Repairer {
     return true;
   }
 
-  /** Repairs with each peer in turn (but those the resumed run is done with); fails if any did. */
+  /**
+   * Repairs with each peer in turn, or streams from all of them at once (their files are written
+   * and sent while this node ingests another's); skips those the resumed run is done with; fails if
+   * any failed.
+   */
   private Future<Void> repairAll(List<String> peers, int from) {
-    Future<List<String>> failed = Future.succeededFuture(new ArrayList<>());
+    List<String> failures = new ArrayList<>(); // on the repair's event loop, like the callbacks
+    List<Future<Void>> pulls = new ArrayList<>();
+    Future<Void> inTurn = Future.succeededFuture();
     for (String peer : peers) {
       byte[] start = progress.startFor(peer);
       if (start == null) {
         status.peersDone++;
         continue;
       }
-      failed =
-          failed.compose(failures -> {
+      Supplier<Future<Void>> pull =
+          () -> {
             status.peer = peer;
-            return repairWith(peer, from, start)
+            return (stream ? streamFrom(peer, from, start) : repairWith(peer, from, start))
                 .transform(done -> {
                   status.peersDone++;
                   if (done.failed()) {
                     failures.add(peer + ": " + done.cause().getMessage());
                   }
-                  return Future.succeededFuture(failures);
+                  return Future.succeededFuture();
                 });
-          });
+          };
+      if (stream) {
+        pulls.add(pull.get());
+      } else {
+        inTurn = inTurn.compose(v -> pull.get());
+      }
     }
-    return failed.compose(failures ->
-        failures.isEmpty()
-            ? Future.succeededFuture()
-            : Future.failedFuture(String.join("; ", failures)));
+    pulls.add(inTurn);
+    return Future.join(pulls)
+        .transform(v ->
+            failures.isEmpty()
+                ? Future.succeededFuture()
+                : Future.failedFuture(String.join("; ", failures)));
   }
 
   private Future<Void> repairWith(String peer, int from, byte[] start) {
@@ -288,7 +313,124 @@ public final class Repairer {
         .compose(v -> peerDone(peer));
   }
 
+  /**
+   * Pulls a stream's keys from {@code peer} as files, one after another from {@code start}, and
+   * ingests each; by digests and entries from a peer that does not know files (an older version).
+   */
+  private Future<Void> streamFrom(String peer, int from, byte[] start) {
+    if (!settings.streamFiles()) {
+      return repairWith(peer, from, start);
+    }
+    return send(peer, RepairApi.FILES_PATH, from, start, Buffer.buffer())
+        .compose(response ->
+            switch (response.statusCode()) {
+              case 200 ->
+                  receiveFile(peer, response)
+                      .compose(last -> streamFrom(peer, from, RepairApi.after(last)));
+              case 204 -> peerDone(peer);
+              case 400 -> {
+                response.request().reset();
+                yield repairWith(peer, from, start);
+              }
+              default -> failure(peer, response);
+            });
+  }
+
+  /** Downloads a stream's file into the transfer directory, ingests it, paces; its last key. */
+  private Future<byte[]> receiveFile(String peer, HttpClientResponse response) {
+    response.pause(); // until the file is open to take it
+    byte[] last;
+    long length;
+    try {
+      last = RepairApi.unhex(response.getHeader(RepairApi.LAST_KEY_HEADER));
+      length = Long.parseLong(response.getHeader(HttpHeaders.CONTENT_LENGTH));
+      if (length <= 0 || length > RepairApi.MAX_FILE_BYTES) {
+        throw new IllegalArgumentException("a file of " + length + " bytes");
+      }
+    } catch (RuntimeException e) { // absent headers too
+      response.request().reset();
+      return Future.failedFuture(peer + " sent a stream file without a valid length or last key");
+    }
+    Path file = storage.transferDir().resolve("in-" + UUID.randomUUID() + ".sst");
+    long begun = System.nanoTime();
+    return vertx
+        .fileSystem()
+        .open(file.toString(), new OpenOptions().setWrite(true).setCreateNew(true))
+        .compose(response::pipeTo)
+        .compose(v -> worker.executeBlocking(() -> ingest(peer, file, last, length), false))
+        .eventually(() -> vertx.fileSystem().delete(file.toString()).otherwiseEmpty())
+        .compose(v -> {
+          long paceMs =
+              length * 1000L / settings.bytesPerSecond() - (System.nanoTime() - begun) / 1_000_000;
+          Promise<byte[]> paced = Promise.promise();
+          vertx.setTimer(Math.max(1, paceMs), t -> paced.complete(last));
+          return paced.future();
+        });
+  }
+
+  /**
+   * Keeps the records of a stream's file that are newer than this node's, except those stamped too
+   * far ahead, and saves the progress; fails while the clock is fenced.
+   */
+  private Void ingest(String peer, Path file, byte[] last, long length) {
+    String fenced = clock.fencedReason();
+    if (fenced != null) {
+      throw new IllegalStateException(fenced);
+    }
+    long[] ahead = {0};
+    Storage.Ingested ingested =
+        storage.ingestIfNewer(
+            file,
+            (key, record) -> {
+              if (key.length > settings.maxKeyBytes()
+                  || record.valueLength() > settings.maxValueBytes()) {
+                throw new IllegalArgumentException(
+                    "a record over the size limits from " + peer + " in a stream file");
+              }
+              if (clock.plausible(record.timestamp())) {
+                return true;
+              }
+              ahead[0]++;
+              return false;
+            });
+    warnAhead(ahead[0], peer);
+    status.keysReceived += ingested.kept();
+    status.bytesReceived += length;
+    progress = progress.received(peer, last);
+    storage.putMeta(progressKey, progress.encode());
+    return null;
+  }
+
+  private static void warnAhead(long ahead, String peer) {
+    if (ahead > 0) {
+      log.warn(
+          "{} records from {} are stamped more than the maximum clock offset ahead of this"
+              + " node's clock: not kept (check that node's clock)",
+          ahead,
+          peer);
+    }
+  }
+
   private Future<HttpClientResponse> call(
+      String peer, String path, int from, byte[] start, Buffer body) {
+    return send(peer, path, from, start, body)
+        .compose(response ->
+            response.statusCode() == 200
+                ? Future.succeededFuture(response)
+                : failure(peer, response));
+  }
+
+  private static <T> Future<T> failure(String peer, HttpClientResponse response) {
+    return BoundedBody.read(response, MAX_REASON_BYTES)
+        .transform(text ->
+            Future.failedFuture(
+                peer
+                    + " answered "
+                    + response.statusCode()
+                    + (text.succeeded() ? ": " + text.result() : "")));
+  }
+
+  private Future<HttpClientResponse> send(
       String peer, String path, int from, byte[] start, Buffer body) {
     String query =
         "?peer="
@@ -300,19 +442,8 @@ public final class Repairer {
     RequestOptions request =
         transport
             .request(peer, HttpMethod.POST, path + query)
-            .setIdleTimeout(RepairApi.DIGESTS_PATH.equals(path) ? DIGESTS_IDLE_MS : FRAMES_IDLE_MS);
-    return http.request(request)
-        .compose(req -> req.send(body))
-        .compose(response ->
-            response.statusCode() == 200
-                ? Future.succeededFuture(response)
-                : BoundedBody.read(response, MAX_REASON_BYTES)
-                    .transform(text ->
-                        Future.failedFuture(
-                            peer
-                                + " answered "
-                                + response.statusCode()
-                                + (text.succeeded() ? ": " + text.result() : ""))));
+            .setIdleTimeout(RepairApi.ENTRIES_PATH.equals(path) ? FRAMES_IDLE_MS : SCAN_IDLE_MS);
+    return http.request(request).compose(req -> req.send(body));
   }
 
   /** Reads the frames of an entries stream, keeping what is newer, paced; resumable by key. */
@@ -382,13 +513,7 @@ public final class Repairer {
               ahead++;
             }
           }
-          if (ahead > 0) {
-            log.warn(
-                "{} records from {} are stamped more than the maximum clock offset ahead of this"
-                    + " node's clock: not kept (check that node's clock)",
-                ahead,
-                peer);
-          }
+          warnAhead(ahead, peer);
           Record[] kept = keys.isEmpty() ? new Record[0] : storage.putAllIfNewer(keys, records);
           long stored = 0;
           for (Record k : kept) {

@@ -10,8 +10,10 @@ import dev.dht.node.cluster.Topology;
  * <ul>
  *   <li>repair: both are among the key's {@code from} replicas in the ring reads use;
  *   <li>stream (a transition, where both sides are at the same epoch): the puller is a replica in
- *       the next ring, with the next ring's default from ({@code pullerFrom}), and the source one
- *       in the current ring: what the puller will own, from those who own it now.
+ *       the next ring, with the next ring's default from ({@code pullerFrom}), but not in the
+ *       current one, and the source is one in the current ring: what the puller will own and does
+ *       not own yet, from those who own it now. (What it owns already it has from the writes, and
+ *       from hints and repair like any replica.)
  * </ul>
  *
  * Pure.
@@ -48,9 +50,21 @@ public record SharedKeys(
   }
 
   public boolean contains(byte[] key) {
-    return includes(
-            stream ? topology.nextReplicas(key, pullerFrom) : topology.replicas(key, from), puller)
-        && includes(topology.replicas(key, from), source);
+    int[] owners = topology.replicas(key, from);
+    if (!stream) {
+      return includes(owners, puller) && includes(owners, source);
+    }
+    return includes(owners, source)
+        && !includes(owners, puller)
+        && includes(topology.nextReplicas(key, pullerFrom), puller);
+  }
+
+  /**
+   * Whether a stream can bring this node nothing: it owns every key now (a member of a current ring
+   * where every member holds every key), so nothing can be new to it.
+   */
+  public static boolean nothingToPull(Topology topology) {
+    return topology.ownsEverythingNow(topology.currentReplication().from());
   }
 
   private static boolean includes(int[] replicas, int member) {

@@ -21,7 +21,9 @@ import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
+import org.rocksdb.IngestExternalFileOptions;
 import org.rocksdb.LRUCache;
+import org.rocksdb.Options;
 import org.rocksdb.Priority;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.ReadTier;
@@ -80,6 +82,15 @@ public final class Storage implements AutoCloseable {
   private final ReadOptions memoryOnly = new ReadOptions().setReadTier(ReadTier.BLOCK_CACHE_TIER);
   private final RocksDB db;
   private final Object writeLock = new Object();
+  private final Object ingestLock = new Object(); // one ingest at a time
+  private final Options sstOptions; // files written and ingested: the data's own format
+  private final IngestExternalFileOptions ingestOptions =
+      new IngestExternalFileOptions()
+          .setMoveFiles(true)
+          .setAllowGlobalSeqNo(true)
+          .setAllowBlockingFlush(true);
+  private final Path transferDir;
+  private Map<ByteBuffer, Record> writtenDuringIngest; // guarded by writeLock; null: no ingest
   private final Set<RangeCursor> openCursors = ConcurrentHashMap.newKeySet();
   private final VersionBounds bounds; // guarded by writeLock
   private long persistedBound; // guarded by writeLock: STORED_BOUND's value in META
@@ -106,6 +117,20 @@ public final class Storage implements AutoCloseable {
 
   /** The column family of the node's own facts. */
   public static final String META = "meta";
+
+  /** A directory for files in transit (streams): emptied at every open. */
+  static final String TRANSFER_DIR = "transfer";
+
+  /**
+   * Decides whether a received record may be kept, beside it being newer: e.g. not stamped too far
+   * ahead of this node's clock. Throws {@link IllegalArgumentException} for one that is malformed.
+   */
+  public interface Admission {
+    boolean admits(byte[] key, Record record);
+  }
+
+  /** What an ingest held and kept (those newer than this node's versions, and admitted). */
+  public record Ingested(long entries, long kept) {}
 
   /** Whether {@code dataDir} holds a database already (a node ran on it before). */
   public static boolean exists(Path dataDir) {
@@ -165,6 +190,9 @@ public final class Storage implements AutoCloseable {
       meta = families.get(2);
       persistedBound = storedBound();
       bounds = new VersionBounds(BOUND_SLOTS, persistedBound);
+      sstOptions = new Options(options, dataOptions);
+      transferDir = dataDir.resolve(TRANSFER_DIR);
+      emptyTransferDir();
     } catch (Exception e) {
       throw new StorageException("cannot open RocksDB in " + dataDir + ": " + e.getMessage(), e);
     }
@@ -261,16 +289,14 @@ public final class Storage implements AutoCloseable {
                 batch.put(data, keys.get(i), record.encoded());
               }
               written.put(key, record);
+              if (writtenDuringIngest != null) {
+                writtenDuringIngest.put(key, record);
+              }
             } else {
               kept[i] = current;
             }
           }
-          long bound = persistedBound;
-          if (Long.compareUnsigned(newest, bound) > 0) {
-            bound = newest + BOUND_MARGIN;
-            bound = Long.compareUnsigned(bound, newest) < 0 ? -1L : bound; // unsigned overflow
-            batch.put(meta, STORED_BOUND, ByteBuffer.allocate(Long.BYTES).putLong(bound).array());
-          }
+          long bound = boundFor(newest, batch);
           if (!written.isEmpty()) {
             db.write(writeOptions, batch);
             persistedBound = bound;
@@ -282,6 +308,109 @@ public final class Storage implements AutoCloseable {
       throw new StorageException("write failed: " + e.getMessage(), e);
     } finally {
       lifecycle.readLock().unlock();
+    }
+  }
+
+  /**
+   * The persisted bound once records up to {@code newest} are stored: raised (its new value put in
+   * {@code batch}) when they are above it. Under the write lock.
+   */
+  private long boundFor(long newest, WriteBatch batch) throws RocksDBException {
+    long bound = persistedBound;
+    if (Long.compareUnsigned(newest, bound) > 0) {
+      bound = newest + BOUND_MARGIN;
+      bound = Long.compareUnsigned(bound, newest) < 0 ? -1L : bound; // unsigned overflow
+      batch.put(meta, STORED_BOUND, ByteBuffer.allocate(Long.BYTES).putLong(bound).array());
+    }
+    return bound;
+  }
+
+  /** Where files in transit go: on the data's file system, so an ingest moves them. */
+  public Path transferDir() {
+    return transferDir;
+  }
+
+  private void emptyTransferDir() throws java.io.IOException {
+    Files.createDirectories(transferDir);
+    try (var leftovers = Files.list(transferDir)) {
+      for (Path file : leftovers.toList()) {
+        Files.deleteIfExists(file);
+      }
+    }
+  }
+
+  /** A writer of a new SST file of records in this store's format. Close it. */
+  public SstWriter sstWriter(Path file) {
+    return new SstWriter(sstOptions, file);
+  }
+
+  /**
+   * Keeps the records of an SST file (a peer's {@link SstWriter}'s) that are newer than this node's
+   * versions and admitted, as {@link #putAllIfNewer} would, but without writing them one by one:
+   * one pass over the file and the data finds them, and the file, or a copy of just those, is
+   * ingested whole. Writes that land meanwhile are recorded and, after the ingest, stored again
+   * where they are newer than what it brought. The file may be moved into the store; the caller
+   * deletes what is left. Throws {@link IllegalArgumentException} for a malformed file (nothing of
+   * it is kept).
+   */
+  public Ingested ingestIfNewer(Path file, Admission admission) {
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      synchronized (ingestLock) {
+        Map<ByteBuffer, Record> during = new HashMap<>();
+        synchronized (writeLock) {
+          writtenDuringIngest = during; // before the walk's view of the data is taken
+        }
+        Path filtered = file.resolveSibling(file.getFileName() + ".kept");
+        try (ReadOptions read = new ReadOptions()) { // consecutive keys share blocks: cache them
+          IngestWalk.Result walk =
+              new IngestWalk(sstOptions, db, data, read, purgeHorizon.getAsLong(), admission)
+                  .run(file, filtered);
+          synchronized (writeLock) {
+            writtenDuringIngest = null;
+            if (walk.file() != null) {
+              ingest(walk.file(), walk.newest(), during);
+            }
+          }
+          return new Ingested(walk.entries(), walk.kept());
+        } finally {
+          synchronized (writeLock) {
+            writtenDuringIngest = null;
+          }
+          Files.deleteIfExists(filtered);
+        }
+      }
+    } catch (RocksDBException | java.io.IOException e) {
+      throw new StorageException("ingest of " + file + " failed: " + e.getMessage(), e);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
+  }
+
+  /** Ingests a walked file, then stores again what was written during the walk, if newer. */
+  private void ingest(Path file, long newest, Map<ByteBuffer, Record> during)
+      throws RocksDBException {
+    db.ingestExternalFile(data, List.of(file.toString()), ingestOptions);
+    bounds.raiseAll(newest);
+    long horizon = purgeHorizon.getAsLong();
+    try (WriteBatch batch = new WriteBatch()) {
+      for (Map.Entry<ByteBuffer, Record> e : during.entrySet()) {
+        byte[] key = e.getKey().array();
+        Record record = e.getValue();
+        if (record.newerThan(stored(key))) {
+          if (record.tombstone() && record.timestamp() < horizon) {
+            batch.delete(data, key);
+          } else {
+            batch.put(data, key, record.encoded());
+          }
+        }
+      }
+      long bound = boundFor(newest, batch);
+      if (batch.count() > 0) {
+        db.write(writeOptions, batch);
+        persistedBound = bound;
+      }
     }
   }
 
@@ -306,6 +435,11 @@ public final class Storage implements AutoCloseable {
       all.status();
     }
     return newest;
+  }
+
+  /** The data family, {@code size} times: the families of a multi-get of {@code size} keys. */
+  private List<ColumnFamilyHandle> dataFamilies(int size) {
+    return java.util.Collections.nCopies(size, data);
   }
 
   private Record stored(byte[] key) throws RocksDBException {
@@ -334,8 +468,9 @@ public final class Storage implements AutoCloseable {
         long horizon = purgeHorizon.getAsLong();
         int purged = 0;
         try (WriteBatch batch = new WriteBatch()) {
+          List<byte[]> stored = db.multiGetAsList(readOptions, dataFamilies(keys.size()), keys);
           for (int i = 0; i < keys.size(); i++) {
-            Record current = stored(keys.get(i));
+            Record current = stored.get(i) == null ? null : Record.decode(stored.get(i));
             if (current != null
                 && current.timestamp() == records.get(i).timestamp()
                 && current.tombstone() == records.get(i).tombstone()
@@ -545,6 +680,8 @@ public final class Storage implements AutoCloseable {
     readOptions.close();
     memoryOnly.close();
     writeOptions.close();
+    ingestOptions.close();
+    sstOptions.close();
     options.close();
     dataOptions.close();
     smallOptions.close();

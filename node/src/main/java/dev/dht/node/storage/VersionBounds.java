@@ -37,6 +37,15 @@ final class VersionBounds {
     }
   }
 
+  /** Records that versions up to {@code timestamp} of any key are being stored. */
+  void raiseAll(long timestamp) {
+    for (int slot = 0; slot < bounds.length; slot++) {
+      if (Long.compareUnsigned(timestamp, bounds[slot]) > 0) {
+        bounds[slot] = timestamp;
+      }
+    }
+  }
+
   private int slot(byte[] key) {
     long h = 0xcbf29ce484222325L; // FNV-1a, then a final mix so that the low bits spread
     for (byte b : key) {

@@ -23,7 +23,11 @@ class InternalApiTest {
   private static final String SECRET = "internal-api-test-secret";
   private static final String HEADER = "X-Dht-Cluster-Secret";
   private static final String[] INTERNAL_TARGETS = {
-    "/internal/v0/batch", "/internal/v0/entry?id=guarded", "/internal/", "/internal/anything"
+    "/internal/v0/batch",
+    "/internal/v0/entry?id=guarded",
+    "/internal/",
+    "/internal/anything",
+    "/internal/v0/repair/files?peer=x&from=2&stream=1"
   };
 
   @TempDir static Path root;
@@ -85,6 +89,38 @@ class InternalApiTest {
                 BodyPublishers.noBody(),
                 Map.of(HEADER, SECRET));
     assertThat(reply.status()).isNotEqualTo(403).isBetween(400, 499);
+  }
+
+  @Test
+  void aBadRequestForAStreamFileGetsItsReasonAndNoFile() {
+    String peer =
+        java.net.URLEncoder.encode(cluster.url(1), java.nio.charset.StandardCharsets.UTF_8);
+    String admin =
+        cluster
+            .client(0)
+            .send("GET", "/v0/admin/status", BodyPublishers.noBody(), Map.of(HEADER, SECRET))
+            .text();
+    long epoch = new io.vertx.core.json.JsonObject(admin).getLong("epoch");
+    Map<String, Integer> statusByQuery =
+        Map.of(
+            "?peer=" + peer + "&from=2", 400, // not a stream: files are for streams only
+            "?peer=" + peer + "&from=2&stream=" + (epoch + 7), 409, // another epoch
+            "?peer=" + peer + "&from=2&stream=" + epoch + "&start=zz", 400, // not hex
+            "?peer=http%3A%2F%2Fnobody%3A1&from=2&stream=" + epoch, 400, // not a member
+            "?peer=" + peer + "&from=9&stream=" + epoch, 400); // no such replication
+    statusByQuery.forEach((query, expected) -> {
+      Reply reply =
+          cluster
+              .client(0)
+              .send(
+                  "POST",
+                  "/internal/v0/repair/files" + query,
+                  BodyPublishers.noBody(),
+                  Map.of(HEADER, SECRET));
+      assertThat(reply.status()).as(query).isEqualTo(expected);
+      assertThat(reply.text()).as(query).isNotBlank();
+    });
+    assertStillOriginal();
   }
 
   @Test

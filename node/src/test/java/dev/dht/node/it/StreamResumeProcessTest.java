@@ -21,7 +21,16 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class StreamResumeProcessTest {
   private static final int KEYS = 4000;
-  private static final String VALUE = "v".repeat(4000); // each stream: several frames of ~1 MiB
+
+  /** Values that do not compress, so that a stream's file takes its time at the paced rate. */
+  private static String value(int k) {
+    var random = new java.util.Random(k);
+    var hex = new StringBuilder();
+    while (hex.length() < 4000) {
+      hex.append(Long.toHexString(random.nextLong()));
+    }
+    return hex.toString();
+  }
 
   @TempDir Path root;
 
@@ -41,7 +50,8 @@ class StreamResumeProcessTest {
         cluster.start(i, flags);
       }
       for (int k = 0; k < KEYS; k++) {
-        assertThat(cluster.node(k % 3).client().put("s-" + k, VALUE, 2, 2).status()).isEqualTo(201);
+        assertThat(cluster.node(k % 3).client().put("s-" + k, value(k), 2, 2).status())
+            .isEqualTo(201);
       }
       String[] slow = cluster.flags("--default-from", "2", "--repair-bytes-per-s", "2000000");
       cluster.start(3, slow); // not listed yet: it waits

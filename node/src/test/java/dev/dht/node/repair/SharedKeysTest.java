@@ -44,4 +44,53 @@ class SharedKeysTest {
     assertThatThrownBy(() -> SharedKeys.pulledFrom(a, "http://b:1", 6, false))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  /** 3 -> 5 at from=3, as node {@code self} sees it. */
+  private static Topology growing(String self) {
+    java.util.Map<String, Topology.State> states = new java.util.LinkedHashMap<>();
+    for (String m : MEMBERS) {
+      states.put(
+          m,
+          m.startsWith("http://d") || m.startsWith("http://e")
+              ? Topology.State.JOINING
+              : Topology.State.NORMAL);
+    }
+    return Topology.of(2, states, false, self);
+  }
+
+  @Test
+  void aStreamMovesWhatThePullerWillOwnAndDoesNotOwnYetFromEachOwnerNow() {
+    Topology d = growing("http://d:1");
+    Topology a = growing("http://a:1");
+    List<SharedKeys> pulled =
+        List.of("http://a:1", "http://b:1", "http://c:1").stream()
+            .map(source -> SharedKeys.pulledFrom(d, source, 3, true))
+            .toList();
+    SharedKeys answeredByA = SharedKeys.pulledBy(a, "http://d:1", 3, true);
+    int moving = 0;
+    for (int i = 0; i < 5000; i++) {
+      byte[] key = ("k" + i).getBytes(StandardCharsets.UTF_8);
+      boolean willOwn =
+          java.util.Arrays.stream(d.nextReplicas(key, 3)).anyMatch(r -> r == d.selfIndex());
+      for (SharedKeys fromSource : pulled) {
+        assertThat(fromSource.contains(key)).as("every owner now sends it").isEqualTo(willOwn);
+      }
+      assertThat(answeredByA.contains(key)).as("seen from the source").isEqualTo(willOwn);
+      moving += willOwn ? 1 : 0;
+    }
+    assertThat(moving).as("d owns 3/5 of the keys after").isBetween(2800, 3200);
+    assertThat(SharedKeys.nothingToPull(d)).isFalse();
+  }
+
+  @Test
+  void aMemberThatOwnsEveryKeyNowPullsNothing() {
+    Topology a = growing("http://a:1");
+    assertThat(SharedKeys.nothingToPull(a)).as("3 members at from=3 own every key").isTrue();
+    for (String source : List.of("http://b:1", "http://c:1")) {
+      SharedKeys keys = SharedKeys.pulledFrom(a, source, 3, true);
+      for (int i = 0; i < 2000; i++) {
+        assertThat(keys.contains(("k" + i).getBytes(StandardCharsets.UTF_8))).isFalse();
+      }
+    }
+  }
 }

@@ -45,4 +45,20 @@ class VersionBoundsTest {
   private static byte[] key(int i) {
     return ("key-" + i).getBytes();
   }
+
+  /** After raiseAll, no key is claimed newer below that timestamp (an ingested file's newest). */
+  @Property
+  void raisingAllBoundsEveryKey(
+      @ForAll @Size(max = 50) List<Long> timestamps,
+      @ForAll long all,
+      @ForAll @IntRange(max = 40) int probeKey,
+      @ForAll long probe) {
+    VersionBounds bounds = new VersionBounds(8, 0);
+    timestamps.forEach(t -> bounds.raise(key(probeKey), t));
+    bounds.raiseAll(all);
+    if (bounds.above(key(probeKey), probe)) {
+      assertThat(Long.compareUnsigned(probe, all)).isPositive();
+      timestamps.forEach(t -> assertThat(Long.compareUnsigned(probe, t)).isPositive());
+    }
+  }
 }
