@@ -107,6 +107,7 @@ public final class Repairer {
   private Context context;
   private HttpClient http;
   private long timer = -1;
+  private long pacedUntilNanos; // of the current stream: when its files have used their rate
   private int failuresInARow;
   private boolean stopped;
   private final List<Consumer<Boolean>> finishedListeners = new ArrayList<>();
@@ -321,23 +322,37 @@ public final class Repairer {
     if (!settings.streamFiles()) {
       return repairWith(peer, from, start);
     }
-    return send(peer, RepairApi.FILES_PATH, from, start, Buffer.buffer())
-        .compose(response ->
-            switch (response.statusCode()) {
-              case 200 ->
-                  receiveFile(peer, response)
-                      .compose(last -> streamFrom(peer, from, RepairApi.after(last)));
-              case 204 -> peerDone(peer);
-              case 400 -> {
-                response.request().reset();
-                yield repairWith(peer, from, start);
-              }
-              default -> failure(peer, response);
-            });
+    Promise<Void> done = Promise.promise();
+    nextFile(SharedKeys.pulledFrom(cluster.topology(), peer, from, true), peer, start, done);
+    return done.future();
   }
 
-  /** Downloads a stream's file into the transfer directory, ingests it, paces; its last key. */
-  private Future<byte[]> receiveFile(String peer, HttpClientResponse response) {
+  /** Asks {@code peer} for the file from {@code start}; goes on until it has none left. */
+  private void nextFile(SharedKeys keys, String peer, byte[] start, Promise<Void> done) {
+    send(peer, RepairApi.FILES_PATH, keys.from(), start, Buffer.buffer())
+        .onFailure(done::fail)
+        .onSuccess(response -> {
+          switch (response.statusCode()) {
+            case 200 ->
+                receiveFile(keys, peer, response, start)
+                    .onFailure(done::fail)
+                    .onSuccess(last -> nextFile(keys, peer, RepairApi.after(last), done));
+            case 204 -> peerDone(peer).onComplete(done);
+            case 400 -> { // a peer that does not know files
+              response.request().reset();
+              repairWith(peer, keys.from(), start).onComplete(done);
+            }
+            default -> Repairer.<Void>failure(peer, response).onComplete(done);
+          }
+        });
+  }
+
+  /**
+   * Downloads a stream's file into the transfer directory, ingests it, saves the progress and paces
+   * (one pace for all of a stream's peers); completes with the file's last key.
+   */
+  private Future<byte[]> receiveFile(
+      SharedKeys keys, String peer, HttpClientResponse response, byte[] start) {
     response.pause(); // until the file is open to take it
     byte[] last;
     long length;
@@ -347,32 +362,58 @@ public final class Repairer {
       if (length <= 0 || length > RepairApi.MAX_FILE_BYTES) {
         throw new IllegalArgumentException("a file of " + length + " bytes");
       }
+      if (java.util.Arrays.compareUnsigned(last, start) < 0) {
+        throw new IllegalArgumentException("a last key before the start");
+      }
     } catch (RuntimeException e) { // absent headers too
       response.request().reset();
-      return Future.failedFuture(peer + " sent a stream file without a valid length or last key");
+      return Future.failedFuture(
+          peer + " sent a stream file without a valid length or last key: " + e.getMessage());
     }
     Path file = storage.transferDir().resolve("in-" + UUID.randomUUID() + ".sst");
-    long begun = System.nanoTime();
     return vertx
         .fileSystem()
         .open(file.toString(), new OpenOptions().setWrite(true).setCreateNew(true))
+        .onFailure(e -> response.request().reset())
         .compose(response::pipeTo)
-        .compose(v -> worker.executeBlocking(() -> ingest(peer, file, last, length), false))
+        .compose(v -> worker.executeBlocking(() -> ingest(keys, peer, file, length), false))
         .eventually(() -> vertx.fileSystem().delete(file.toString()).otherwiseEmpty())
-        .compose(v -> {
-          long paceMs =
-              length * 1000L / settings.bytesPerSecond() - (System.nanoTime() - begun) / 1_000_000;
-          Promise<byte[]> paced = Promise.promise();
-          vertx.setTimer(Math.max(1, paceMs), t -> paced.complete(last));
-          return paced.future();
-        });
+        .compose(ingested -> {
+          if (!java.util.Arrays.equals(ingested.lastKey(), last)) {
+            return Future.failedFuture(peer + " sent a file whose last key is not the one named");
+          }
+          progress = progress.received(peer, last);
+          byte[] saved = progress.encode();
+          return worker.executeBlocking(
+              () -> {
+                storage.putMeta(progressKey, saved);
+                return null;
+              },
+              false);
+        })
+        .compose(v -> paced(length))
+        .map(v -> last);
+  }
+
+  /**
+   * Completes once {@code bytes} more fit in the stream's rate: the files of all its peers share
+   * one pace. On the repair's event loop.
+   */
+  private Future<Void> paced(long bytes) {
+    long now = System.nanoTime();
+    pacedUntilNanos =
+        Math.max(pacedUntilNanos, now) + bytes * 1_000_000_000L / settings.bytesPerSecond();
+    Promise<Void> paced = Promise.promise();
+    vertx.setTimer(Math.max(1, (pacedUntilNanos - now) / 1_000_000), t -> paced.complete());
+    return paced.future();
   }
 
   /**
    * Keeps the records of a stream's file that are newer than this node's, except those stamped too
-   * far ahead, and saves the progress; fails while the clock is fenced.
+   * far ahead; fails while the clock is fenced. Those of keys this node is read for now are
+   * written, not ingested.
    */
-  private Void ingest(String peer, Path file, byte[] last, long length) {
+  private Storage.Ingested ingest(SharedKeys keys, String peer, Path file, long length) {
     String fenced = clock.fencedReason();
     if (fenced != null) {
       throw new IllegalStateException(fenced);
@@ -381,24 +422,30 @@ public final class Repairer {
     Storage.Ingested ingested =
         storage.ingestIfNewer(
             file,
-            (key, record) -> {
-              if (key.length > settings.maxKeyBytes()
-                  || record.valueLength() > settings.maxValueBytes()) {
-                throw new IllegalArgumentException(
-                    "a record over the size limits from " + peer + " in a stream file");
+            new Storage.Admission() {
+              @Override
+              public boolean admits(byte[] key, Record record) {
+                if (key.length > settings.maxKeyBytes()
+                    || record.valueLength() > settings.maxValueBytes()) {
+                  throw new IllegalArgumentException(
+                      "a record over the size limits from " + peer + " in a stream file");
+                }
+                if (clock.plausible(record.timestamp())) {
+                  return true;
+                }
+                ahead[0]++;
+                return false;
               }
-              if (clock.plausible(record.timestamp())) {
-                return true;
+
+              @Override
+              public boolean readHere(byte[] key) {
+                return keys.ownedNowByPuller(key);
               }
-              ahead[0]++;
-              return false;
             });
     warnAhead(ahead[0], peer);
     status.keysReceived += ingested.kept();
     status.bytesReceived += length;
-    progress = progress.received(peer, last);
-    storage.putMeta(progressKey, progress.encode());
-    return null;
+    return ingested;
   }
 
   private static void warnAhead(long ahead, String peer) {

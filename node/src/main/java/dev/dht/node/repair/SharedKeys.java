@@ -1,5 +1,6 @@
 package dev.dht.node.repair;
 
+import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Topology;
 
 /**
@@ -10,16 +11,25 @@ import dev.dht.node.cluster.Topology;
  * <ul>
  *   <li>repair: both are among the key's {@code from} replicas in the ring reads use;
  *   <li>stream (a transition, where both sides are at the same epoch): the puller is a replica in
- *       the next ring, with the next ring's default from ({@code pullerFrom}), but not in the
- *       current one, and the source is one in the current ring: what the puller will own and does
- *       not own yet, from those who own it now. (What it owns already it has from the writes, and
- *       from hints and repair like any replica.)
+ *       the next ring, with the next ring's default from ({@code pullerFrom}), and the source one
+ *       in the current ring: what the puller will own, from those who own it now. When the
+ *       replication stays (a change of members), only what the puller does not own yet: a write
+ *       acknowledged by {@code ack} of {@code from} replicas misses at most {@code from - ack} of
+ *       them, so a quorum of the next ring always meets a replica that holds it (one that had it,
+ *       or one that pulled it from every owner). When the replication changes, a replica that stays
+ *       may also have to take what it missed (3/5 to 2/3: a write on the last three of five).
  * </ul>
  *
  * Pure.
  */
 public record SharedKeys(
-    Topology topology, int puller, int source, int from, int pullerFrom, boolean stream) {
+    Topology topology,
+    int puller,
+    int source,
+    int from,
+    int pullerFrom,
+    boolean stream,
+    boolean onlyNew) {
   /** The keys this node pulls from {@code peerUrl}. */
   public static SharedKeys pulledFrom(Topology topology, String peerUrl, int from, boolean stream) {
     return of(topology, topology.selfIndex(), member(topology, peerUrl), from, stream);
@@ -38,7 +48,8 @@ public record SharedKeys(
           "from must be in " + least + ".." + topology.size() + ": " + from);
     }
     int pullerFrom = stream ? topology.nextReplication().from() : from;
-    return new SharedKeys(topology, puller, source, from, pullerFrom, stream);
+    boolean onlyNew = stream && topology.currentReplication().equals(topology.nextReplication());
+    return new SharedKeys(topology, puller, source, from, pullerFrom, stream, onlyNew);
   }
 
   private static int member(Topology topology, String url) {
@@ -55,16 +66,22 @@ public record SharedKeys(
       return includes(owners, puller) && includes(owners, source);
     }
     return includes(owners, source)
-        && !includes(owners, puller)
+        && !(onlyNew && includes(owners, puller))
         && includes(topology.nextReplicas(key, pullerFrom), puller);
   }
 
+  /** Whether the puller owns {@code key} now: reads ask it for the key during the stream. */
+  public boolean ownedNowByPuller(byte[] key) {
+    return includes(topology.replicas(key, from), puller);
+  }
+
   /**
-   * Whether a stream can bring this node nothing: it owns every key now (a member of a current ring
-   * where every member holds every key), so nothing can be new to it.
+   * Whether a stream can bring this node nothing: the replication stays and it owns every key now
+   * (a member of a current ring where every member holds every key), so nothing is new to it.
    */
   public static boolean nothingToPull(Topology topology) {
-    return topology.ownsEverythingNow(topology.currentReplication().from());
+    Replication now = topology.currentReplication();
+    return now.equals(topology.nextReplication()) && topology.ownsEverythingNow(now.from());
   }
 
   private static boolean includes(int[] replicas, int member) {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.BiConsumer;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
@@ -25,8 +26,11 @@ import org.rocksdb.TableProperties;
 final class IngestWalk {
   private static final String COMPARATOR = "leveldb.BytewiseComparator";
 
-  /** What to ingest: {@code file} (null: nothing is newer), and the newest timestamp in it. */
-  record Result(Path file, long entries, long kept, long newest) {}
+  /**
+   * What to ingest: {@code file} (null: nothing), and the newest timestamp in it; how many records
+   * were kept, ingested or written; the file's last key.
+   */
+  record Result(Path file, long entries, long kept, long newest, byte[] lastKey) {}
 
   /** Entries read, and looked up here, at a time. */
   private static final int BATCH = 1024;
@@ -37,6 +41,9 @@ final class IngestWalk {
   private final ReadOptions localRead;
   private final long purgeHorizon;
   private final Storage.Admission admission;
+  private final BiConsumer<List<byte[]>, List<Record>> write;
+  private final List<byte[]> writeKeys = new ArrayList<>();
+  private final List<Record> writeRecords = new ArrayList<>();
   private List<ColumnFamilyHandle> families = List.of();
 
   IngestWalk(
@@ -45,7 +52,9 @@ final class IngestWalk {
       ColumnFamilyHandle data,
       ReadOptions localRead,
       long purgeHorizon,
-      Storage.Admission admission) {
+      Storage.Admission admission,
+      BiConsumer<List<byte[]>, List<Record>> write) {
+    this.write = write;
     this.sstOptions = sstOptions;
     this.db = db;
     this.data = data;
@@ -64,7 +73,9 @@ final class IngestWalk {
       try (SstFileReaderIterator in = reader.newIterator(read)) {
         long entries = 0;
         long kept = 0;
+        long ingested = 0;
         long newest = 0;
+        byte[] last = null;
         List<byte[]> keys = new ArrayList<>(BATCH);
         List<Record> records = new ArrayList<>(BATCH);
         in.seekToFirst();
@@ -74,8 +85,14 @@ final class IngestWalk {
             byte[] key = keys.get(i);
             Record record = records.get(i);
             Record local = mine.get(i) == null ? null : Record.decode(mine.get(i));
-            if (keeps(key, record, local)) {
+            boolean keeps = keeps(key, record, local);
+            if (keeps && admission.readHere(key)) { // written as a write is, not ingested
               kept++;
+              writeKeys.add(key);
+              writeRecords.add(record);
+              keeps = false;
+            } else if (keeps) {
+              ingested++;
               newest =
                   Long.compareUnsigned(record.timestamp(), newest) > 0
                       ? record.timestamp()
@@ -83,26 +100,31 @@ final class IngestWalk {
               if (copy != null) {
                 copy.put(key, record.encoded());
               }
-            } else if (copy == null) { // the first entry left out: the rest go to a copy
+            }
+            if (!keeps && copy == null) { // the first entry left out: the rest go to a copy
               copy = new SstWriter(sstOptions, filtered);
               copyBefore(reader, read, key, copy);
             }
           }
           entries += keys.size();
+          last = keys.getLast();
+          flushWrites(BATCH);
         }
+        flushWrites(1);
         in.status();
         if (entries != properties.getNumEntries()) {
           throw malformed(
               "it holds " + properties.getNumEntries() + " entries, " + entries + " read");
         }
-        if (kept == 0) {
-          return new Result(null, entries, 0, 0);
+        kept += ingested;
+        if (ingested == 0) {
+          return new Result(null, entries, kept, 0, last);
         }
         if (copy == null) {
-          return new Result(file, entries, kept, newest);
+          return new Result(file, entries, kept, newest, last);
         }
         copy.finish();
-        return new Result(filtered, entries, kept, newest);
+        return new Result(filtered, entries, kept, newest, last);
       } finally {
         if (copy != null) {
           copy.close();
@@ -129,6 +151,15 @@ final class IngestWalk {
       records.add(decode(in.value()));
     }
     return !keys.isEmpty();
+  }
+
+  /** Writes the records to write, once there are {@code atLeast}. */
+  private void flushWrites(int atLeast) {
+    if (writeKeys.size() >= atLeast && !writeKeys.isEmpty()) {
+      write.accept(List.copyOf(writeKeys), List.copyOf(writeRecords));
+      writeKeys.clear();
+      writeRecords.clear();
+    }
   }
 
   private List<ColumnFamilyHandle> families(int size) {

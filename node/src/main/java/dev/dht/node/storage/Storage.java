@@ -78,6 +78,7 @@ public final class Storage implements AutoCloseable {
   private final ColumnFamilyHandle meta;
   private final LongSupplier purgeHorizon;
   private final WriteOptions writeOptions = new WriteOptions(); // WAL on, no fsync per write
+  private final WriteOptions syncedWrite = new WriteOptions().setSync(true); // rare: per ingest
   private final ReadOptions readOptions = new ReadOptions();
   private final ReadOptions memoryOnly = new ReadOptions().setReadTier(ReadTier.BLOCK_CACHE_TIER);
   private final RocksDB db;
@@ -127,10 +128,22 @@ public final class Storage implements AutoCloseable {
    */
   public interface Admission {
     boolean admits(byte[] key, Record record);
+
+    /**
+     * Whether reads ask this node for {@code key} now: such a record, if kept, is written as a
+     * write is, never ingested (an ingest may show a record that a write landing meanwhile is about
+     * to supersede, for as long as it takes to store that write again).
+     */
+    default boolean readHere(byte[] key) {
+      return false;
+    }
   }
 
-  /** What an ingest held and kept (those newer than this node's versions, and admitted). */
-  public record Ingested(long entries, long kept) {}
+  /**
+   * What an ingest held and kept (those newer than this node's versions, and admitted), and the
+   * file's last key (null if it held none).
+   */
+  public record Ingested(long entries, long kept, byte[] lastKey) {}
 
   /** Whether {@code dataDir} holds a database already (a node ran on it before). */
   public static boolean exists(Path dataDir) {
@@ -339,9 +352,15 @@ public final class Storage implements AutoCloseable {
     }
   }
 
-  /** A writer of a new SST file of records in this store's format. Close it. */
+  /** A writer of a new SST file of records in this store's format (it copies the options). */
   public SstWriter sstWriter(Path file) {
-    return new SstWriter(sstOptions, file);
+    lifecycle.readLock().lock();
+    try {
+      ensureOpen();
+      return new SstWriter(sstOptions, file);
+    } finally {
+      lifecycle.readLock().unlock();
+    }
   }
 
   /**
@@ -365,15 +384,23 @@ public final class Storage implements AutoCloseable {
         Path filtered = file.resolveSibling(file.getFileName() + ".kept");
         try (ReadOptions read = new ReadOptions()) { // consecutive keys share blocks: cache them
           IngestWalk.Result walk =
-              new IngestWalk(sstOptions, db, data, read, purgeHorizon.getAsLong(), admission)
+              new IngestWalk(
+                      sstOptions,
+                      db,
+                      data,
+                      read,
+                      purgeHorizon.getAsLong(),
+                      admission,
+                      this::putAllIfNewer)
                   .run(file, filtered);
+          if (walk.file() != null) {
+            ingest(walk.file(), walk.newest());
+          }
           synchronized (writeLock) {
             writtenDuringIngest = null;
-            if (walk.file() != null) {
-              ingest(walk.file(), walk.newest(), during);
-            }
+            storeAgain(during);
           }
-          return new Ingested(walk.entries(), walk.kept());
+          return new Ingested(walk.entries(), walk.kept(), walk.lastKey());
         } finally {
           synchronized (writeLock) {
             writtenDuringIngest = null;
@@ -388,28 +415,49 @@ public final class Storage implements AutoCloseable {
     }
   }
 
-  /** Ingests a walked file, then stores again what was written during the walk, if newer. */
-  private void ingest(Path file, long newest, Map<ByteBuffer, Record> during)
-      throws RocksDBException {
+  /**
+   * Ingests a walked file: first raises the bounds of stored versions to its newest, and persists
+   * that (synced: the ingest is), so that no later write, before or after a restart, skips its read
+   * of what the file brings; then the ingest, outside the write lock (it flushes the memtable),
+   * while writes go on and are recorded.
+   */
+  private void ingest(Path file, long newest) throws RocksDBException {
+    synchronized (writeLock) {
+      bounds.raiseAll(newest);
+      try (WriteBatch batch = new WriteBatch()) {
+        long bound = boundFor(newest, batch);
+        if (batch.count() > 0) {
+          db.write(syncedWrite, batch);
+          persistedBound = bound;
+        }
+      }
+    }
     db.ingestExternalFile(data, List.of(file.toString()), ingestOptions);
-    bounds.raiseAll(newest);
+  }
+
+  /** Stores again what was written during an ingest, where newer than what is stored now. */
+  private void storeAgain(Map<ByteBuffer, Record> during) throws RocksDBException {
+    if (during.isEmpty()) {
+      return;
+    }
+    List<byte[]> keys = new ArrayList<>(during.size());
+    during.keySet().forEach(k -> keys.add(k.array()));
+    List<byte[]> stored = db.multiGetAsList(readOptions, dataFamilies(keys.size()), keys);
     long horizon = purgeHorizon.getAsLong();
     try (WriteBatch batch = new WriteBatch()) {
-      for (Map.Entry<ByteBuffer, Record> e : during.entrySet()) {
-        byte[] key = e.getKey().array();
-        Record record = e.getValue();
-        if (record.newerThan(stored(key))) {
+      for (int i = 0; i < keys.size(); i++) {
+        Record record = during.get(ByteBuffer.wrap(keys.get(i)));
+        Record current = stored.get(i) == null ? null : Record.decode(stored.get(i));
+        if (record.newerThan(current)) {
           if (record.tombstone() && record.timestamp() < horizon) {
-            batch.delete(data, key);
+            batch.delete(data, keys.get(i));
           } else {
-            batch.put(data, key, record.encoded());
+            batch.put(data, keys.get(i), record.encoded());
           }
         }
       }
-      long bound = boundFor(newest, batch);
       if (batch.count() > 0) {
         db.write(writeOptions, batch);
-        persistedBound = bound;
       }
     }
   }
@@ -680,6 +728,7 @@ public final class Storage implements AutoCloseable {
     readOptions.close();
     memoryOnly.close();
     writeOptions.close();
+    syncedWrite.close();
     ingestOptions.close();
     sstOptions.close();
     options.close();

@@ -93,4 +93,32 @@ class SharedKeysTest {
       }
     }
   }
+
+  @Test
+  void whenTheReplicationChangesAReplicaThatStaysAlsoTakesWhatItMissed() {
+    java.util.Map<String, Topology.State> states = new java.util.LinkedHashMap<>();
+    MEMBERS.forEach(m -> states.put(m, Topology.State.NORMAL));
+    Topology a =
+        Topology.of(
+            2,
+            states,
+            new dev.dht.node.cluster.Replication.Defaults(3, 5),
+            new dev.dht.node.cluster.Replication.Defaults(2, 3),
+            false,
+            "http://a:1");
+    SharedKeys fromB = SharedKeys.pulledFrom(a, "http://b:1", 5, true);
+    assertThat(SharedKeys.nothingToPull(a)).as("it owns every key, but 3/5 -> 2/3").isFalse();
+    int owned = 0;
+    for (int i = 0; i < 2000; i++) {
+      byte[] key = ("k" + i).getBytes(StandardCharsets.UTF_8);
+      boolean staysOwner =
+          java.util.Arrays.stream(a.nextReplicas(key, 3)).anyMatch(r -> r == a.selfIndex());
+      assertThat(fromB.contains(key))
+          .as("every key a keeps, though it owns it now")
+          .isEqualTo(staysOwner);
+      assertThat(fromB.ownedNowByPuller(key)).isTrue();
+      owned += staysOwner ? 1 : 0;
+    }
+    assertThat(owned).isBetween(1000, 1400);
+  }
 }

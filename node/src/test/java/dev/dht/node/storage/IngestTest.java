@@ -56,7 +56,9 @@ class IngestTest {
 
       Storage.Ingested ingested = storage.ingestIfNewer(file, ALL);
 
-      assertThat(ingested).isEqualTo(new Storage.Ingested(5, 3));
+      assertThat(ingested.entries()).isEqualTo(5);
+      assertThat(ingested.kept()).isEqualTo(3);
+      assertThat(ingested.lastKey()).isEqualTo(bytes("e"));
       assertThat(storage.get(bytes("a")).valueBytes()).isEqualTo(bytes("theirs"));
       assertThat(storage.get(bytes("b")).valueBytes()).isEqualTo(bytes("mine, newer"));
       assertThat(storage.get(bytes("c")).tombstone()).isTrue();
@@ -96,6 +98,45 @@ class IngestTest {
       assertThat(storage.get(bytes("b")).valueBytes()).isEqualTo(bytes("newer, meanwhile"));
       assertThat(storage.get(bytes("c")).valueBytes()).isEqualTo(bytes("theirs"));
       assertThat(storage.get(bytes("z")).valueBytes()).isEqualTo(bytes("another key"));
+    }
+  }
+
+  @Test
+  void whatReadsAskThisNodeForIsWrittenAsAWriteIsAndNewestStillWins() {
+    try (Storage storage = new Storage(dir.resolve("db"), 1 << 20)) {
+      storage.putIfNewer(bytes("r2"), Record.value(30, bytes("mine, newer")));
+      Path file =
+          file(
+              storage,
+              "f.sst",
+              "i1",
+              Record.value(20, bytes("ingested")),
+              "r1",
+              Record.value(20, bytes("written")),
+              "r2",
+              Record.value(20, bytes("theirs, older")),
+              "r3",
+              Record.tombstone(20));
+      Storage.Admission readHere =
+          new Storage.Admission() {
+            @Override
+            public boolean admits(byte[] key, Record record) {
+              return true;
+            }
+
+            @Override
+            public boolean readHere(byte[] key) {
+              return key[0] == 'r';
+            }
+          };
+
+      Storage.Ingested ingested = storage.ingestIfNewer(file, readHere);
+
+      assertThat(ingested.kept()).isEqualTo(3);
+      assertThat(storage.get(bytes("i1")).valueBytes()).isEqualTo(bytes("ingested"));
+      assertThat(storage.get(bytes("r1")).valueBytes()).isEqualTo(bytes("written"));
+      assertThat(storage.get(bytes("r2")).valueBytes()).isEqualTo(bytes("mine, newer"));
+      assertThat(storage.get(bytes("r3")).tombstone()).isTrue();
     }
   }
 
