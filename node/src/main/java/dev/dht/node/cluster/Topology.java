@@ -324,6 +324,16 @@ public final class Topology {
   }
 
   /**
+   * Whether a request that names neither ack nor from resolves alike in the current ring and in the
+   * next, each at its own size (not at {@link #size()}: three members growing to five with no
+   * configured from go from 3 copies to 5).
+   */
+  public boolean replicationStays() {
+    return Replication.resolve(null, null, defaults, current.memberIndex().length)
+        .equals(Replication.resolve(null, null, nextDefaults, next.memberIndex().length));
+  }
+
+  /**
    * Whether this node owns every key now: it is in the current ring, and {@code from} is its size.
    */
   public boolean ownsEverythingNow(int from) {

@@ -329,20 +329,25 @@ public final class Repairer {
 
   /** Asks {@code peer} for the file from {@code start}; goes on until it has none left. */
   private void nextFile(SharedKeys keys, String peer, byte[] start, Promise<Void> done) {
-    send(peer, RepairApi.FILES_PATH, keys.from(), start, Buffer.buffer())
-        .onFailure(done::fail)
-        .onSuccess(response -> {
-          switch (response.statusCode()) {
-            case 200 ->
-                receiveFile(keys, peer, response, start)
-                    .onFailure(done::fail)
-                    .onSuccess(last -> nextFile(keys, peer, RepairApi.after(last), done));
-            case 204 -> peerDone(peer).onComplete(done);
-            case 400 -> { // a peer that does not know files
-              response.request().reset();
-              repairWith(peer, keys.from(), start).onComplete(done);
-            }
-            default -> Repairer.<Void>failure(peer, response).onComplete(done);
+    Future.<Void>succeededFuture()
+        .compose(v -> send(peer, RepairApi.FILES_PATH, keys.from(), start, Buffer.buffer()))
+        .compose(response ->
+            switch (response.statusCode()) {
+              case 200 -> receiveFile(keys, peer, response, start);
+              case 204 -> peerDone(peer).map(v -> (byte[]) null);
+              case 400 -> { // a peer that does not know files
+                response.request().reset();
+                yield repairWith(peer, keys.from(), start).map(v -> (byte[]) null);
+              }
+              default -> Repairer.<byte[]>failure(peer, response);
+            })
+        .onComplete(file -> {
+          if (file.failed()) {
+            done.tryFail(file.cause());
+          } else if (file.result() == null) {
+            done.tryComplete();
+          } else { // from a callback of the last file's I/O: the stack does not grow with files
+            nextFile(keys, peer, RepairApi.after(file.result()), done);
           }
         });
   }

@@ -1,6 +1,5 @@
 package dev.dht.node.repair;
 
-import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Topology;
 
 /**
@@ -48,7 +47,7 @@ public record SharedKeys(
           "from must be in " + least + ".." + topology.size() + ": " + from);
     }
     int pullerFrom = stream ? topology.nextReplication().from() : from;
-    boolean onlyNew = stream && topology.currentReplication().equals(topology.nextReplication());
+    boolean onlyNew = stream && topology.replicationStays();
     return new SharedKeys(topology, puller, source, from, pullerFrom, stream, onlyNew);
   }
 
@@ -80,8 +79,8 @@ public record SharedKeys(
    * (a member of a current ring where every member holds every key), so nothing is new to it.
    */
   public static boolean nothingToPull(Topology topology) {
-    Replication now = topology.currentReplication();
-    return now.equals(topology.nextReplication()) && topology.ownsEverythingNow(now.from());
+    return topology.replicationStays()
+        && topology.ownsEverythingNow(topology.currentReplication().from());
   }
 
   private static boolean includes(int[] replicas, int member) {

@@ -21,6 +21,7 @@ import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.CompressionType;
 import org.rocksdb.DBOptions;
 import org.rocksdb.Env;
+import org.rocksdb.FlushOptions;
 import org.rocksdb.IngestExternalFileOptions;
 import org.rocksdb.LRUCache;
 import org.rocksdb.Options;
@@ -119,6 +120,9 @@ public final class Storage implements AutoCloseable {
   /** The column family of the node's own facts. */
   public static final String META = "meta";
 
+  /** META key: the writes that landed during an ingest, until they are stored again after it. */
+  static final byte[] PENDING_WRITES = "ingest-pending-writes".getBytes();
+
   /** A directory for files in transit (streams): emptied at every open. */
   static final String TRANSFER_DIR = "transfer";
 
@@ -206,6 +210,10 @@ public final class Storage implements AutoCloseable {
       sstOptions = new Options(options, dataOptions);
       transferDir = dataDir.resolve(TRANSFER_DIR);
       emptyTransferDir();
+      byte[] pending = db.get(meta, readOptions, PENDING_WRITES);
+      if (pending != null) { // an ingest was interrupted after it was done
+        storeAgain(PendingWrites.decode(pending));
+      }
     } catch (Exception e) {
       throw new StorageException("cannot open RocksDB in " + dataDir + ": " + e.getMessage(), e);
     }
@@ -302,8 +310,8 @@ public final class Storage implements AutoCloseable {
                 batch.put(data, keys.get(i), record.encoded());
               }
               written.put(key, record);
-              if (writtenDuringIngest != null) {
-                writtenDuringIngest.put(key, record);
+              if (writtenDuringIngest != null) { // the newest of the key's writes
+                writtenDuringIngest.merge(key, record, (a, b) -> b.newerThan(a) ? b : a);
               }
             } else {
               kept[i] = current;
@@ -382,7 +390,8 @@ public final class Storage implements AutoCloseable {
           writtenDuringIngest = during; // before the walk's view of the data is taken
         }
         Path filtered = file.resolveSibling(file.getFileName() + ".kept");
-        try (ReadOptions read = new ReadOptions()) { // consecutive keys share blocks: cache them
+        try (ReadOptions read = new ReadOptions(); // consecutive keys share blocks: cache them
+            FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
           IngestWalk.Result walk =
               new IngestWalk(
                       sstOptions,
@@ -394,11 +403,13 @@ public final class Storage implements AutoCloseable {
                       this::putAllIfNewer)
                   .run(file, filtered);
           if (walk.file() != null) {
-            ingest(walk.file(), walk.newest());
+            db.flush(flush, data); // here, so that the ingest's own flush, under the lock, is short
           }
           synchronized (writeLock) {
             writtenDuringIngest = null;
-            storeAgain(during);
+            if (walk.file() != null) {
+              ingest(walk.file(), walk.newest(), during);
+            }
           }
           return new Ingested(walk.entries(), walk.kept(), walk.lastKey());
         } finally {
@@ -416,26 +427,33 @@ public final class Storage implements AutoCloseable {
   }
 
   /**
-   * Ingests a walked file: first raises the bounds of stored versions to its newest, and persists
-   * that (synced: the ingest is), so that no later write, before or after a restart, skips its read
-   * of what the file brings; then the ingest, outside the write lock (it flushes the memtable),
-   * while writes go on and are recorded.
+   * Ingests a walked file, under the write lock. First the bounds of stored versions (which let a
+   * write skip reading the stored one) are raised to the file's newest, and persisted with the
+   * writes that landed during the walk, synced: so no later write skips its read of what the file
+   * brings, and a crash after the ingest does not leave those writes under it (they are stored
+   * again at the next open). Then the ingest, and those writes stored again where newer.
    */
-  private void ingest(Path file, long newest) throws RocksDBException {
-    synchronized (writeLock) {
-      bounds.raiseAll(newest);
-      try (WriteBatch batch = new WriteBatch()) {
-        long bound = boundFor(newest, batch);
-        if (batch.count() > 0) {
-          db.write(syncedWrite, batch);
-          persistedBound = bound;
-        }
+  private void ingest(Path file, long newest, Map<ByteBuffer, Record> during)
+      throws RocksDBException {
+    bounds.raiseAll(newest);
+    try (WriteBatch batch = new WriteBatch()) {
+      long bound = boundFor(newest, batch);
+      if (!during.isEmpty()) {
+        batch.put(meta, PENDING_WRITES, PendingWrites.encode(during));
+      }
+      if (batch.count() > 0) {
+        db.write(syncedWrite, batch);
+        persistedBound = bound;
       }
     }
     db.ingestExternalFile(data, List.of(file.toString()), ingestOptions);
+    storeAgain(during);
   }
 
-  /** Stores again what was written during an ingest, where newer than what is stored now. */
+  /**
+   * Stores again what was written during an ingest, where newer than what is stored now, and drops
+   * the persisted copy. Under the write lock, or at open.
+   */
   private void storeAgain(Map<ByteBuffer, Record> during) throws RocksDBException {
     if (during.isEmpty()) {
       return;
@@ -456,9 +474,8 @@ public final class Storage implements AutoCloseable {
           }
         }
       }
-      if (batch.count() > 0) {
-        db.write(writeOptions, batch);
-      }
+      batch.delete(meta, PENDING_WRITES);
+      db.write(writeOptions, batch);
     }
   }
 

@@ -85,6 +85,7 @@ class ReplicationDefaultsTest {
       for (int i = 0; i < 3; i++) {
         members.start(i, flags);
       }
+      members.awaitServing(0); // it decided it is a new cluster: else it waits for its peers
       members.node(1).close();
       members.node(2).close();
       DhtClient client = members.node(0).client();

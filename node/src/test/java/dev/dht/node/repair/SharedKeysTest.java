@@ -45,7 +45,7 @@ class SharedKeysTest {
         .isInstanceOf(IllegalArgumentException.class);
   }
 
-  /** 3 -> 5 at from=3, as node {@code self} sees it. */
+  /** 3 -> 5 at a configured 2/3, as node {@code self} sees it. */
   private static Topology growing(String self) {
     java.util.Map<String, Topology.State> states = new java.util.LinkedHashMap<>();
     for (String m : MEMBERS) {
@@ -55,7 +55,8 @@ class SharedKeysTest {
               ? Topology.State.JOINING
               : Topology.State.NORMAL);
     }
-    return Topology.of(2, states, false, self);
+    var twoOfThree = new dev.dht.node.cluster.Replication.Defaults(2, 3);
+    return Topology.of(2, states, twoOfThree, twoOfThree, false, self);
   }
 
   @Test
@@ -120,5 +121,21 @@ class SharedKeysTest {
       owned += staysOwner ? 1 : 0;
     }
     assertThat(owned).isBetween(1000, 1400);
+  }
+
+  @Test
+  void growingWithNoConfiguredFromChangesTheReplicationSoEveryKeyIsPulled() {
+    java.util.Map<String, Topology.State> states = new java.util.LinkedHashMap<>();
+    for (String m : MEMBERS) {
+      states.put(
+          m,
+          m.startsWith("http://d") || m.startsWith("http://e")
+              ? Topology.State.JOINING
+              : Topology.State.NORMAL);
+    }
+    Topology a = Topology.of(2, states, false, "http://a:1"); // unconfigured: from = every member
+    assertThat(a.replicationStays()).as("3 copies now, 5 after").isFalse();
+    assertThat(SharedKeys.nothingToPull(a)).isFalse();
+    assertThat(growing("http://a:1").replicationStays()).isTrue();
   }
 }

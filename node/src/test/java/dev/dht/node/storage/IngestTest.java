@@ -219,6 +219,24 @@ class IngestTest {
   }
 
   @Test
+  void writesLeftPendingByAnInterruptedIngestAreStoredAgainAtOpen() {
+    try (Storage storage = new Storage(dir.resolve("db"), 1 << 20)) {
+      storage.putIfNewer(bytes("k"), Record.value(20, bytes("the ingest's, older")));
+      storage.putIfNewer(bytes("j"), Record.value(40, bytes("newer than the pending one")));
+      var pending = new java.util.LinkedHashMap<java.nio.ByteBuffer, Record>();
+      pending.put(java.nio.ByteBuffer.wrap(bytes("k")), Record.value(30, bytes("a write")));
+      pending.put(java.nio.ByteBuffer.wrap(bytes("j")), Record.value(35, bytes("older")));
+      storage.putMeta(Storage.PENDING_WRITES, PendingWrites.encode(pending));
+    }
+    try (Storage reopened = new Storage(dir.resolve("db"), 1 << 20)) {
+      assertThat(reopened.get(bytes("k")).valueBytes()).isEqualTo(bytes("a write"));
+      assertThat(reopened.get(bytes("j")).valueBytes())
+          .isEqualTo(bytes("newer than the pending one"));
+      assertThat(reopened.getMeta(Storage.PENDING_WRITES)).isNull();
+    }
+  }
+
+  @Test
   void emptiesTheTransferDirectoryAtOpen() throws Exception {
     Path leftover;
     try (Storage storage = new Storage(dir.resolve("db"), 1 << 20)) {
