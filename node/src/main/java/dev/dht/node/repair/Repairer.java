@@ -387,14 +387,7 @@ public final class Repairer {
           if (!java.util.Arrays.equals(ingested.lastKey(), last)) {
             return Future.failedFuture(peer + " sent a file whose last key is not the one named");
           }
-          progress = progress.received(peer, last);
-          byte[] saved = progress.encode();
-          return worker.executeBlocking(
-              () -> {
-                storage.putMeta(progressKey, saved);
-                return null;
-              },
-              false);
+          return saveProgress(progress.received(peer, last));
         })
         .compose(v -> paced(length))
         .map(v -> last);
@@ -582,8 +575,13 @@ public final class Repairer {
 
   /** A peer is done: a run resumed after a restart skips it. */
   private Future<Void> peerDone(String peer) {
-    progress = progress.completed(peer);
-    byte[] saved = progress.encode();
+    return saveProgress(progress.completed(peer));
+  }
+
+  /** Takes {@code next} as the run's progress, and persists it. On the repair's event loop. */
+  private Future<Void> saveProgress(RunProgress next) {
+    progress = next;
+    byte[] saved = next.encode();
     return worker.executeBlocking(
         () -> {
           storage.putMeta(progressKey, saved);

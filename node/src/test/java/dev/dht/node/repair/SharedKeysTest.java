@@ -47,6 +47,12 @@ class SharedKeysTest {
 
   /** 3 -> 5 at a configured 2/3, as node {@code self} sees it. */
   private static Topology growing(String self) {
+    var twoOfThree = new dev.dht.node.cluster.Replication.Defaults(2, 3);
+    return Topology.of(2, threeJoinedByTwo(), twoOfThree, twoOfThree, false, self);
+  }
+
+  /** a, b, c normal; d, e joining. */
+  private static java.util.Map<String, Topology.State> threeJoinedByTwo() {
     java.util.Map<String, Topology.State> states = new java.util.LinkedHashMap<>();
     for (String m : MEMBERS) {
       states.put(
@@ -55,8 +61,7 @@ class SharedKeysTest {
               ? Topology.State.JOINING
               : Topology.State.NORMAL);
     }
-    var twoOfThree = new dev.dht.node.cluster.Replication.Defaults(2, 3);
-    return Topology.of(2, states, twoOfThree, twoOfThree, false, self);
+    return states;
   }
 
   @Test
@@ -125,15 +130,8 @@ class SharedKeysTest {
 
   @Test
   void growingWithNoConfiguredFromChangesTheReplicationSoEveryKeyIsPulled() {
-    java.util.Map<String, Topology.State> states = new java.util.LinkedHashMap<>();
-    for (String m : MEMBERS) {
-      states.put(
-          m,
-          m.startsWith("http://d") || m.startsWith("http://e")
-              ? Topology.State.JOINING
-              : Topology.State.NORMAL);
-    }
-    Topology a = Topology.of(2, states, false, "http://a:1"); // unconfigured: from = every member
+    // unconfigured: from = every member
+    Topology a = Topology.of(2, threeJoinedByTwo(), false, "http://a:1");
     assertThat(a.replicationStays()).as("3 copies now, 5 after").isFalse();
     assertThat(SharedKeys.nothingToPull(a)).isFalse();
     assertThat(growing("http://a:1").replicationStays()).isTrue();
