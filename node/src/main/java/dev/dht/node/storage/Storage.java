@@ -377,8 +377,9 @@ public final class Storage implements AutoCloseable {
    * one pass over the file and the data finds them, and the file, or a copy of just those, is
    * ingested whole. Writes that land meanwhile are recorded and, after the ingest, stored again
    * where they are newer than what it brought. The file may be moved into the store; the caller
-   * deletes what is left. Throws {@link IllegalArgumentException} for a malformed file (nothing of
-   * it is kept).
+   * deletes what is left. Throws {@link IllegalArgumentException} for a malformed file: nothing of
+   * it is ingested (records that reads ask this node for, written before the malformed part was
+   * read, stay: as any write, where newer).
    */
   public Ingested ingestIfNewer(Path file, Admission admission) {
     lifecycle.readLock().lock();
