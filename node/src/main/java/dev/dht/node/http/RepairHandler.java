@@ -121,8 +121,7 @@ final class RepairHandler {
         .compose(bitmap -> {
           admission.releaseBytes(bitmap.length());
           BitSet buckets = RepairApi.buckets(bitmap.getBytes());
-          String start = new Query(request.query()).text("start");
-          byte[] from = start == null ? new byte[0] : RepairApi.unhex(start);
+          byte[] from = startKey(request);
           return worker.executeBlocking(
               () -> new RepairScans.EntryScan(storage, keys, buckets, from), false);
         })
@@ -144,8 +143,7 @@ final class RepairHandler {
   private void file(HttpServerRequest request, SharedKeys keys, Runnable release) {
     byte[] start;
     try {
-      String hex = new Query(request.query()).text("start");
-      start = hex == null ? new byte[0] : RepairApi.unhex(hex);
+      start = startKey(request);
     } catch (IllegalArgumentException e) {
       release.run();
       Responses.text(request, 400, "bad repair request: " + e.getMessage());
@@ -177,6 +175,12 @@ final class RepairHandler {
                 });
           }
         });
+  }
+
+  /** The request's {@code start} key (hex; absent: the first key); not hex: IllegalArgument. */
+  private static byte[] startKey(HttpServerRequest request) {
+    String hex = new Query(request.query()).text("start");
+    return hex == null ? new byte[0] : RepairApi.unhex(hex);
   }
 
   /** The scan as chunks: one frame each. */

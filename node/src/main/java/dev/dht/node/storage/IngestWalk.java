@@ -44,7 +44,6 @@ final class IngestWalk {
   private final BiConsumer<List<byte[]>, List<Record>> write;
   private final List<byte[]> writeKeys = new ArrayList<>();
   private final List<Record> writeRecords = new ArrayList<>();
-  private List<ColumnFamilyHandle> families = List.of();
 
   IngestWalk(
       Options sstOptions,
@@ -80,7 +79,8 @@ final class IngestWalk {
         List<Record> records = new ArrayList<>(BATCH);
         in.seekToFirst();
         while (next(in, keys, records)) {
-          List<byte[]> mine = db.multiGetAsList(localRead, families(keys.size()), keys);
+          List<byte[]> mine =
+              db.multiGetAsList(localRead, Collections.nCopies(keys.size(), data), keys);
           for (int i = 0; i < keys.size(); i++) {
             byte[] key = keys.get(i);
             Record record = records.get(i);
@@ -160,13 +160,6 @@ final class IngestWalk {
       writeKeys.clear();
       writeRecords.clear();
     }
-  }
-
-  private List<ColumnFamilyHandle> families(int size) {
-    if (families.size() != size) {
-      families = Collections.nCopies(size, data);
-    }
-    return families;
   }
 
   /**

@@ -14,7 +14,6 @@ public final class SstWriter implements AutoCloseable {
   private final EnvOptions envOptions = new EnvOptions();
   private final SstFileWriter writer;
   private final Path file;
-  private long entries;
 
   SstWriter(Options options, Path file) {
     this.file = file;
@@ -31,14 +30,9 @@ public final class SstWriter implements AutoCloseable {
   public void put(byte[] key, byte[] encodedRecord) {
     try {
       writer.put(key, encodedRecord);
-      entries++;
     } catch (RocksDBException e) {
       throw new StorageException("cannot write " + file + ": " + e.getMessage(), e);
     }
-  }
-
-  public long entries() {
-    return entries;
   }
 
   /** Completes the file; at least one record must have been put. */
