@@ -340,6 +340,19 @@ public final class Topology {
     return states.get(selfIndex).ownsNow() && from >= current.memberIndex().length;
   }
 
+  /**
+   * Whether {@code member} will own every key: it is in the next ring, and {@code from} is its
+   * size.
+   */
+  public boolean ownsEverythingNext(int member, int from) {
+    return states.get(member).ownsNext() && from >= next.memberIndex().length;
+  }
+
+  /** Whether a member is gone for good. */
+  public boolean anyLost() {
+    return states.contains(State.LOST);
+  }
+
   /** Whether reads use the next ring (the second step of a transition). */
   public boolean readsNext() {
     return readNext;

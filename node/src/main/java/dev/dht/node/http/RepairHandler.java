@@ -50,7 +50,8 @@ final class RepairHandler {
   /**
    * Answers a repair request; {@code release} is run once, when it is over. Not while this node
    * checks whether its data is stale (a peer must not pull values whose deletes it may miss), nor
-   * while it restores a backup.
+   * while it restores a backup; no stream until it serves reads (a puller may take a key from this
+   * node only, so what it holds must be complete).
    */
   void handle(HttpServerRequest request, RequestBody body, Admission admission, Runnable release) {
     if (!data.mayRepair()) {
@@ -82,6 +83,12 @@ final class RepairHandler {
     } catch (RuntimeException e) {
       release.run();
       Responses.text(request, 400, "bad repair request: " + e.getMessage());
+      return;
+    }
+    if (keys.stream() && !data.servesReads()) { // its keys may not all be here yet
+      release.run();
+      Responses.text(
+          request, 503, "rebuilding its data: no stream from this node until it serves reads");
       return;
     }
     if (RepairApi.FILES_PATH.equals(request.path())) {

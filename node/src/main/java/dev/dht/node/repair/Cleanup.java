@@ -6,6 +6,7 @@ import dev.dht.node.cluster.Topology;
 import dev.dht.node.storage.RangeCursor;
 import dev.dht.node.storage.Record;
 import dev.dht.node.storage.Storage;
+import dev.dht.node.storage.WriteWatch;
 import io.vertx.core.WorkerExecutor;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +22,9 @@ import org.slf4j.LoggerFactory;
 public final class Cleanup {
   private static final Logger log = LoggerFactory.getLogger(Cleanup.class);
   private static final int BATCH = 4096;
+
+  /** The keys written during a cleanup that it remembers; past them, it reads each key again. */
+  private static final long WATCHED_BYTES = 16L << 20;
 
   private final ClusterState cluster;
   private final Storage storage;
@@ -67,7 +71,8 @@ public final class Cleanup {
 
   private long run(Topology topology, int from) {
     long count = 0;
-    try (RangeCursor cursor = storage.scan(new byte[0])) {
+    try (WriteWatch since = storage.watchWrites(WATCHED_BYTES); // before the scan reads
+        RangeCursor cursor = storage.scan(new byte[0])) {
       for (List<RangeCursor.Entry> batch = cursor.next(BATCH, 4 << 20);
           !batch.isEmpty();
           batch = cursor.next(BATCH, 4 << 20)) {
@@ -80,7 +85,7 @@ public final class Cleanup {
           }
         }
         if (!keys.isEmpty()) {
-          count += storage.removeIfUnchanged(keys, records);
+          count += storage.removeIfUnchanged(keys, records, since);
         }
       }
     }

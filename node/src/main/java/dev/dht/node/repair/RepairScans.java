@@ -105,6 +105,9 @@ public final class RepairScans {
       long maxBytes,
       Path file,
       BooleanSupplier abandoned) {
+    if (keys.nothingHandedOver()) {
+      return null;
+    }
     long horizon = storage.purgeHorizon();
     byte[] last = null;
     long bytes = 0;

@@ -319,11 +319,15 @@ public final class Repairer {
    * ingests each; by digests and entries from a peer that does not know files (an older version).
    */
   private Future<Void> streamFrom(String peer, int from, byte[] start) {
+    SharedKeys keys = SharedKeys.pulledFrom(cluster.topology(), peer, from, true);
+    if (keys.nothingHandedOver()) {
+      return peerDone(peer);
+    }
     if (!settings.streamFiles()) {
       return repairWith(peer, from, start);
     }
     Promise<Void> done = Promise.promise();
-    nextFile(SharedKeys.pulledFrom(cluster.topology(), peer, from, true), peer, start, done);
+    nextFile(keys, peer, start, done);
     return done.future();
   }
 

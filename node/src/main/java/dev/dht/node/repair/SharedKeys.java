@@ -12,11 +12,10 @@ import dev.dht.node.cluster.Topology;
  *   <li>stream (a transition, where both sides are at the same epoch): the puller is a replica in
  *       the next ring, with the next ring's default from ({@code pullerFrom}), and the source one
  *       in the current ring: what the puller will own, from those who own it now. When the
- *       replication stays (a change of members), only what the puller does not own yet: a write
- *       acknowledged by {@code ack} of {@code from} replicas misses at most {@code from - ack} of
- *       them, so a quorum of the next ring always meets a replica that holds it (one that had it,
- *       or one that pulled it from every owner). When the replication changes, a replica that stays
- *       may also have to take what it missed (3/5 to 2/3: a write on the last three of five).
+ *       replication stays (a change of members), only what the puller does not own yet, and from
+ *       one owner only: the one that hands the key over to it (see {@link #handingOver}). When the
+ *       replication changes, from every owner, and a replica that stays may also have to take what
+ *       it missed (3/5 to 2/3: a write on the last three of five).
  * </ul>
  *
  * Pure.
@@ -61,12 +60,66 @@ public record SharedKeys(
 
   public boolean contains(byte[] key) {
     int[] owners = topology.replicas(key, from);
-    if (!stream) {
-      return includes(owners, puller) && includes(owners, source);
+    if (!includes(owners, source)) {
+      return false;
     }
-    return includes(owners, source)
-        && !(onlyNew && includes(owners, puller))
-        && includes(topology.nextReplicas(key, pullerFrom), puller);
+    if (!stream) {
+      return includes(owners, puller);
+    }
+    int[] next = topology.nextReplicas(key, pullerFrom);
+    if (!includes(next, puller)) {
+      return false;
+    }
+    if (!onlyNew) {
+      return true;
+    }
+    if (includes(owners, puller)) {
+      return false;
+    }
+    int handing = handingOver(owners, next, puller);
+    return handing < 0 || topology.state(handing) == Topology.State.LOST || handing == source;
+  }
+
+  /**
+   * The owner of a key that hands it over to {@code puller} when the replication stays: the owners
+   * that will not own it (leaving its replicas) and the members that will (joining them) are as
+   * many, and the i-th of one (by member index) hands over to the i-th of the other. Each copy of
+   * the key then either stays where it is or moves to a replica of its own, so a write acknowledged
+   * by {@code ack} replicas is still on {@code ack} replicas after the change, and a quorum of the
+   * next ring meets one of them. -1 if {@code puller} is not joining the key's replicas, or the
+   * rings hold different numbers of replicas (then every owner sends it). Pure.
+   */
+  static int handingOver(int[] owners, int[] next, int puller) {
+    if (owners.length != next.length || includes(owners, puller) || !includes(next, puller)) {
+      return -1;
+    }
+    int rank = 0; // among the joining ones
+    for (int member : next) {
+      if (member < puller && !includes(owners, member)) {
+        rank++;
+      }
+    }
+    int[] leaving = new int[owners.length];
+    int count = 0;
+    for (int member : owners) {
+      if (!includes(next, member)) {
+        leaving[count++] = member;
+      }
+    }
+    java.util.Arrays.sort(leaving, 0, count);
+    return leaving[rank];
+  }
+
+  /**
+   * Whether the source hands nothing over to the puller: the replication stays, no member is lost,
+   * and the source owns every key in the next ring, so it leaves no key's replicas. Then neither
+   * side scans.
+   */
+  public boolean nothingHandedOver() {
+    return stream
+        && onlyNew
+        && !topology.anyLost()
+        && topology.ownsEverythingNext(source, pullerFrom);
   }
 
   /** Whether the puller owns {@code key} now: reads ask it for the key during the stream. */

@@ -93,6 +93,7 @@ public final class Storage implements AutoCloseable {
           .setAllowBlockingFlush(true);
   private final Path transferDir;
   private Map<ByteBuffer, Record> writtenDuringIngest; // guarded by writeLock; null: no ingest
+  private final List<WriteWatch> watches = new ArrayList<>(); // guarded by writeLock
   private final Set<RangeCursor> openCursors = ConcurrentHashMap.newKeySet();
   private final VersionBounds bounds; // guarded by writeLock
   private long persistedBound; // guarded by writeLock: STORED_BOUND's value in META
@@ -310,6 +311,7 @@ public final class Storage implements AutoCloseable {
                 batch.put(data, keys.get(i), record.encoded());
               }
               written.put(key, record);
+              watches.forEach(watch -> watch.written(key));
               if (writtenDuringIngest != null) { // the newest of the key's writes
                 writtenDuringIngest.merge(key, record, (a, b) -> b.newerThan(a) ? b : a);
               }
@@ -437,6 +439,7 @@ public final class Storage implements AutoCloseable {
   private void ingest(Path file, long newest, Map<ByteBuffer, Record> during)
       throws RocksDBException {
     bounds.raiseAll(newest);
+    watches.forEach(WriteWatch::lose);
     try (WriteBatch batch = new WriteBatch()) {
       long bound = boundFor(newest, batch);
       if (!during.isEmpty()) {
@@ -518,25 +521,49 @@ public final class Storage implements AutoCloseable {
    * before the purge horizon; returns how many were deleted.
    */
   public int purge(List<byte[]> keys, List<Record> tombstones) {
-    return removeIf(keys, tombstones, true);
+    return removeIf(keys, tombstones, true, null);
   }
 
-  /** Deletes each key whose stored version is still the given one; returns how many. */
-  public int removeIfUnchanged(List<byte[]> keys, List<Record> records) {
-    return removeIf(keys, records, false);
+  /**
+   * Watches the keys written from now on, up to {@code limitBytes} of them: a record read after
+   * this call and not written since is still the stored one. Close it.
+   */
+  public WriteWatch watchWrites(long limitBytes) {
+    synchronized (writeLock) {
+      WriteWatch[] opened = new WriteWatch[1];
+      opened[0] =
+          new WriteWatch(
+              limitBytes,
+              () -> {
+                synchronized (writeLock) {
+                  watches.remove(opened[0]);
+                }
+              });
+      watches.add(opened[0]);
+      return opened[0];
+    }
   }
 
-  private int removeIf(List<byte[]> keys, List<Record> records, boolean onlyOldTombstones) {
+  /**
+   * Deletes each key whose stored version is still the given one, read after {@code since} was
+   * opened; returns how many. Only the keys {@code since} may have seen written are read again.
+   */
+  public int removeIfUnchanged(List<byte[]> keys, List<Record> records, WriteWatch since) {
+    return removeIf(keys, records, false, since);
+  }
+
+  private int removeIf(
+      List<byte[]> keys, List<Record> records, boolean onlyOldTombstones, WriteWatch since) {
     lifecycle.readLock().lock();
     try {
       ensureOpen();
       synchronized (writeLock) {
         long horizon = purgeHorizon.getAsLong();
+        Record[] stored = storedNow(keys, records, since);
         int purged = 0;
         try (WriteBatch batch = new WriteBatch()) {
-          List<byte[]> stored = db.multiGetAsList(readOptions, dataFamilies(keys.size()), keys);
           for (int i = 0; i < keys.size(); i++) {
-            Record current = stored.get(i) == null ? null : Record.decode(stored.get(i));
+            Record current = stored[i];
             if (current != null
                 && current.timestamp() == records.get(i).timestamp()
                 && current.tombstone() == records.get(i).tombstone()
@@ -556,6 +583,33 @@ public final class Storage implements AutoCloseable {
     } finally {
       lifecycle.readLock().unlock();
     }
+  }
+
+  /**
+   * The stored records of {@code keys}, read in one multi-get, except those that {@code since} (if
+   * any) knows were not written after they were read: for those, what was read. Under the write
+   * lock.
+   */
+  private Record[] storedNow(List<byte[]> keys, List<Record> read, WriteWatch since)
+      throws RocksDBException {
+    Record[] stored = new Record[keys.size()];
+    List<Integer> again = new ArrayList<>();
+    for (int i = 0; i < keys.size(); i++) {
+      if (since != null && !since.maybeWritten(keys.get(i))) {
+        stored[i] = read.get(i);
+      } else {
+        again.add(i);
+      }
+    }
+    if (!again.isEmpty()) {
+      List<byte[]> againKeys = new ArrayList<>(again.size());
+      again.forEach(i -> againKeys.add(keys.get(i)));
+      List<byte[]> values = db.multiGetAsList(readOptions, dataFamilies(again.size()), againKeys);
+      for (int j = 0; j < again.size(); j++) {
+        stored[again.get(j)] = values.get(j) == null ? null : Record.decode(values.get(j));
+      }
+    }
+    return stored;
   }
 
   /** The timestamp before which tombstones are purged. */

@@ -69,6 +69,30 @@ class BootstrapProcessTest {
       assertThat(statuses).as("statuses of 2/3 reads").containsOnlyKeys(504);
       assertThat(bootstrap(nodes.get(1)).phase()).isEqualTo("bootstrapping");
       assertThat(health(nodes.get(1))).as("not Ready while bootstrapping").isEqualTo(503);
+      long epoch =
+          AdminStatus.fromJson(
+                  nodes
+                      .get(1)
+                      .client()
+                      .send("GET", "/v0/admin/status", BodyPublishers.noBody())
+                      .text())
+              .epoch();
+      DhtClient.Reply stream =
+          nodes
+              .get(1)
+              .client()
+              .send(
+                  "POST",
+                  "/internal/v0/repair/files?peer=http://127.0.0.1:"
+                      + nodes.get(2).port()
+                      + "&from=3&stream="
+                      + epoch,
+                  BodyPublishers.noBody(),
+                  Map.of(
+                      dev.dht.node.replication.InternalApi.SECRET_HEADER,
+                      NodeProcess.CLUSTER_SECRET));
+      assertThat(stream.status()).as("no keys handed over from partial data").isEqualTo(503);
+      assertThat(stream.text()).contains("rebuilding");
 
       nodes.set(0, nodes.get(0).restart(Map.of()));
       await("the wiped replica pulled from every peer")

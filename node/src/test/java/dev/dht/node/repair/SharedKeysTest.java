@@ -65,27 +65,126 @@ class SharedKeysTest {
   }
 
   @Test
-  void aStreamMovesWhatThePullerWillOwnAndDoesNotOwnYetFromEachOwnerNow() {
+  void aStreamMovesWhatThePullerWillOwnAndDoesNotOwnYetFromTheOwnerThatHandsItOver() {
     Topology d = growing("http://d:1");
-    Topology a = growing("http://a:1");
+    List<String> owners = List.of("http://a:1", "http://b:1", "http://c:1");
     List<SharedKeys> pulled =
-        List.of("http://a:1", "http://b:1", "http://c:1").stream()
-            .map(source -> SharedKeys.pulledFrom(d, source, 3, true))
+        owners.stream().map(source -> SharedKeys.pulledFrom(d, source, 3, true)).toList();
+    List<SharedKeys> answered =
+        owners.stream()
+            .map(source -> SharedKeys.pulledBy(growing(source), "http://d:1", 3, true))
             .toList();
-    SharedKeys answeredByA = SharedKeys.pulledBy(a, "http://d:1", 3, true);
     int moving = 0;
     for (int i = 0; i < 5000; i++) {
       byte[] key = ("k" + i).getBytes(StandardCharsets.UTF_8);
       boolean willOwn =
           java.util.Arrays.stream(d.nextReplicas(key, 3)).anyMatch(r -> r == d.selfIndex());
-      for (SharedKeys fromSource : pulled) {
-        assertThat(fromSource.contains(key)).as("every owner now sends it").isEqualTo(willOwn);
+      int senders = 0;
+      for (int s = 0; s < owners.size(); s++) {
+        assertThat(answered.get(s).contains(key))
+            .as("seen alike from the source")
+            .isEqualTo(pulled.get(s).contains(key));
+        if (pulled.get(s).contains(key)) {
+          senders++;
+          int sender = s;
+          assertThat(java.util.Arrays.stream(d.nextReplicas(key, 3)).noneMatch(r -> r == sender))
+              .as("the sender leaves the key's replicas")
+              .isTrue();
+        }
       }
-      assertThat(answeredByA.contains(key)).as("seen from the source").isEqualTo(willOwn);
+      assertThat(senders).as("one owner sends it, if d will own it").isEqualTo(willOwn ? 1 : 0);
       moving += willOwn ? 1 : 0;
     }
     assertThat(moving).as("d owns 3/5 of the keys after").isBetween(2800, 3200);
     assertThat(SharedKeys.nothingToPull(d)).isFalse();
+  }
+
+  /** Members of MEMBERS with the given states, the rest not members; 2/3 in both rings. */
+  private static Topology withStates(String self, Topology.State... states) {
+    java.util.Map<String, Topology.State> byMember = new java.util.LinkedHashMap<>();
+    for (int m = 0; m < states.length; m++) {
+      byMember.put(MEMBERS.get(m), states[m]);
+    }
+    var twoOfThree = new dev.dht.node.cluster.Replication.Defaults(2, 3);
+    return Topology.of(2, byMember, twoOfThree, twoOfThree, false, self);
+  }
+
+  @Test
+  void everyCopyOfAKeyStaysOrMovesToAReplicaOfItsOwn() {
+    var n = Topology.State.NORMAL;
+    var joining = Topology.State.JOINING;
+    var leaving = Topology.State.LEAVING;
+    List<Topology> changes =
+        List.of(
+            withStates("http://a:1", n, n, n, joining, joining),
+            withStates("http://a:1", n, n, n, leaving, leaving),
+            withStates("http://a:1", n, leaving, n, joining),
+            withStates("http://a:1", leaving, leaving, n, n, joining));
+    for (Topology t : changes) {
+      for (int i = 0; i < 3000; i++) {
+        byte[] key = ("k" + i).getBytes(StandardCharsets.UTF_8);
+        int[] owners = t.replicas(key, 3);
+        int[] next = t.nextReplicas(key, 3);
+        java.util.Set<Integer> handing = new java.util.HashSet<>();
+        int joiningKey = 0;
+        for (int member : next) {
+          if (java.util.Arrays.stream(owners).noneMatch(o -> o == member)) {
+            joiningKey++;
+            int from = SharedKeys.handingOver(owners, next, member);
+            assertThat(java.util.Arrays.stream(owners).anyMatch(o -> o == from)).isTrue();
+            assertThat(java.util.Arrays.stream(next).noneMatch(x -> x == from))
+                .as("an owner that leaves the key's replicas hands it over")
+                .isTrue();
+            handing.add(from);
+          } else {
+            assertThat(SharedKeys.handingOver(owners, next, member)).isEqualTo(-1);
+          }
+        }
+        assertThat(handing).as("each to a replica of its own: " + t).hasSize(joiningKey);
+      }
+    }
+  }
+
+  @Test
+  void aLostOwnerHandsNothingOverSoEveryLiveOwnerSendsItsKeys() {
+    var n = Topology.State.NORMAL;
+    Topology e = withStates("http://e:1", n, Topology.State.LOST, n, n, Topology.State.JOINING);
+    List<SharedKeys> fromLive =
+        List.of("http://a:1", "http://c:1", "http://d:1").stream()
+            .map(source -> SharedKeys.pulledFrom(e, source, 3, true))
+            .toList();
+    int fromB = 0;
+    for (int i = 0; i < 3000; i++) {
+      byte[] key = ("k" + i).getBytes(StandardCharsets.UTF_8);
+      int[] owners = e.replicas(key, 3);
+      if (SharedKeys.handingOver(owners, e.nextReplicas(key, 3), e.selfIndex()) != 1) {
+        continue;
+      }
+      fromB++;
+      for (SharedKeys keys : fromLive) {
+        boolean owns = java.util.Arrays.stream(owners).anyMatch(o -> o == keys.source());
+        assertThat(keys.contains(key)).as("every live owner sends it").isEqualTo(owns);
+      }
+    }
+    assertThat(fromB).as("b, lost, owned 3/4 of the keys e takes").isGreaterThan(1000);
+  }
+
+  @Test
+  void anOwnerThatStaysAReplicaOfEveryKeyHandsNothingOver() {
+    var n = Topology.State.NORMAL;
+    var leaving = Topology.State.LEAVING;
+    Topology b = withStates("http://b:1", n, n, n, leaving, leaving);
+    SharedKeys byA = SharedKeys.pulledBy(b, "http://a:1", 3, true);
+    assertThat(byA.nothingHandedOver()).isTrue();
+    for (int i = 0; i < 2000; i++) {
+      assertThat(byA.contains(("k" + i).getBytes(StandardCharsets.UTF_8))).isFalse();
+    }
+    assertThat(SharedKeys.pulledFrom(b, "http://d:1", 3, true).nothingHandedOver()).isFalse();
+    Topology growing = growing("http://d:1");
+    assertThat(SharedKeys.pulledFrom(growing, "http://a:1", 3, true).nothingHandedOver())
+        .as("3 -> 5: a leaves some keys' replicas")
+        .isFalse();
+    assertThat(SharedKeys.pulledFrom(b, "http://a:1", 3, false).nothingHandedOver()).isFalse();
   }
 
   @Test

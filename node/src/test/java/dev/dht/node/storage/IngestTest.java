@@ -155,6 +155,16 @@ class IngestTest {
   }
 
   @Test
+  void anIngestMakesAWatchOfWritesLoseTrack() {
+    try (Storage storage = new Storage(dir.resolve("db"), 1 << 20);
+        WriteWatch since = storage.watchWrites(1 << 20)) {
+      storage.ingestIfNewer(file(storage, "f.sst", "k", Record.value(5, bytes("ingested"))), ALL);
+
+      assertThat(since.maybeWritten(bytes("k"))).as("it cannot name the file's keys").isTrue();
+    }
+  }
+
+  @Test
   void leavesOutWhatTheAdmissionRefusesAndOldTombstonesOfAbsentKeys() {
     try (Storage storage = new Storage(dir.resolve("db"), 1 << 20, () -> 100)) {
       storage.putIfNewer(bytes("v"), Record.value(150, bytes("purged soon")));

@@ -148,6 +148,64 @@ class StorageTest {
   }
 
   @Test
+  void aCleanupRemovesWhatItReadUnlessItWasWrittenSince() {
+    try (Storage storage = new Storage(dir, 1 << 20)) {
+      storage.putAllIfNewer(
+          List.of(bytes("a"), bytes("b"), bytes("c"), bytes("e")),
+          List.of(
+              Record.value(1, bytes("1")),
+              Record.value(1, bytes("1")),
+              Record.tombstone(1),
+              Record.value(1, bytes("1"))));
+      try (WriteWatch since = storage.watchWrites(1 << 20)) {
+        storage.putIfNewer(bytes("d"), Record.value(2, bytes("2"))); // then read as d=2
+        List<byte[]> keys = List.of(bytes("a"), bytes("b"), bytes("c"), bytes("d"), bytes("e"));
+        List<Record> read =
+            List.of(
+                Record.value(1, bytes("1")),
+                Record.value(1, bytes("1")),
+                Record.tombstone(1),
+                Record.value(2, bytes("2")),
+                Record.value(7, bytes("as read"))); // not what is stored: e is not read again
+        storage.putIfNewer(bytes("b"), Record.value(2, bytes("2"))); // after the read
+        assertThat(since.lost()).isFalse();
+
+        assertThat(storage.removeIfUnchanged(keys, read, since)).isEqualTo(4);
+      }
+      assertThat(storage.get(bytes("a"))).isNull();
+      assertThat(storage.get(bytes("b")).valueBytes()).containsExactly(bytes("2"));
+      assertThat(storage.get(bytes("c"))).isNull();
+      assertThat(storage.get(bytes("d"))).as("written, read again: unchanged").isNull();
+      assertThat(storage.get(bytes("e"))).as("what was read is trusted").isNull();
+    }
+  }
+
+  @Test
+  void aWatchThatLostTrackMakesTheCleanupReadEachKeyAgain() {
+    try (Storage storage = new Storage(dir, 1 << 20)) {
+      List<byte[]> keys = List.of(bytes("a"), bytes("b"), bytes("c"));
+      List<Record> read =
+          List.of(
+              Record.value(1, bytes("1")),
+              Record.value(1, bytes("1")),
+              Record.value(1, bytes("1")));
+      storage.putAllIfNewer(keys, read);
+      try (WriteWatch since = storage.watchWrites(150)) {
+        storage.putIfNewer(bytes("x"), Record.value(2, bytes("2")));
+        assertThat(since.lost()).isFalse();
+        storage.putIfNewer(bytes("b"), Record.value(2, bytes("2"))); // past the limit
+        assertThat(since.lost()).isTrue();
+        assertThat(since.maybeWritten(bytes("a"))).isTrue();
+        assertThat(storage.removeIfUnchanged(keys, read, since))
+            .as("b is read again: it changed")
+            .isEqualTo(2);
+      }
+      assertThat(storage.get(bytes("b")).valueBytes()).containsExactly(bytes("2"));
+      assertThat(storage.get(bytes("a"))).isNull();
+    }
+  }
+
+  @Test
   void hintsAndFactsLiveApartFromTheData() {
     try (Storage storage = new Storage(dir, 1 << 20)) {
       storage.putHints(List.of(bytes("h1"), bytes("h2")), List.of(bytes("a"), bytes("b")));
