@@ -11,15 +11,19 @@
 #      and the monitoring objects (PodMonitor, ServiceMonitor) against the Prometheus Operator's
 #      CRDs (its Go module, v0.85.0, by `go mod download` from the module proxy)
 #      and the manifests of built-in kinds in e2e/manifests (seaweedfs.yaml) by kubernetes-validate
-#   5. helm package: the archive carries every CRD of crds/, byte for byte
+#   5. the alerts (the PrometheusRule): `promtool check rules`, and `promtool test rules` with
+#      e2e/alerts/alerts-test.yaml (each alert fires on its series and not on the others')
+#   6. helm package: the archive carries every CRD of crds/, byte for byte
 # Needs helm and kubeconform (k8s-local's /opt/k8s/bin, made by `ensure.sh api`, or PATH) and
-# python3; installs kubernetes-validate with pip when missing.
+# python3; installs kubernetes-validate with pip when missing, and builds promtool (Prometheus
+# $PROMETHEUS_VERSION, from the Go module proxy, into `go env GOPATH`/bin) when missing.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CHART="$ROOT/charts/dht"
 KUBE_VERSION="${KUBE_VERSION:-1.34.0}"
 KV_VERSION="${KUBERNETES_VALIDATE_VERSION:-1.37.0}"
 PROMETHEUS_OPERATOR_VERSION="${PROMETHEUS_OPERATOR_VERSION:-v0.85.0}"
+PROMETHEUS_VERSION="${PROMETHEUS_VERSION:-v0.316.0}" # the Go module of Prometheus 3.x
 export PATH="/opt/k8s/bin:$PATH"
 WORK="$(mktemp -d)"; trap 'rm -rf "$WORK"' EXIT
 T0=$SECONDS; checks=0
@@ -63,7 +67,8 @@ NS_VALUES=(--set 'watchNamespaces={team-a,team-b}' --set leaderElection.enabled=
 NORBAC_VALUES=(--set rbac.create=false --set serviceAccount.create=false --set serviceAccount.name=ops)
 MONITORING_VALUES=(--set monitoring.podMonitor.enabled=true --set monitoring.serviceMonitor.enabled=true
                    --set monitoring.dashboard.enabled=true --set 'monitoring.podMonitor.labels.release=prometheus'
-                   --set monitoring.namespace=monitoring)
+                   --set monitoring.namespace=monitoring --set monitoring.prometheusRule.enabled=true
+                   --set 'monitoring.prometheusRule.labels.release=prometheus')
 POLICY_VALUES=(--set 'policy.loadTestTargets={http://*.perf.svc,http://10.0.0.7:8080}'
                --set 'policy.images={registry.example.com/dht/}' --set 'policy.jvmOptions={-Xmx,-XX:+UseZGC}')
 helm_ lint --strict --kube-version "$KUBE_VERSION" "$CHART" >"$WORK/lint.log" || { cat "$WORK/lint.log"; fail "helm lint --strict"; }
@@ -87,7 +92,7 @@ PROM_OP_DIR="$(cd "$WORK" && GOFLAGS=-mod=mod GOTOOLCHAIN=local timeout 300 go m
   python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')" ||
   fail "go mod download of prometheus-operator $PROMETHEUS_OPERATOR_VERSION (its CRDs)"
 python3 "$ROOT/e2e/lib/crd2jsonschema.py" "$WORK/schemas" \
-  "$PROM_OP_DIR"/example/prometheus-operator-crd/monitoring.coreos.com_{podmonitors,servicemonitors}.yaml >/dev/null
+  "$PROM_OP_DIR"/example/prometheus-operator-crd/monitoring.coreos.com_{podmonitors,servicemonitors,prometheusrules}.yaml >/dev/null
 kubeconform_() { kubeconform -strict -summary -schema-location "$WORK/schemas/{{.ResourceKind}}_{{.ResourceAPIVersion}}.json" "$@"; }
 render() { # render CASE ARGS...
   local case="$1"; shift
@@ -128,7 +133,31 @@ if printf 'apiVersion: dht.dev/v1alpha1\nkind: DhtCluster\nmetadata: {name: x}\n
 fi
 ok "example custom resources valid (${#examples[@]}), an unknown field is rejected"
 
-# 5. package
+# 5. the alerts, as rendered with the monitoring values (default thresholds)
+PROMTOOL="${PROMTOOL:-$(go env GOPATH)/bin/promtool}"
+if [ ! -x "$PROMTOOL" ]; then
+  say "building promtool (github.com/prometheus/prometheus $PROMETHEUS_VERSION, once)"
+  GOFLAGS=-mod=mod GOTOOLCHAIN=local GOBIN="$(dirname "$PROMTOOL")" timeout 1200 go install \
+    "github.com/prometheus/prometheus/cmd/promtool@$PROMETHEUS_VERSION" >"$WORK/promtool.log" 2>&1 ||
+    { tail -20 "$WORK/promtool.log"; fail "go install promtool"; }
+fi
+mkdir "$WORK/alerts" && cp "$ROOT/e2e/alerts/alerts-test.yaml" "$WORK/alerts/"
+python3 - "$WORK/monitoring-custom.yaml" "$WORK/alerts" <<'PY'
+import sys, yaml
+rule = next(d for d in yaml.safe_load_all(open(sys.argv[1])) if d and d["kind"] == "PrometheusRule")
+yaml.safe_dump(rule["spec"], open(sys.argv[2] + "/rules-annotated.yaml", "w"), sort_keys=False)
+for group in rule["spec"]["groups"]:
+    for r in group["rules"]:
+        r.pop("annotations")  # texts: their templates are checked by `promtool check rules`
+yaml.safe_dump(rule["spec"], open(sys.argv[2] + "/rules.yaml", "w"), sort_keys=False)
+PY
+"$PROMTOOL" check rules "$WORK/alerts/rules-annotated.yaml" >"$WORK/promtool.log" 2>&1 ||
+  { cat "$WORK/promtool.log"; fail "promtool check rules"; }
+"$PROMTOOL" test rules "$WORK/alerts/alerts-test.yaml" >"$WORK/promtool.log" 2>&1 ||
+  { cat "$WORK/promtool.log"; fail "promtool test rules (e2e/alerts/alerts-test.yaml)"; }
+ok "alerts: promtool check rules ($(grep -c -- '- alert:' "$WORK/alerts/rules.yaml") alerts), promtool test rules (each fires, and not on other series)"
+
+# 6. package
 helm_ package "$CHART" --destination "$WORK/pkg" >/dev/null || fail "helm package"
 tgz="$(ls "$WORK"/pkg/dht-*.tgz)"
 mkdir "$WORK/unpacked" && tar -m -xzf "$tgz" -C "$WORK/unpacked"

@@ -10,6 +10,9 @@ custom resources (CUSTOM_OUT, for kubeconform), and asserts what the chart promi
   (both: the report site's ClusterRole, <fullname>-reviews, to create TokenReviews and
   SubjectAccessReviews, cluster-scoped, and nothing else)
   norbac      rbac.create=false, serviceAccount.create=false: no RBAC, no ServiceAccount
+  monitoring  PodMonitor, ServiceMonitor (honouring the operator's labels), dashboard, and the
+              PrometheusRule: every alert with a summary, a description and a runbook_url whose
+              anchor is a heading of docs/alerts.md
   policy      policy.* set: the operator's DHT_POLICY_* variables list them, space-separated
 """
 import json
@@ -179,7 +182,8 @@ def main(case, rendered, builtin_out, custom_out):
         check(env["WATCH_NAMESPACES"]["value"] == "", "WATCH_NAMESPACES empty = all")
         check("@" not in image and "@" not in env["DHT_NODE_IMAGE"]["value"], "images by tag without a digest")
         check(not kinds.get("DhtCluster"), "no sample DhtCluster by default")
-        check(not kinds.get("PodMonitor") and not kinds.get("ServiceMonitor"), "no monitoring by default")
+        check(not kinds.get("PodMonitor") and not kinds.get("ServiceMonitor") and not kinds.get("PrometheusRule"),
+              "no monitoring by default")
         check(env["DHT_MONITORING_NAMESPACE"]["value"] == "", "no monitoring namespace by default")
         check(len(kinds.get("ServiceAccount", [])) == 1, "a ServiceAccount")
         for name in ("DHT_POLICY_LOAD_TEST_TARGETS", "DHT_POLICY_IMAGES", "DHT_POLICY_JVM_OPTIONS"):
@@ -222,6 +226,8 @@ def main(case, rendered, builtin_out, custom_out):
                   "the ServiceMonitor selects the metrics Service")
             check(svc[0]["spec"]["ports"][0]["name"] == sm[0]["spec"]["endpoints"][0]["port"],
                   "the ServiceMonitor scrapes the Service's port")
+            check(sm[0]["spec"]["endpoints"][0].get("honorLabels") is True,
+                  "the operator's namespace and cluster labels (backups) are kept")
             check(all(deploy[0]["spec"]["template"]["metadata"]["labels"].get(k) == v
                       for k, v in svc[0]["spec"]["selector"].items()), "the Service selects the operator pod")
         dash = [d for d in kinds.get("ConfigMap", []) if d["metadata"]["name"].endswith("-dashboard")]
@@ -231,6 +237,23 @@ def main(case, rendered, builtin_out, custom_out):
             board = json.loads(dash[0]["data"]["dht.json"])
             check(len(board["panels"]) >= 10 and all(p["targets"] for p in board["panels"]),
                   "the dashboard has its panels, each with a query")
+        rules = kinds.get("PrometheusRule", [])
+        check(len(rules) == 1 and rules[0]["metadata"]["labels"].get("release") == "prometheus",
+              "a PrometheusRule, with monitoring.prometheusRule.labels")
+        if rules:
+            docs_dir = __file__.rsplit("/e2e/", 1)[0] + "/docs"
+            with open(docs_dir + "/alerts.md", encoding="utf-8") as f:
+                anchors = {re.sub(r"[^a-z0-9 -]", "", line[3:].strip().lower()).replace(" ", "-")
+                           for line in f if line.startswith("## ")}
+            alerts = [r for g in rules[0]["spec"]["groups"] for r in g["rules"]]
+            check(len(alerts) >= 9, f"the alerts ({len(alerts)})")
+            for r in alerts:
+                a = r.get("annotations", {})
+                check(a.get("summary") and a.get("description"), f"{r['alert']}: a summary and a description")
+                check(r.get("labels", {}).get("severity") in ("warning", "critical"), f"{r['alert']}: a severity")
+                anchor = a.get("runbook_url", "").rsplit("#", 1)[-1]
+                check(anchor == r["alert"].lower() and anchor in anchors,
+                      f"{r['alert']}: its runbook_url names a section of docs/alerts.md ({anchor})")
     elif case == "policy":
         check(env["DHT_POLICY_LOAD_TEST_TARGETS"]["value"] == "http://*.perf.svc http://10.0.0.7:8080",
               "DHT_POLICY_LOAD_TEST_TARGETS lists policy.loadTestTargets, space-separated")

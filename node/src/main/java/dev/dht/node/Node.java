@@ -15,6 +15,7 @@ import dev.dht.node.cluster.ClusterSecrets;
 import dev.dht.node.cluster.ClusterState;
 import dev.dht.node.cluster.FileWatcher;
 import dev.dht.node.cluster.HybridClock;
+import dev.dht.node.cluster.MembershipMetrics;
 import dev.dht.node.cluster.Replication;
 import dev.dht.node.cluster.Topology;
 import dev.dht.node.hints.HintMetrics;
@@ -169,6 +170,7 @@ public final class Node implements AutoCloseable {
     metrics.bind(new RepairMetrics(repairer.status(), tombstones));
     metrics.bind(new BootstrapMetrics(data));
     metrics.bind(new ClockMetrics(clockOffsets));
+    metrics.bind(new MembershipMetrics(cluster));
     backups =
         new NodeBackups(
             config.dataDir(), config.backups().storeFile(), storage, cluster, data, clock::next);

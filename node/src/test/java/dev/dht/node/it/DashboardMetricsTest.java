@@ -12,12 +12,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every metric the Grafana dashboard of the chart (charts/dht/dashboards/dht.json) queries exists
- * in a real scrape of a node: a cluster of 3 takes writes, reads and deletes, one node is stopped
- * so that hints are stored for it, and the JVM collects garbage once.
+ * Every metric the Grafana dashboard of the chart (charts/dht/dashboards/dht.json) and its alerts
+ * (templates/prometheusrule.yaml, but the operator's backup metrics) query exists in a real scrape
+ * of a node: a cluster of 3 takes writes, reads and deletes, one node is stopped so that hints are
+ * stored for it, and the JVM collects garbage once.
  */
 class DashboardMetricsTest {
   private static final Path DASHBOARD = Path.of("..", "charts", "dht", "dashboards", "dht.json");
+  private static final Path ALERTS =
+      Path.of("..", "charts", "dht", "templates", "prometheusrule.yaml");
   private static final Pattern METRIC = Pattern.compile("\\b((?:dht|jvm)_[a-z0-9_]+)\\b");
 
   @TempDir Path root;
@@ -30,6 +33,14 @@ class DashboardMetricsTest {
       queried.add(m.group(1));
     }
     assertThat(queried).as("metrics queried by the dashboard").hasSizeGreaterThan(20);
+    Set<String> alerting = new TreeSet<>();
+    Matcher a = METRIC.matcher(Files.readString(ALERTS));
+    while (a.find()) {
+      if (!a.group(1).startsWith("dht_backup_")) { // the operator's
+        alerting.add(a.group(1).replaceFirst("_(bucket|count)$", ""));
+      }
+    }
+    assertThat(alerting).as("node metrics the alerts query").hasSizeGreaterThanOrEqualTo(9);
 
     try (var cluster = LocalCluster.start(root, 3, "--repair-interval-s", "0")) {
       var client = cluster.client(0);
@@ -50,6 +61,9 @@ class DashboardMetricsTest {
         scraped.add(names.group(1));
       }
       assertThat(scraped).as("a node's /metrics").containsAll(queried);
+      Set<String> families = new TreeSet<>(scraped);
+      scraped.forEach(n -> families.add(n.replaceFirst("_(bucket|count)$", "")));
+      assertThat(families).as("a node's /metrics, for the alerts").containsAll(alerting);
     }
   }
 }
