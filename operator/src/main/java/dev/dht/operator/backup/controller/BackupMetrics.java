@@ -74,22 +74,37 @@ final class BackupMetrics {
     }
   }
 
+  /**
+   * Makes the failure counters of {@code cluster}, at 0 if new, as soon as one of its backups is
+   * seen: a counter first exported at 1 would hide its first failure from {@code increase()}.
+   */
+  void seen(String namespace, String cluster) {
+    verificationFailures(namespace, cluster);
+    failures(namespace, cluster);
+  }
+
   /** Counts a verification of a backup of {@code cluster} that found it damaged. */
   void verificationFailed(String namespace, String cluster) {
-    Counter.builder(VERIFICATION_FAILED)
-        .description("Verifications of DhtBackups that found the backup damaged")
-        .tags(tags(namespace, cluster))
-        .register(registry)
-        .increment();
+    verificationFailures(namespace, cluster).increment();
   }
 
   /** Counts a backup of {@code cluster} that failed. */
   void failed(String namespace, String cluster) {
-    Counter.builder(FAILED)
+    failures(namespace, cluster).increment();
+  }
+
+  private Counter verificationFailures(String namespace, String cluster) {
+    return Counter.builder(VERIFICATION_FAILED)
+        .description("Verifications of DhtBackups that found the backup damaged")
+        .tags(tags(namespace, cluster))
+        .register(registry);
+  }
+
+  private Counter failures(String namespace, String cluster) {
+    return Counter.builder(FAILED)
         .description("DhtBackups that failed")
         .tags(tags(namespace, cluster))
-        .register(registry)
-        .increment();
+        .register(registry);
   }
 
   private Last register(Tags tags) {

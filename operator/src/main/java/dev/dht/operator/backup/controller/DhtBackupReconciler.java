@@ -79,6 +79,7 @@ public class DhtBackupReconciler implements Reconciler<DhtBackup>, Cleaner<DhtBa
 
   @Override
   public UpdateControl<DhtBackup> reconcile(DhtBackup backup, Context<DhtBackup> context) {
+    metrics.seen(namespace(backup), backup.clusterName());
     var status = backup.getStatus();
     if (BackupPhases.isFinal(status)) {
       if (DhtBackupStatus.COMPLETED.equals(status.getPhase())) {
