@@ -16,7 +16,7 @@ MVN := mvn -B -ntp
 BUILT := target/.built
 SOURCES := $(shell find pom.xml */pom.xml */src/main -type f 2>/dev/null)
 
-.PHONY: build run test chaos fmt bench bench-wrk2 backup-bench bench-k8s soak heal-bench scale-bench clean check-java prereqs chart-test images e2e docs
+.PHONY: kubectl-plugin build run test chaos fmt bench bench-wrk2 backup-bench bench-k8s soak heal-bench scale-bench clean check-java prereqs chart-test images e2e docs
 
 check-java:
 	@[ -n "$(JAVA_HOME)" ] || { echo "Temurin/JDK 25 not found: set JAVA_HOME to a JDK 25" >&2; exit 1; }
@@ -39,6 +39,7 @@ test: check-java prereqs chart-test
 	  apt-get update -qq && apt-get install -y -qq faketime >/dev/null; }
 	@command -v chromium >/dev/null || { echo "installing chromium (the report site read in a browser)"; \
 	  apt-get update -qq && apt-get install -y -qq chromium >/dev/null; }
+	python3 -m unittest discover -s plugin -q
 	$(MVN) install
 
 ## chaos: faults against local node processes (kill -9, SIGSTOP, wiped data, clock jumps, away past
@@ -98,6 +99,12 @@ prereqs:
 	$(K8S_LOCAL)/ensure.sh api >/dev/null
 	scripts/cert-manager.sh
 	scripts/seaweedfs.sh
+
+## kubectl-plugin: installs `kubectl dht` (plugin/kubectl-dht: Python 3 and kubectl) into $(PLUGIN_DIR)
+PLUGIN_DIR ?= /usr/local/bin
+kubectl-plugin:
+	install -m 0755 plugin/kubectl-dht $(PLUGIN_DIR)/kubectl-dht
+	@echo "kubectl dht --help"
 
 ## chart-test: offline checks of the Helm chart charts/dht: helm lint --strict, rendered objects
 ## validated against Kubernetes 1.34 (kubernetes-validate) and our CRDs (kubeconform -strict)

@@ -287,6 +287,18 @@ SH
   sed 's/^/    /' "$WORK/api.log"
   [ $rc = 0 ] || die "$(grep -c '^FAIL' "$WORK/api.log") API check(s) failed (exit $rc)"
   log "$(grep -c '^ok' "$WORK/api.log") API checks passed"
+  # kubectl dht (plugin/kubectl-dht): the status screen, and a key put and read back through it
+  local plugin="$ROOT/plugin/kubectl-dht"
+  timeout 120 "$plugin" -n "$NS" status "$CLUSTER" >"$WORK/plugin-status.txt" 2>&1 ||
+    { cat "$WORK/plugin-status.txt"; die "kubectl dht status failed"; }
+  sed 's/^/    /' "$WORK/plugin-status.txt"
+  grep -q "^Cluster $NS/$CLUSTER: 3/3 ready, 3 members" "$WORK/plugin-status.txt" || die "kubectl dht status: no cluster line"
+  [ "$(grep -cE "^$CLUSTER-[0-9] +yes +serving " "$WORK/plugin-status.txt")" = 3 ] ||
+    die "kubectl dht status: not 3 nodes Ready and serving"
+  timeout 60 "$plugin" -n "$NS" put "$CLUSTER" e2e-plugin "from kubectl dht" >/dev/null || die "kubectl dht put failed"
+  [ "$(timeout 60 "$plugin" -n "$NS" get "$CLUSTER" e2e-plugin --ack 3 --from 3)" = "from kubectl dht" ] ||
+    die "kubectl dht get did not read back what kubectl dht put wrote"
+  log "kubectl dht: status shows 3 nodes serving; put and get (3/3) round-trip a key"
   # an early backup of the cluster, for the backup step's collection of unneeded files (they must
   # be over 10 minutes old then)
   timeout 200 kubectl -n "$NS" wait deploy/seaweedfs --for=condition=Available --timeout=190s >/dev/null ||
@@ -1277,7 +1289,7 @@ PY
 STEPS=(
   "install|helm install the operator (charts/dht) with the built images|step_install|360"
   "cluster|3-replica DhtCluster: Ready, 3/3, printer columns|step_cluster|660"
-  "api|PUT/GET/DELETE via the client Service, ack/from, range read from one node|step_api|240"
+  "api|PUT/GET/DELETE via the client Service, ack/from, range read from one node; kubectl dht status, put, get|step_api|300"
   "tls|a DhtCluster with defaults is TLS-only: curl --cacert with a DhtUser token works, plain HTTP, foreign certificates, bad tokens (401), keys outside the ACL (403) and a revoked user refused, a load test with its own DhtUser|step_tls|900"
   "loadtest|DhtLoadTest ~30 s at 300 req/s: Succeeded, results, verdict, report; profiled, with a baseline|step_loadtest|600"
   "parallel|DhtLoadTest with parallelism 2: windows overlap, one merged result, both generators in the report; abortOnFail|step_parallel|480"

@@ -174,7 +174,12 @@ public record ClusterModel(
             pinned.getRestore(),
             cluster.getMetadata().getNamespace(),
             cluster.getMetadata().getName()),
-        inputs(spec, defaults));
+        inputs(spec, defaults, restartedAt(cluster)));
+  }
+
+  private static String restartedAt(DhtCluster cluster) {
+    var annotations = cluster.getMetadata().getAnnotations();
+    return annotations == null ? null : annotations.get(DhtCluster.RESTARTED_AT_ANNOTATION);
   }
 
   /** Whether the spec asks for TLS (the default). */
@@ -199,14 +204,19 @@ public record ClusterModel(
 
   /**
    * Hash of what a node restart applies, as the user and the accepted operator defaults give it
-   * (not as rendered): the spec but {@link #NOT_RESTART_INPUTS}, and the defaults but the template.
+   * (not as rendered): the spec but {@link #NOT_RESTART_INPUTS}, the defaults but the template, and
+   * the restart asked for ({@link DhtCluster#RESTARTED_AT_ANNOTATION}; none: the hash is as before
+   * it existed).
    */
-  static String inputs(DhtClusterSpec spec, OperatorDefaults defaults) {
+  static String inputs(DhtClusterSpec spec, OperatorDefaults defaults, String restartedAt) {
     var inputs = CanonicalJson.tree(spec);
     inputs.remove(NOT_RESTART_INPUTS);
     var accepted = CanonicalJson.tree(defaults);
     accepted.remove("template");
     inputs.set("operatorDefaults", accepted);
+    if (restartedAt != null) {
+      inputs.put("restartedAt", restartedAt);
+    }
     return CanonicalJson.hash(inputs);
   }
 

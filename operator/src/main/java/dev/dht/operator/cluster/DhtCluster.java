@@ -76,6 +76,12 @@ public class DhtCluster extends CustomResource<DhtClusterSpec, DhtClusterStatus>
    */
   public static final String LOST_ANNOTATION = "dht.dev/lost";
 
+  /**
+   * A restart of every node asked for (e.g. by {@code kubectl dht restart}): a new value makes the
+   * roller restart the pods, one at a time, as for a setting that needs it.
+   */
+  public static final String RESTARTED_AT_ANNOTATION = "dht.dev/restartedAt";
+
   @Override
   @JsonPropertyDescription(
       "Desired state of the cluster: size, node image and settings, storage, scheduling. A"

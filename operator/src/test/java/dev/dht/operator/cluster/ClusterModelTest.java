@@ -160,6 +160,28 @@ class ClusterModelTest {
   }
 
   @Test
+  void aRestartAskedForChangesTheRevisionAndNoAnnotationLeavesItAsItWas() {
+    var plain = cluster(3);
+    var asked = cluster(3);
+    asked
+        .getMetadata()
+        .setAnnotations(Map.of(DhtCluster.RESTARTED_AT_ANNOTATION, "2026-11-27T13:00Z"));
+    var again = cluster(3);
+    again
+        .getMetadata()
+        .setAnnotations(Map.of(DhtCluster.RESTARTED_AT_ANNOTATION, "2026-11-27T14:00Z"));
+    var other = cluster(3);
+    other.getMetadata().setAnnotations(Map.of("example.com/unrelated", "x"));
+
+    assertThat(model(asked).desiredRevision()).isNotEqualTo(model(plain).desiredRevision());
+    assertThat(model(again).desiredRevision()).isNotEqualTo(model(asked).desiredRevision());
+    assertThat(model(other).desiredRevision()).isEqualTo(model(plain).desiredRevision());
+    assertThat(model(plain).inputs())
+        .as("the hash of a cluster that never asked is the one before the annotation existed")
+        .isEqualTo(ClusterModel.inputs(plain.getSpec(), model(plain).defaults(), null));
+  }
+
+  @Test
   void theRevisionDoesNotDependOnResourceKeyOrder() {
     var a = new LinkedHashMap<String, String>();
     a.put("cpu", "1");
