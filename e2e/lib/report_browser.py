@@ -189,7 +189,15 @@ def snapshot(chrome, visit, out, i):
     dom = chrome.call("DOM.getOuterHTML", session=True, nodeId=root["nodeId"])["outerHTML"]
     with open(os.path.join(out, f"page-{i}.html"), "w", encoding="utf-8") as f:
         f.write(dom)
+    # the flame graphs are drawn in sandboxed frames, which Chromium may paint from processes of
+    # their own after the load: capture until two captures a second apart are the same
     shot = chrome.call("Page.captureScreenshot", session=True, format="png")["data"]
+    for _ in range(SETTLE_TIMEOUT):
+        time.sleep(1)
+        again = chrome.call("Page.captureScreenshot", session=True, format="png")["data"]
+        if again == shot:
+            break
+        shot = again
     with open(os.path.join(out, f"page-{i}.png"), "wb") as f:
         f.write(base64.b64decode(shot))
     title = chrome.call("Runtime.evaluate", session=True, expression="document.title",
