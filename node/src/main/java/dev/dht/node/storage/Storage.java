@@ -530,17 +530,15 @@ public final class Storage implements AutoCloseable {
    */
   public WriteWatch watchWrites(long limitBytes) {
     synchronized (writeLock) {
-      WriteWatch[] opened = new WriteWatch[1];
-      opened[0] =
-          new WriteWatch(
-              limitBytes,
-              () -> {
-                synchronized (writeLock) {
-                  watches.remove(opened[0]);
-                }
-              });
-      watches.add(opened[0]);
-      return opened[0];
+      WriteWatch watch = new WriteWatch(limitBytes, this::unwatch);
+      watches.add(watch);
+      return watch;
+    }
+  }
+
+  private void unwatch(WriteWatch watch) {
+    synchronized (writeLock) {
+      watches.remove(watch);
     }
   }
 

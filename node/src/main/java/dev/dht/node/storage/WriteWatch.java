@@ -3,6 +3,7 @@ package dev.dht.node.storage;
 import java.nio.ByteBuffer;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The keys written to a store since the watch was opened ({@link Storage#watchWrites}), up to a
@@ -16,11 +17,11 @@ public final class WriteWatch implements AutoCloseable {
 
   private final Set<ByteBuffer> keys = new HashSet<>();
   private final long limitBytes;
-  private final Runnable onClose;
+  private final Consumer<WriteWatch> onClose;
   private long bytes;
   private boolean lost;
 
-  WriteWatch(long limitBytes, Runnable onClose) {
+  WriteWatch(long limitBytes, Consumer<WriteWatch> onClose) {
     this.limitBytes = limitBytes;
     this.onClose = onClose;
   }
@@ -52,6 +53,6 @@ public final class WriteWatch implements AutoCloseable {
 
   @Override
   public void close() {
-    onClose.run();
+    onClose.accept(this);
   }
 }
