@@ -1,50 +1,61 @@
 #!/usr/bin/env bash
 # suite.sh: the end-to-end suite against whatever cluster KUBECONFIG points at (e2e/run.sh picks it
-# and loads the images). Fifteen steps in a fresh namespace, each timed and bounded; a failing step
+# and loads the images). Sixteen steps in a fresh namespace, each timed and bounded; a failing step
 # prints the operator's log and `kubectl describe` of the objects involved, later steps are skipped,
 # and the last line is always "N passed, M failed[, K skipped]".
 #
-#   1 install    helm install charts/dht with the built images (watching the test namespace)
+#   1 install    helm install charts/dht with the built images (watching the test namespace) and
+#                monitoring.prometheusRule on (the Prometheus Operator's CRD installed first): the
+#                PrometheusRule exists with every alert
 #   2 cluster    a 3-replica DhtCluster becomes Ready, 3/3, printer columns
 #   3 api        PUT/GET/DELETE through the client Service with and without ack/from; a range read
 #                from one node through the headless peers Service (from a pod in the cluster)
-#   4 loadtest   a ~30 s DhtLoadTest at 300 req/s: Succeeded, results, verdict, report ConfigMap;
+#   4 storage    spec.storage.size grown (256Mi to 512Mi): every claim is asked it; on a StorageClass
+#                without expansion (k8s-local's local-path) the apiserver refuses, condition
+#                StorageResized False ExpansionRefused and each claim Refused in status.storage,
+#                nothing restarted or recreated; set back: AtSize (on an expandable class: every
+#                claim at the size, the StatefulSet's claim template too, no pod restarted)
+#   5 tls        a DhtCluster with defaults is TLS-only: curl --cacert with a DhtUser token works;
+#                plain HTTP, foreign certificates, bad tokens (401), keys outside the ACL (403) and a
+#                revoked user are refused; a load test with its own DhtUser
+#   6 loadtest   a ~30 s DhtLoadTest at 300 req/s: Succeeded, results, verdict, report ConfigMap;
 #                again for 15 s with the nodes profiled (cpu, alloc) and the first as baseline:
 #                a flame graph per node and event stored, the comparison in the status; the report
 #                site through kubectl port-forward: 401 without a token, 403 with a ServiceAccount's
 #                that may not get dhtloadtests, 200 with one that may; its page rendered by headless
 #                Chromium after a login through the form (CSP header, no violation)
-#   5 parallel   a DhtLoadTest with parallelism 2 (indexed Job): both generators' measured windows
+#   7 parallel   a DhtLoadTest with parallelism 2 (indexed Job): both generators' measured windows
 #                overlap by >= 90%, achievedRate is their sum, one merged spectrum, both in the report;
 #                then one with an unmeetable p99 and abortOnFail: Failed (Aborted) long before 120 s
-#   6 failover   a node pod deleted during a 40 s write loop at ack=2/from=3: writes keep going, the
+#   8 failover   a node pod deleted during a 40 s write loop at ack=2/from=3: writes keep going, the
 #                pod returns, every acknowledged key reads back at ack=2/from=3
-#   7 replace    dht.dev/replace=demo-1 under a writer and a reader at 2/3 (300 keys written before):
+#   9 replace    dht.dev/replace=demo-1 under a writer and a reader at 2/3 (300 keys written before):
 #                the operator evicts the pod, deletes its claim and removes the annotation once the
 #                pod is Ready on a new claim; it bootstrapped from its peers, no bad read, it holds
 #                all 300 keys, every acknowledged write on all 3 replicas; the time and the events
-#   8 roll       spec.threads changed while demo-0 is down: the roller waits for it (status says so),
-#                then restarts one Ready, caught-up pod at a time (sampled every second: never two
-#                down); a writer at 2/3: at most 3 failures, every acknowledged write on all 3
-#                replicas; spec.replication.defaultAck takes the membership plan's steps (the
+#  10 roll       spec.threads and spec.maintenance changed while demo-0 is down: the roller waits for
+#                it (status says so), then restarts one Ready, caught-up pod at a time (sampled every
+#                second: never two down); a writer at 2/3: at most 3 failures, every acknowledged
+#                write on all 3 replicas; each node's admin status shows the new repair interval;
+#                spec.replication.defaultAck takes the membership plan's steps (the
 #                members file's replication line) and restarts nothing
-#   9 paused     with the pause annotation, a spec change does not advance observedGeneration
-#  10 secret     the Secret deleted with a writer running, then a pod: no new Secret, Degraded
+#  11 paused     with the pause annotation, a spec change does not advance observedGeneration
+#  12 secret     the Secret deleted with a writer running, then a pod: no new Secret, Degraded
 #                SecretMissing + Event, no 403 in any node log; restored from a backup, it heals
-#  11 upgrade    helm upgrade with a new default node image: no node pod restarts for 120 s,
+#  13 upgrade    helm upgrade with a new default node image: no node pod restarts for 120 s,
 #                RestartRequired says why; dht.dev/allow-restart=once rolls it under the same guard
-#  12 scale      5000 keys at 2/3; with a writer and a reader running at 2/3, kubectl scale to 5 and
+#  14 scale      5000 keys at 2/3; with a writer and a reader running at 2/3, kubectl scale to 5 and
 #                back to 3: no read fails, at most 3 writes fail, every acknowledged key reads back
 #                at 3/3 and has exactly 3 copies over the nodes; each change's steps and durations
-#  13 backup    10,000 keys at 2/3 (1,000 overwritten, 1,000 deleted); a DhtBackup taken under a
-#                writer of >= 20 PUT/s at 2/3, then 1,000 more keys and a second one that uploads far
-#                less (both sizes printed) and is verified (spec.verify: Passed); the DhtCluster and
-#                its claims deleted, the second backup
-#                restored into a 5-node cluster: every key acknowledged before it reads back at 2/3
+#  15 backup     10,000 keys at 2/3 (1,000 overwritten, 1,000 deleted); a DhtBackup taken under a
+#                writer of >= 20 PUT/s at 2/3, then 1,000 more keys and a second one that uploads no
+#                more than the files the first's manifests do not list (read from the store), and is
+#                verified (spec.verify: Passed); the DhtCluster and its claims deleted, the second
+#                backup restored into a 5-node cluster: every key acknowledged before it reads back at 2/3
 #                with its last value, deleted ones 404, 3 copies of each; a DhtScheduledBackup every
 #                minute with keep 1: two complete, the older is deleted, and the store's files no
 #                backup lists (the deleted first backup's) are collected (SeaweedFS as a pod)
-#  14 uninstall  helm uninstall removes the operator; deleting the cluster (no operator needed)
+#  16 uninstall  helm uninstall removes the operator; deleting the cluster (no operator needed)
 #                removes everything but the PersistentVolumeClaims
 #
 # Environment: NODE_IMAGE, OPERATOR_IMAGE (required; `make e2e` reads target/images.env),
@@ -111,6 +122,20 @@ step_install() {
       log "CRD $name present: updated from $(basename "$f")"
     fi
   done
+  # the Prometheus Operator's PrometheusRule CRD (from its Go module, as e2e/chart-check.sh), so
+  # that the chart's alerts can be installed; it stays in the cluster
+  if ! crd_present prometheusrules.monitoring.coreos.com; then
+    local dir
+    dir="$(cd "$WORK" && GOFLAGS=-mod=mod GOTOOLCHAIN=local timeout 300 go mod download -json \
+      "github.com/prometheus-operator/prometheus-operator@${PROMETHEUS_OPERATOR_VERSION:-v0.85.0}" |
+      python3 -c 'import json, sys; print(json.load(sys.stdin)["Dir"])')" || die "go mod download of prometheus-operator"
+    timeout 60 kubectl apply --server-side --field-manager=dht-e2e \
+      -f "$dir/example/prometheus-operator-crd/monitoring.coreos.com_prometheusrules.yaml" >/dev/null ||
+      die "cannot install the PrometheusRule CRD"
+    timeout 60 kubectl wait --for=condition=Established crd/prometheusrules.monitoring.coreos.com --timeout=50s >/dev/null ||
+      die "the PrometheusRule CRD is not established"
+    log "CRD prometheusrules.monitoring.coreos.com installed (prometheus-operator ${PROMETHEUS_OPERATOR_VERSION:-v0.85.0})"
+  fi
   local watch=(--set "watchNamespaces={$NS}")
   [ -z "${E2E_WATCH_ALL:-}" ] || watch=()
   local t=$SECONDS
@@ -119,9 +144,15 @@ step_install() {
     --set operator.image.digest="${OPERATOR_IMAGE_DIGEST:-}" --set operator.image.pullPolicy="$PULL_POLICY" \
     --set node.image.repository="${NODE_IMAGE%:*}" --set node.image.tag="${NODE_IMAGE##*:}" \
     --set node.image.digest="${NODE_IMAGE_DIGEST:-}" --set node.image.pullPolicy="$PULL_POLICY" \
+    --set monitoring.prometheusRule.enabled=true \
     "${watch[@]}" --wait --timeout 240s 2> >(grep -v 'found symbolic link' >&2) >"$WORK/helm-install.log" ||
     { cat "$WORK/helm-install.log"; die "helm install failed"; }
   log "helm install --wait: operator ready ($((SECONDS - t))s)"
+  local alerts
+  alerts="$(jp "prometheusrule/$OPERATOR-alerts" '{range .spec.groups[*].rules[*]}{.alert} {end}' | wc -w)"
+  [ "$alerts" = "$(grep -c '^## Dht' "$ROOT/docs/alerts.md")" ] ||
+    die "PrometheusRule $OPERATOR-alerts has $alerts alerts, docs/alerts.md has $(grep -c '^## Dht' "$ROOT/docs/alerts.md") runbooks"
+  log "monitoring.prometheusRule on: PrometheusRule $OPERATOR-alerts with $alerts alerts, each with a runbook"
   for crd in $(cd "$ROOT/charts/dht/crds" && sed -n 's/^  name: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' *.yml); do
     timeout 60 kubectl wait --for=condition=Established "crd/$crd" --timeout=50s >/dev/null || die "CRD $crd not established"
   done
@@ -139,11 +170,11 @@ step_install() {
   yes=("get dhtclusters" "patch dhtclusters" "watch dhtloadtests" "patch dhtclusters --subresource=status" "patch dhtloadtests --subresource=status"
        "create statefulsets.apps" "patch services" "update configmaps" "create secrets" "update secrets"
        "create poddisruptionbudgets.policy" "create jobs.batch" "list pods" "create pods --subresource=eviction" "get pods/log"
-       "delete persistentvolumeclaims" "patch networkpolicies.networking.k8s.io" "delete networkpolicies.networking.k8s.io"
+       "delete persistentvolumeclaims" "patch persistentvolumeclaims" "delete statefulsets.apps" "patch networkpolicies.networking.k8s.io" "delete networkpolicies.networking.k8s.io"
        "create events" "patch events"
        "create tokenreviews.authentication.k8s.io" "create subjectaccessreviews.authorization.k8s.io")
   no=("create pods" "watch pods" "delete pods" "patch secrets" "delete secrets" "delete services" "update services"
-      "get statefulsets.apps" "update statefulsets.apps" "delete statefulsets.apps" "delete jobs.batch" "patch dhtloadtests"
+      "get statefulsets.apps" "update statefulsets.apps" "delete jobs.batch" "patch dhtloadtests"
       "create deployments.apps" "delete dhtclusters" "create dhtclusters" "update pods/status"
       "create serviceaccounts" "create roles.rbac.authorization.k8s.io" "update networkpolicies.networking.k8s.io")
   for check in "${yes[@]}"; do
@@ -307,6 +338,38 @@ SH
 }
 
 # A second cluster with the defaults: TLS only, peers with certificates of its own CA
+step_storage() {
+  # a larger spec.storage.size: the operator asks every claim for it, where the claims' StorageClass
+  # allows expansion; k8s-local's local-path does not, so there the apiserver refuses and the
+  # cluster says so, and nothing is restarted or recreated
+  local class expandable sts before claims
+  class="$(jp "pvc/data-$CLUSTER-0" '{.spec.storageClassName}')"
+  expandable="$(timeout 20 kubectl get storageclass "$class" -o jsonpath='{.allowVolumeExpansion}')"
+  sts="$(jp "sts/$CLUSTER" '{.metadata.uid}')"; before="$(pod_uids)"
+  claims() { jp pvc "{range .items[*]}{.metadata.name}={.spec.resources.requests.storage} {end}" | tr ' ' '\n' | grep "^data-$CLUSTER-" | sort | tr '\n' ' '; }
+  storage_condition() { jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="StorageResized")].status}/{.status.conditions[?(@.type=="StorageResized")].reason}'; }
+  k patch "dht/$CLUSTER" --type merge -p '{"spec":{"storage":{"size":"512Mi"}}}' >/dev/null || die "patch of spec.storage.size failed"
+  if [ "$expandable" = true ]; then
+    until_ok 240 "every claim at 512Mi: StorageResized True" sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht '$CLUSTER' -o jsonpath='{.status.conditions[?(@.type==\"StorageResized\")].status}')\" = True ]"
+    [ "$(jp "sts/$CLUSTER" '{.spec.volumeClaimTemplates[0].spec.resources.requests.storage}')" = 512Mi ] || die "the StatefulSet's claim template is not 512Mi"
+    [ "$(pod_uids)" = "$before" ] || die "pods were replaced by the expansion"
+    log "StorageClass $class expands: every claim holds 512Mi, the StatefulSet was recreated with a 512Mi template, no pod restarted"
+    return
+  fi
+  until_ok 120 "StorageResized False ExpansionRefused (StorageClass $class has no allowVolumeExpansion)" \
+    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht '$CLUSTER' -o jsonpath='{.status.conditions[?(@.type==\"StorageResized\")].reason}')\" = ExpansionRefused ]"
+  log "StorageResized: $(storage_condition): $(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="StorageResized")].message}')"
+  log "status.storage: $(jp "dht/$CLUSTER" '{.status.storage}')"
+  [ "$(jp "dht/$CLUSTER" '{.status.storage.claims[*].phase}')" = "Refused Refused Refused" ] || die "status.storage does not show the 3 claims Refused"
+  claims="$(claims)"
+  [ "$claims" = "data-$CLUSTER-0=256Mi data-$CLUSTER-1=256Mi data-$CLUSTER-2=256Mi " ] || die "the claims changed: $claims"
+  [ "$(jp "sts/$CLUSTER" '{.metadata.uid}')" = "$sts" ] || die "the StatefulSet was recreated although no claim grew"
+  [ "$(pod_uids)" = "$before" ] || die "pods were replaced"
+  k patch "dht/$CLUSTER" --type merge -p '{"spec":{"storage":{"size":"256Mi"}}}' >/dev/null || die "setting spec.storage.size back failed"
+  until_ok 60 "set back: StorageResized True AtSize" sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht '$CLUSTER' -o jsonpath='{.status.conditions[?(@.type==\"StorageResized\")].reason}')\" = AtSize ]"
+  log "set back to 256Mi: $(storage_condition); same StatefulSet, same pods"
+}
+
 step_tls() {
   local c=secure
   k apply -f - >/dev/null <<YAML || die "kubectl apply of DhtCluster $c failed"
@@ -776,7 +839,7 @@ on_every_replica() {
 most_not_ready() { awk '$2 > m {m = $2} END {print m + 0}' "$1"; }
 
 step_roll() {
-  # (a) a settings change (threads) while demo-0 is down: the roller waits for it, then restarts
+  # (a) a settings change (threads, maintenance) while demo-0 is down: the roller waits for it, then restarts
   #     one Ready, caught-up pod at a time; never two down; writes at 2/3 keep being acknowledged
   local before revision_before sampler t
   before="$(pod_uids)"; revision_before="$(jp "dht/$CLUSTER" '{.status.revision}')"
@@ -785,8 +848,9 @@ step_roll() {
   sampler="$(sample_not_ready "$WORK/roll-ready")"
   t=$SECONDS
   k delete pod "$CLUSTER-0" --wait=false >/dev/null || die "cannot delete $CLUSTER-0"
-  k patch "dht/$CLUSTER" --type merge -p '{"spec":{"threads":{"eventLoops":2}}}' >/dev/null || die "patch of spec.threads failed"
-  log "deleted $CLUSTER-0 and changed spec.threads"
+  k patch "dht/$CLUSTER" --type merge -p '{"spec":{"threads":{"eventLoops":2},"maintenance":{"repairIntervalSeconds":600}}}' >/dev/null ||
+    die "patch of spec.threads and spec.maintenance failed"
+  log "deleted $CLUSTER-0 and changed spec.threads and spec.maintenance.repairIntervalSeconds"
   until_ok 120 "the status says the roll waits for $CLUSTER-0" \
     sh -c "timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.roll.message}' | grep -q 'waiting for $CLUSTER-0'"
   log "status.roll: $(jp "dht/$CLUSTER" '{.status.roll}')"
@@ -814,6 +878,15 @@ step_roll() {
   k get sts "$CLUSTER" -o jsonpath='{.spec.template.spec.containers[0].args}' | grep -q -- '--event-loops=2' ||
     die "the StatefulSet does not pass --event-loops=2"
   [ "$(jp "dht/$CLUSTER" '{.status.revision}')" != "$revision_before" ] || die "status.revision is still the old one"
+  # spec.maintenance reached the nodes: each one's admin status shows the repair interval it runs
+  local secret i interval
+  secret="$(kubectl -n "$NS" get secret "$CLUSTER-secret" -o jsonpath='{.data.secret}' | base64 -d)"
+  for i in 0 1 2; do
+    interval="$(in_pod client 30 <<<"curl -s --max-time 5 -H 'X-Dht-Cluster-Secret: $secret' http://$CLUSTER-$i.$CLUSTER-peers:8080/v0/admin/status" |
+      grep -o '"repairIntervalMs":[0-9]*')"
+    [ "$interval" = '"repairIntervalMs":600000' ] || die "$CLUSTER-$i's admin status says ${interval:-nothing}, not a repair every 600 s"
+  done
+  log "each node's admin status: settings.repairIntervalMs 600000 (spec.maintenance.repairIntervalSeconds: 600)"
   writer_stop writer
   on_every_replica writer ro
 
@@ -1082,10 +1155,30 @@ step_backup() {
   [ "$(jp dhtbackup/second '{.status.verification.phase}')" = Passed ] ||
     die "backup second not verified: $(jp dhtbackup/second '{.status.verification.reason}: {.status.verification.message}')"
   log "second verified: $(jp dhtbackup/second '{.status.verification}')"
-  local first second
-  first="$(jp dhtbackup/first '{.status.bytesUploaded}')"; second="$(jp dhtbackup/second '{.status.bytesUploaded}')"
-  log "uploaded: first $first bytes, second $second bytes"
-  [ $((second * 2)) -lt "$first" ] || die "the second backup uploaded $second bytes, not far less than the first's $first"
+  # incremental: each member of the second uploaded at most the bytes of its files that no manifest
+  # of the first lists (what was written or compacted since), and the status adds the members' parts
+  local filer m
+  filer="http://$(k get pods -l app.kubernetes.io/name=seaweedfs -o 'jsonpath={.items[0].status.podIP}'):8888/buckets/dht-backups/$NS/$CLUSTER/backups"
+  for m in first/nodes/0 first/nodes/1 first/nodes/2 second/nodes/0 second/nodes/1 second/nodes/2; do
+    in_pod client 30 <<<"curl -sf --max-time 20 '$filer/$m.json'" > "$WORK/manifest-${m//\//-}.json" ||
+      die "cannot read the manifest $m.json from SeaweedFS's filer"
+  done
+  python3 - "$WORK" "$(jp dhtbackup/second '{.status.bytesUploaded}')" <<'PY' || die "the second backup uploaded files the first had uploaded"
+import json, sys
+work, uploaded = sys.argv[1], int(sys.argv[2])
+first = [json.load(open(f"{work}/manifest-first-nodes-{i}.json")) for i in range(3)]
+second = [json.load(open(f"{work}/manifest-second-nodes-{i}.json")) for i in range(3)]
+old = {f["sha256"] for m in first for f in m["files"]}
+ok = sum(m["bytesUploaded"] for m in second) == uploaded
+for m in second:
+    new = sum(f["size"] for f in m["files"] if f["sha256"] not in old)
+    total = sum(f["size"] for f in m["files"])
+    print(f"  member {m['member']}: {total} bytes in {len(m['files'])} files, {total - new} of them in the first;"
+          f" uploaded {m['bytesUploaded']} (at most {new})")
+    ok &= m["bytesUploaded"] <= new
+print(f"  uploaded by the second: {uploaded} bytes (the status), {sum(m['bytesUploaded'] for m in second)} (its manifests)")
+sys.exit(0 if ok else 1)
+PY
 
   # the cluster and its volumes go; a 5-node cluster is made from the second backup
   timeout 200 kubectl -n "$NS" delete dht "$CLUSTER" --wait=true --timeout=180s >/dev/null || die "deleting the DhtCluster failed"
@@ -1168,7 +1261,7 @@ step_uninstall() {
   timeout 200 helm uninstall "$RELEASE" --namespace "$NS" --wait --timeout 180s >/dev/null || die "helm uninstall failed"
   [ -z "$(timeout 30 helm list -n "$NS" -q)" ] || die "release still listed"
   local left
-  left="$(k get deploy,sa,role,rolebinding,cm -o name 2>/dev/null | grep -v -e '^serviceaccount/default$' -e '^configmap/kube-root-ca.crt$' -e "^configmap/$CLUSTER-config$" -e '^configmap/.*-report$' -e '^configmap/.*-generators$' -e '^configmap/.*-artifact-.*')"
+  left="$(k get deploy,sa,role,rolebinding,cm,prometheusrule -o name 2>/dev/null | grep -v -e '^serviceaccount/default$' -e '^configmap/kube-root-ca.crt$' -e "^configmap/$CLUSTER-config$" -e '^configmap/.*-report$' -e '^configmap/.*-generators$' -e '^configmap/.*-artifact-.*')"
   [ -z "$left" ] || die "left behind by helm uninstall: $left"
   if [ -n "${E2E_WATCH_ALL:-}" ]; then
     timeout 30 kubectl get clusterrole "$OPERATOR" >/dev/null 2>&1 && die "ClusterRole $OPERATOR left behind"
@@ -1290,17 +1383,18 @@ STEPS=(
   "install|helm install the operator (charts/dht) with the built images|step_install|360"
   "cluster|3-replica DhtCluster: Ready, 3/3, printer columns|step_cluster|660"
   "api|PUT/GET/DELETE via the client Service, ack/from, range read from one node; kubectl dht status, put, get|step_api|300"
+  "storage|spec.storage.size grown: claims expanded, or the refusal of a class without expansion shown; nothing restarted|step_storage|300"
   "tls|a DhtCluster with defaults is TLS-only: curl --cacert with a DhtUser token works, plain HTTP, foreign certificates, bad tokens (401), keys outside the ACL (403) and a revoked user refused, a load test with its own DhtUser|step_tls|900"
   "loadtest|DhtLoadTest ~30 s at 300 req/s: Succeeded, results, verdict, report; profiled, with a baseline|step_loadtest|600"
   "parallel|DhtLoadTest with parallelism 2: windows overlap, one merged result, both generators in the report; abortOnFail|step_parallel|480"
   "failover|delete a node pod during a write loop at ack=2/from=3|step_failover|720"
   "replace|dht.dev/replace=demo-1 under a writer and a reader at 2/3: a new volume, it bootstraps; no bad read|step_replace|900"
-  "roll|threads with demo-0 down -> the roller waits, then one pod at a time; defaultAck -> no restart|step_roll|1200"
+  "roll|threads and maintenance with demo-0 down -> the roller waits, then one pod at a time, the nodes run the new repair interval; defaultAck -> no restart|step_roll|1200"
   "paused|a spec change while paused does not advance observedGeneration|step_paused|360"
   "secret|Secret deleted, then a pod: no new secret, Degraded says why, no 403; restored|step_secret|600"
   "upgrade|helm upgrade with a new node image: no restart for 120 s; allow-restart=once rolls|step_upgrade|1200"
   "scale|3 -> 5 -> 3 under a writer and a reader at 2/3: nothing lost, exactly 3 copies|step_scale|1800"
-  "backup|10000 keys; a DhtBackup under a writer, a second smaller one, verified; the cluster and its claims deleted, restored into 5 nodes: every key as before, 3 copies; a schedule keeps 1|step_backup|2400"
+  "backup|10000 keys; a DhtBackup under a writer, a second that uploads only new files, verified; the cluster and its claims deleted, restored into 5 nodes: every key as before, 3 copies; a schedule keeps 1|step_backup|2400"
   "uninstall|helm uninstall: everything gone but the PVCs|step_uninstall|480"
 )
 passed=0 failed=0 skipped=0 results=()
@@ -1309,6 +1403,11 @@ cleanup() {
   if [ -n "${E2E_KEEP:-}" ]; then
     echo "namespace $NS kept (E2E_KEEP): kubectl delete namespace $NS; helm uninstall $RELEASE -n $NS"
   else
+    # DhtBackups first, while the operator runs their finalizer; else the namespace waits for it
+    timeout 90 kubectl -n "$NS" delete dhtbackups --all --wait=true --timeout=80s >/dev/null 2>&1 ||
+      for b in $(timeout 20 kubectl -n "$NS" get dhtbackups -o name 2>/dev/null); do
+        timeout 20 kubectl -n "$NS" patch "$b" --type=merge -p '{"metadata":{"finalizers":null}}' >/dev/null 2>&1
+      done
     timeout 30 helm uninstall "$RELEASE" --namespace "$NS" >/dev/null 2>&1 || true
     timeout 200 kubectl delete namespace "$NS" --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 ||
       echo "namespace $NS: deletion still in progress"

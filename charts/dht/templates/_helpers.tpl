@@ -123,9 +123,12 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
 - apiGroups: ["dht.dev"]
   resources: ["dhtclusters/status", "dhtloadtests/status", "dhtusers/status", "dhtbackups/status"]
   verbs: ["patch"]
+# delete: a larger spec.storage.size, once every claim asks it, deletes the StatefulSet without
+# its pods (propagation Orphan; its claim templates are immutable), and the next reconcile creates
+# it with the larger template and adopts the pods
 - apiGroups: ["apps"]
   resources: ["statefulsets"]
-  verbs: ["list", "watch", "create", "patch"]
+  verbs: ["list", "watch", "create", "patch", "delete"]
 - apiGroups: [""]
   resources: ["services"]
   verbs: ["list", "watch", "create", "patch"]
@@ -175,7 +178,7 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
   resources: ["pods/log"]
   verbs: ["get"]
 # the claims of members a scale-down removed (labelled, or deleted: detachedClaims), and of a
-# replaced node (deleted)
+# replaced node (deleted); patch: a larger spec.storage.size asked of each claim
 - apiGroups: [""]
   resources: ["persistentvolumeclaims"]
   verbs: ["get", "list", "patch", "delete"]

@@ -79,8 +79,9 @@ public final class NodeFlags {
    * The flags of a node in a pod, as the operator passes them: where it listens and keeps its data,
    * its own URL and the files it re-reads (the members, with the replication defaults, the secrets,
    * the users, the backup store, a backup to restore: null for none), its threads and admission
-   * limits, its warm-up and its shutdown delay; with TLS, its peer and admin ports and its
-   * certificate files ({@link Tls}; null: plain HTTP on one port).
+   * limits, its warm-up and its shutdown delay, then the cluster's other settings ({@code
+   * --flag=value} each, only those set: the node's default applies to the rest); with TLS, its peer
+   * and admin ports and its certificate files ({@link Tls}; null: plain HTTP on one port).
    */
   public record Pod(
       int port,
@@ -99,7 +100,8 @@ public final class NodeFlags {
       long requestTimeoutMs,
       int maxValueBytes,
       int warmUpSeconds,
-      long shutdownDelayMs) {
+      long shutdownDelayMs,
+      List<String> settings) {
 
     public List<String> args() {
       var args = new ArrayList<String>();
@@ -130,6 +132,7 @@ public final class NodeFlags {
       if (restoreFile != null) {
         args.add(RESTORE_FILE + "=" + restoreFile);
       }
+      args.addAll(settings);
       return List.copyOf(args);
     }
   }

@@ -14,6 +14,7 @@ import dev.dht.operator.tls.CertificatePolicy;
 import dev.dht.operator.tls.TlsReport;
 import dev.dht.operator.tls.TlsSecrets;
 import dev.dht.operator.users.DhtUser;
+import dev.dht.operator.volumes.VolumeExpansion;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.javaoperatorsdk.operator.api.config.informer.Informer;
@@ -160,6 +161,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     /** The restore of a cluster created from a backup; null for others. */
     ClusterRestore.Report restore;
 
+    /** The volumes against spec.storage.size; null when not looked at. */
+    VolumeExpansion.Outcome volumes;
+
     Turn(
         DhtCluster cluster,
         Context<DhtCluster> context,
@@ -188,12 +192,13 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   /**
    * The chain of one reconciliation: observe; unless paused, the Secret, the TLS certificates
    * (before the StatefulSet that mounts them), the upgrade permission, the replacement of a node on
-   * a new volume, the next step of a change of size, the owned objects, the pods' files, the nodes'
-   * streams and clean-ups, the next pod to restart, the claims of removed members; then the status.
-   * A Secret of those names that is not the cluster's stops the chain there: nothing that would
-   * mount it or send it is applied. A spec.image or spec.jvmOption that the chart's policy refuses
-   * stops it after the users file: no StatefulSet is created or changed and no node restarted, so
-   * running nodes keep their pod template (and still get their certificates and users).
+   * a new volume, the next step of a change of size, the owned objects, the volumes' size, the
+   * pods' files, the nodes' streams and clean-ups, the next pod to restart, the claims of removed
+   * members; then the status. A Secret of those names that is not the cluster's stops the chain
+   * there: nothing that would mount it or send it is applied. A spec.image or spec.jvmOption that
+   * the chart's policy refuses stops it after the users file: no StatefulSet is created or changed
+   * and no node restarted, so running nodes keep their pod template (and still get their
+   * certificates and users).
    */
   /**
    * The DhtUsers, mapped to the cluster they name: a new, changed or deleted user (or a new token,
@@ -259,6 +264,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     replaceNode(turn);
     planScaleStep(turn);
     applyOwnedObjects(turn);
+    expandVolumes(turn);
     refreshFiles(turn);
     pushUsers(turn);
     startStreamsAndCleanups(turn);
@@ -386,6 +392,11 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     workflow.reconcileManagedWorkflow();
   }
 
+  /** The claims grown to spec.storage.size, the StatefulSet recreated for a larger template. */
+  private static void expandVolumes(Turn turn) {
+    turn.volumes = ClusterVolumes.expand(turn.context, turn.model);
+  }
+
   private static void refreshFiles(Turn turn) {
     ClusterActions.refreshFiles(turn.context, turn.model, turn.seen);
   }
@@ -451,7 +462,8 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 turn.refusal),
             turn.tls,
             turn.users,
-            turn.restore);
+            turn.restore,
+            turn.volumes);
     var roll = turn.roll;
     boolean refused = turn.scaling() != null && turn.scaling().startsWith("refused");
     boolean busy =
@@ -511,13 +523,14 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
                 refusal(cluster, current)),
             null,
             null,
+            null,
             null));
   }
 
   /**
    * Computes the status, records events for its transitions, returns the status-only patch; {@code
-   * tls}, {@code users} and {@code restore} are null when the certificates, users or restore were
-   * not looked at (their status is kept).
+   * tls}, {@code users}, {@code restore} and {@code volumes} are null when the certificates, users,
+   * restore or claims were not looked at (their status is kept).
    */
   private static DhtCluster report(
       DhtCluster cluster,
@@ -525,11 +538,13 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
       ClusterStatusCalculator.Observation in,
       TlsReport tls,
       ClusterUsers.Report users,
-      ClusterRestore.Report restore) {
+      ClusterRestore.Report restore,
+      VolumeExpansion.Outcome volumes) {
     var status = ClusterStatusCalculator.compute(in);
     ClusterTls.report(status, cluster, in.model().generation(), tls, in.now());
     ClusterUsers.report(status, cluster, in.model(), users, in.now());
     ClusterRestore.report(status, cluster, in.model(), restore, in.now());
+    ClusterVolumes.report(status, cluster, in.model(), volumes, in.now());
     ClusterEvents.emit(
         context.getClient(),
         cluster,

@@ -6,10 +6,15 @@ import dev.dht.operator.backup.BackupSpec;
 import dev.dht.operator.backup.BootstrapSpec;
 import dev.dht.operator.crd.KubernetesSchemas;
 import dev.dht.operator.networking.NetworkPolicySpec;
+import dev.dht.operator.settings.ClockSpec;
+import dev.dht.operator.settings.CompatibilitySpec;
+import dev.dht.operator.settings.MaintenanceSpec;
+import dev.dht.operator.settings.RocksDbSpec;
 import dev.dht.operator.tls.TlsSpec;
 import dev.dht.operator.users.Authentication;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.generator.annotation.Default;
+import io.fabric8.generator.annotation.Max;
 import io.fabric8.generator.annotation.Min;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
@@ -55,6 +60,11 @@ import lombok.NoArgsConstructor;
 @NoArgsConstructor
 @AllArgsConstructor(access = AccessLevel.PRIVATE)
 public class DhtClusterSpec {
+  /**
+   * The bound of a field the operator and the node read as a Java int: a larger one would make the
+   * cluster's object unreadable to the operator.
+   */
+  static final double MAX_INT = Integer.MAX_VALUE;
 
   @SpecReplicas
   @Default("3")
@@ -99,13 +109,36 @@ public class DhtClusterSpec {
   @Builder.Default
   private Limits limits = new Limits();
 
+  // no CRD default for the sections below: one would be written into every existing cluster's
+  // spec and change its restart inputs (ClusterModel.inputs); an unset field keeps the node's own
+  @JsonPropertyDescription(
+      "Anti-entropy repair, tombstones and hints of each node; unset fields keep the node's"
+          + " defaults. A change restarts the nodes one at a time.")
+  private MaintenanceSpec maintenance;
+
+  @JsonPropertyDescription(
+      "How far the nodes' clocks may be apart. A change restarts the nodes one at a time.")
+  private ClockSpec clock;
+
+  @JsonPropertyDescription("Each node's storage engine. A change restarts the nodes one at a time.")
+  private RocksDbSpec rocksdb;
+
+  @JsonPropertyDescription(
+      "Newer node-to-node protocols to turn off, to run next to nodes of an earlier version. A"
+          + " change restarts the nodes one at a time.")
+  private CompatibilitySpec compatibility;
+
   @Default("{}")
   @JsonPropertyDescription(
-      "Persistent volume of each node (the StatefulSet's volume claim template). Immutable: it"
-          + " cannot change after the cluster is created.")
+      "Persistent volume of each node (the StatefulSet's volume claim template). A larger size"
+          + " expands every claim of the cluster, where their StorageClass allows it"
+          + " (status.storage, condition StorageResized); volumes never shrink. The class cannot"
+          + " change.")
   @ValidationRule(
-      value = "self == oldSelf",
-      message = "storage is immutable: StatefulSet volume claim templates cannot change")
+      value =
+          "has(self.storageClassName) == has(oldSelf.storageClassName)"
+              + " && (!has(self.storageClassName) || self.storageClassName == oldSelf.storageClassName)",
+      message = "storage.storageClassName cannot change after the cluster is created")
   @Builder.Default
   private Storage storage = new Storage();
 
@@ -274,6 +307,7 @@ public class DhtClusterSpec {
   @AllArgsConstructor(access = AccessLevel.PRIVATE)
   public static class Threads {
     @Min(1)
+    @Max(MAX_INT)
     @JsonPropertyDescription(
         "Vert.x event loops of each node, at least 1. Default: one per whole core of the node"
             + " container's CPU limit, else of its CPU request, at least one (1 with the default"
@@ -281,13 +315,18 @@ public class DhtClusterSpec {
     private Integer eventLoops;
 
     @Min(1)
+    @Max(MAX_INT)
     @JsonPropertyDescription(
         "Threads of each node's bounded RocksDB worker pool, at least 1. Default: two per event"
             + " loop.")
     private Integer storageWorkers;
   }
 
-  /** Node admission limits; a change restarts the pods. */
+  /**
+   * Node admission limits; a change restarts the pods. Fields added after the first three have no
+   * CRD default (the nodes' own applies): one would change every existing cluster's restart inputs.
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
   @Data
   @Builder(toBuilder = true)
   @NoArgsConstructor
@@ -295,6 +334,7 @@ public class DhtClusterSpec {
   public static class Limits {
     @Default("4096")
     @Min(1)
+    @Max(MAX_INT)
     @JsonPropertyDescription(
         "Requests a node handles at once, at least 1; beyond that it answers 503. Default:"
             + " 4096.")
@@ -303,6 +343,7 @@ public class DhtClusterSpec {
 
     @Default("1000")
     @Min(1)
+    @Max(MAX_INT)
     @JsonPropertyDescription(
         "Deadline of a request in milliseconds, at least 1; beyond that the node answers 504."
             + " Default: 1000.")
@@ -311,11 +352,64 @@ public class DhtClusterSpec {
 
     @Default("1048576")
     @Min(1)
+    @Max(MAX_INT)
     @JsonPropertyDescription(
         "Largest value a node accepts, in bytes, at least 1; beyond that it answers 413."
             + " Default: 1048576 (1 MiB).")
     @Builder.Default
     private Integer maxValueBytes = 1048576;
+
+    @Min(1)
+    @Max(MAX_INT)
+    @JsonPropertyDescription(
+        "Longest key a node accepts, in bytes, at least 1; beyond that it answers 400. Default:"
+            + " 1024. Sets --max-key-bytes.")
+    private Integer maxKeyBytes;
+
+    @Min(1)
+    @Max(MAX_INT)
+    @JsonPropertyDescription(
+        "Milliseconds a client has to send a request's body; beyond that the node answers 408"
+            + " and closes the connection. Default: 5000. Sets --body-timeout-ms.")
+    private Integer bodyTimeoutMs;
+
+    @Min(1)
+    @Max(MAX_INT)
+    @JsonPropertyDescription(
+        "Seconds an idle keep-alive connection stays open. Default: 60. Sets --idle-timeout-s.")
+    private Integer idleTimeoutSeconds;
+
+    @Min(0)
+    @JsonPropertyDescription(
+        "Bytes of client request bodies a node holds at once; beyond that it answers 503. 0 or"
+            + " unset: an eighth of the heap. Sets --max-body-bytes-inflight.")
+    private Long maxBodyBytesInflight;
+
+    @Min(1)
+    @Max(MAX_INT)
+    @JsonPropertyDescription(
+        "Node-to-node batches a node handles at once, apart from clients; beyond that it answers"
+            + " its peers 503. Default: 1024. Sets --max-internal-inflight.")
+    private Integer maxInternalInflight;
+
+    @Min(0)
+    @JsonPropertyDescription(
+        "Bytes of node-to-node batch bodies a node holds at once. 0 or unset: an eighth of the"
+            + " heap. Sets --max-internal-body-bytes-inflight.")
+    private Long maxInternalBodyBytesInflight;
+
+    @Min(1)
+    @Max(MAX_INT)
+    @JsonPropertyDescription(
+        "Replica operations a node queues or has in flight to one peer; beyond that they fail at"
+            + " once (the write may still reach ack elsewhere, else 504). Default: 4096. Sets"
+            + " --peer-max-pending-ops.")
+    private Integer peerMaxPendingOps;
+
+    @Min(0)
+    @JsonPropertyDescription(
+        "The same in bytes. 0 or unset: a sixteenth of the heap. Sets --peer-max-pending-bytes.")
+    private Long peerMaxPendingBytes;
   }
 
   /** The per-node persistent volume. */
@@ -330,7 +424,9 @@ public class DhtClusterSpec {
         "^([0-9]+(\\.[0-9]+)?)(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E)?$")
     @JsonPropertyDescription(
         "Size of each node's volume, a Kubernetes quantity such as 1Gi or 500Mi. Default: 1Gi."
-            + " Immutable.")
+            + " A larger one expands the claims (their StorageClass must allow expansion); a"
+            + " smaller one shrinks nothing: after a refused expansion, set it back to the size"
+            + " the claims hold.")
     @Builder.Default
     private String size = "1Gi";
 

@@ -8,6 +8,7 @@ import dev.dht.operator.replacing.NodeReplacement;
 import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.tls.TlsStatus;
 import dev.dht.operator.users.UsersStatus;
+import dev.dht.operator.volumes.StorageStatus;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.model.annotation.LabelSelector;
@@ -119,13 +120,20 @@ public class DhtClusterStatus {
           + " created, and how far its nodes got in loading it.")
   private RestoreState restore;
 
+  @JsonPropertyDescription(
+      "The node volumes against spec.storage.size: each claim's requested size, capacity and"
+          + " phase, and the size of the StatefulSet's claim template.")
+  private StorageStatus storage;
+
   @SchemaFrom(type = KubernetesSchemas.Condition[].class)
   @JsonPropertyDescription(
       "Conditions: Ready (every node Ready), Progressing (a rollout, roll, scale or node"
           + " replacement under way), Degraded, ConfigApplied (every node runs the current settings), Paused"
           + " (dht.dev/pause-reconciliation), RestartRequired (new operator defaults wait for"
           + " dht.dev/allow-restart=once), Restored (a cluster created from a backup: every node"
-          + " loaded its share; it is not Ready before), BackupStore (spec.backup can be used).")
+          + " loaded its share; it is not Ready before), BackupStore (spec.backup can be used),"
+          + " StorageResized (every claim holds spec.storage.size; ExpansionRefused when its"
+          + " StorageClass cannot expand).")
   @Builder.Default
   private List<Condition> conditions = new ArrayList<>();
 }

@@ -268,7 +268,8 @@ final class NodePodTemplate {
             WARM_UP_SECONDS,
             // on SIGTERM, not Ready at once but serving for 5 s more, while the Services drop the
             // pod (scale-down, rollouts, drains): clients then never meet a pod already gone
-            SHUTDOWN_DELAY_MS)
+            SHUTDOWN_DELAY_MS,
+            model.settingFlags())
         .args();
   }
 

@@ -23,9 +23,19 @@ public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
     super(StatefulSet.class);
   }
 
+  /**
+   * The StatefulSet of the model; one that exists keeps its claim template (immutable: {@link
+   * ClusterVolumes} recreates the StatefulSet for a larger one).
+   */
   @Override
   protected StatefulSet desired(DhtCluster primary, Context<DhtCluster> context) {
-    return build(model(context));
+    var model = model(context);
+    return build(
+        model,
+        context
+            .getSecondaryResource(StatefulSet.class)
+            .map(StatefulSetDependent::claimSize)
+            .orElseGet(() -> new Quantity(model.storageSize())));
   }
 
   @Override
@@ -34,6 +44,10 @@ public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
   }
 
   static StatefulSet build(ClusterModel model) {
+    return build(model, new Quantity(model.storageSize()));
+  }
+
+  private static StatefulSet build(ClusterModel model, Quantity claimSize) {
     return new StatefulSetBuilder()
         .withMetadata(ClusterDependent.metadata(model, model.statefulSetName()))
         .withNewSpec()
@@ -54,7 +68,7 @@ public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
         .withWhenScaled("Retain")
         .endPersistentVolumeClaimRetentionPolicy()
         .withTemplate(NodePodTemplate.annotated(model))
-        .withVolumeClaimTemplates(dataClaim(model))
+        .withVolumeClaimTemplates(dataClaim(model, claimSize))
         .endSpec()
         .build();
   }
@@ -67,7 +81,16 @@ public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
         : PodRevision.parse(annotations.get(ClusterModel.REVISION_ANNOTATION));
   }
 
-  private static PersistentVolumeClaim dataClaim(ClusterModel model) {
+  /** The size the StatefulSet's data claim template asks for; null if it has none. */
+  static Quantity claimSize(StatefulSet sts) {
+    return sts.getSpec().getVolumeClaimTemplates().stream()
+        .filter(c -> NodePodTemplate.DATA_VOLUME.equals(c.getMetadata().getName()))
+        .map(c -> c.getSpec().getResources().getRequests().get("storage"))
+        .findFirst()
+        .orElse(null);
+  }
+
+  private static PersistentVolumeClaim dataClaim(ClusterModel model, Quantity size) {
     return new PersistentVolumeClaimBuilder()
         .withNewMetadata()
         .withName(NodePodTemplate.DATA_VOLUME)
@@ -77,7 +100,7 @@ public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
         .withAccessModes("ReadWriteOnce")
         .withStorageClassName(model.storageClassName())
         .withNewResources()
-        .withRequests(Map.of("storage", new Quantity(model.storageSize())))
+        .withRequests(Map.of("storage", size))
         .endResources()
         .endSpec()
         .build();

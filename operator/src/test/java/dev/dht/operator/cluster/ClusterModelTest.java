@@ -7,6 +7,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dht.contract.MembersFile.Replication;
 import dev.dht.operator.rolling.PodRevision;
 import dev.dht.operator.scaling.Membership;
+import dev.dht.operator.settings.ClockSpec;
+import dev.dht.operator.settings.CompatibilitySpec;
+import dev.dht.operator.settings.MaintenanceSpec;
+import dev.dht.operator.settings.RocksDbSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -125,7 +129,14 @@ class ClusterModelTest {
             s -> s.getLimits().setRequestTimeoutMs(50),
             s -> s.getLimits().setMaxValueBytes(10),
             s -> s.setJvmOptions(List.of("-Xmx1g")),
-            s -> s.setResources(resources(Map.of("memory", "1Gi"))));
+            s -> s.setResources(resources(Map.of("memory", "1Gi"))),
+            s -> s.getLimits().setMaxKeyBytes(64),
+            s -> s.getLimits().setPeerMaxPendingBytes(1L << 20),
+            s -> s.setMaintenance(MaintenanceSpec.builder().repairIntervalSeconds(60L).build()),
+            s -> s.setMaintenance(MaintenanceSpec.builder().hintWindowSeconds(0L).build()),
+            s -> s.setClock(ClockSpec.builder().maxOffsetMs(100L).build()),
+            s -> s.setRocksdb(RocksDbSpec.builder().blockCacheMb(256L).build()),
+            s -> s.setCompatibility(CompatibilitySpec.builder().peerFrames(false).build()));
     var base = model(cluster(3)).desiredRevision().revision();
     for (var change : restartChanges) {
       var cluster = cluster(3);
@@ -133,6 +144,18 @@ class ClusterModelTest {
       var changed = model(cluster).desiredRevision().revision();
       assertThat(changed.changesFrom(base)).contains("settings").hasSizeGreaterThan(1);
     }
+  }
+
+  @Test
+  void aSpecStoredBeforeTheNodeSettingsExistedHasTheRestartInputsItHad() {
+    // the apiserver fills in the three limits with defaults and none of the later fields
+    var tree = CanonicalJson.tree(cluster(3).getSpec());
+    assertThat(tree.get("limits").properties())
+        .extracting(Map.Entry::getKey)
+        .containsExactlyInAnyOrder("maxInflight", "requestTimeoutMs", "maxValueBytes");
+    assertThat(tree.has("maintenance") || tree.has("clock") || tree.has("rocksdb")).isFalse();
+    assertThat(tree.has("compatibility")).isFalse();
+    assertThat(model(cluster(3)).settingFlags()).isEmpty();
   }
 
   @Test

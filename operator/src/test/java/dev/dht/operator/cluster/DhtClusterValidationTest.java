@@ -138,24 +138,73 @@ class DhtClusterValidationTest {
   }
 
   @Test
-  void storageIsImmutable() {
+  void storageSizeMayChangeButNotItsClass() {
     create("storage", "{storage: {size: 1Gi}}");
+    var clusters = client.resources(DhtCluster.class).inNamespace(ns).withName("storage");
+    clusters.edit(c -> {
+      c.getSpec().getStorage().setSize("2Gi");
+      return c;
+    });
+    assertThat(read("storage").getSpec().getStorage().getSize()).isEqualTo("2Gi");
+    clusters.edit(c -> {
+      c.getSpec().getStorage().setSize("1Gi"); // back, after a refused expansion
+      return c;
+    });
     assertRefused(
         () ->
-            client
-                .resources(DhtCluster.class)
-                .inNamespace(ns)
-                .withName("storage")
-                .edit(c -> {
-                  c.getSpec().getStorage().setSize("2Gi");
-                  return c;
-                }),
-        "storage is immutable");
+            clusters.edit(c -> {
+              c.getSpec().getStorage().setStorageClassName("fast");
+              return c;
+            }),
+        "storage.storageClassName cannot change");
   }
 
   private static DhtCluster withReplicas(DhtCluster cluster, int replicas) {
     cluster.getSpec().setReplicas(replicas);
     return cluster;
+  }
+
+  @Test
+  void maintenanceKeepsTombstonesLongerThanRepairAndHintsWithTheNodesDefaultsForUnsetFields() {
+    create(
+        "maintained",
+        "{maintenance: {repairIntervalSeconds: 600, tombstoneGraceSeconds: 7200,"
+            + " hintWindowSeconds: 1800}, clock: {maxOffsetMs: 250}, rocksdb: {blockCacheMb: 128},"
+            + " limits: {maxKeyBytes: 100}, compatibility: {peerFrames: false}}");
+    var spec = read("maintained").getSpec();
+    assertThat(spec.getMaintenance().getRepairIntervalSeconds()).isEqualTo(600L);
+    assertThat(spec.getMaintenance().getMaxHintBytes()).as("no CRD default").isNull();
+    assertThat(spec.getLimits().getMaxKeyBytes()).isEqualTo(100);
+    create("short-interval", "{maintenance: {repairIntervalSeconds: 60}}");
+
+    String repair = "tombstoneGraceSeconds (default 86400) must be longer than repairInterval";
+    assertRefused(
+        () ->
+            create(
+                "grace-equal",
+                "{maintenance: {repairIntervalSeconds: 600, tombstoneGraceSeconds: 600}}"),
+        repair);
+    assertRefused(
+        () -> create("interval-past-default", "{maintenance: {repairIntervalSeconds: 86400}}"),
+        repair);
+    assertRefused(
+        () -> create("grace-under-default", "{maintenance: {tombstoneGraceSeconds: 3600}}"),
+        repair);
+    assertRefused(
+        () ->
+            create(
+                "hints-outlive",
+                "{maintenance: {tombstoneGraceSeconds: 7200, hintWindowSeconds: 7200,"
+                    + " repairIntervalSeconds: 60}}"),
+        "tombstoneGraceSeconds (default 86400) must be longer than hintWindowSeconds");
+    assertRefused(
+        () -> create("no-repair", "{maintenance: {repairIntervalSeconds: 0}}"),
+        "spec.maintenance.repairIntervalSeconds");
+    assertRefused(
+        () -> create("huge-key", "{limits: {maxKeyBytes: 3000000000}}"), "spec.limits.maxKeyBytes");
+    assertRefused(
+        () -> create("huge-loops", "{threads: {eventLoops: 3000000000}}"),
+        "spec.threads.eventLoops");
   }
 
   private static void assertRefused(Runnable request, String message) {

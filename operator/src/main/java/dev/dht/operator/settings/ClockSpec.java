@@ -1,0 +1,26 @@
+package dev.dht.operator.settings;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Min;
+import lombok.AccessLevel;
+import lombok.AllArgsConstructor;
+import lombok.Builder;
+import lombok.Data;
+import lombok.NoArgsConstructor;
+
+/** spec.clock: how far the nodes' clocks may drift apart. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@Data
+@Builder(toBuilder = true)
+@NoArgsConstructor
+@AllArgsConstructor(access = AccessLevel.PRIVATE)
+public class ClockSpec {
+  @Min(1)
+  @JsonPropertyDescription(
+      "Largest clock offset between nodes, in milliseconds, at least 1: a write stamped further"
+          + " ahead of a node's clock is refused, none is stamped further ahead, and a node out by"
+          + " more from most of its peers fences itself. Default: 500. Sets --max-clock-offset-ms;"
+          + " a change restarts the nodes one at a time.")
+  private Long maxOffsetMs;
+}

@@ -1,0 +1,31 @@
+package dev.dht.operator.volumes;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.ArrayList;
+import java.util.List;
+import lombok.AccessLevel;
+import lombok.AllArgsConstructor;
+import lombok.Builder;
+import lombok.Data;
+import lombok.NoArgsConstructor;
+
+/** status.storage: the node volumes against spec.storage.size. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@Data
+@Builder(toBuilder = true)
+@NoArgsConstructor
+@AllArgsConstructor(access = AccessLevel.PRIVATE)
+public class StorageStatus {
+  @JsonPropertyDescription("The size spec.storage.size asks for.")
+  private String size;
+
+  @JsonPropertyDescription(
+      "The size the StatefulSet's claim template gives new claims; it follows size once every"
+          + " claim was expanded (the StatefulSet is then recreated, its pods kept).")
+  private String templateSize;
+
+  @JsonPropertyDescription("Each claim of the cluster, detached ones too, by name.")
+  @Builder.Default
+  private List<ClaimState> claims = new ArrayList<>();
+}
