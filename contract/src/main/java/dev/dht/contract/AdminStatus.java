@@ -46,8 +46,15 @@ public record AdminStatus(
 
   public static final String IDLE = "idle";
 
-  /** A member URL and its state in the membership: normal, joining or leaving. */
-  public record Member(String url, String state) {}
+  /**
+   * A member URL, its state in the membership (normal, joining, leaving or lost) and its zone
+   * (null: none; absent from nodes before zones).
+   */
+  public record Member(String url, String state, String zone) {
+    public Member(String url, String state) {
+      this(url, state, null);
+    }
+  }
 
   /**
    * A repair or stream run: running or idle, how many runs (and failed ones), when the current run

@@ -11,8 +11,9 @@ import java.util.Locale;
  * that name no ack or from; else the node's flags), {@code next-replication ACK/FROM} (optional,
  * during a change of the defaults: those of the next ring), {@code read-from next} (optional,
  * during a change), then one member a line, its URL and, after a space, its state ({@code joining}
- * or {@code leaving}; none: normal). Blank lines and lines starting with '#' are ignored, so a
- * plain list of URLs is a membership of epoch 0.
+ * or {@code leaving}; none: normal), then its zone ({@code zone=NAME}; none: the zone of every
+ * member without one). Placement spreads a key's replicas over the zones. Blank lines and lines
+ * starting with '#' are ignored, so a plain list of URLs is a membership of epoch 0.
  */
 public record MembersFile(
     long epoch,
@@ -28,7 +29,26 @@ public record MembersFile(
     LOST
   }
 
-  public record Member(String url, State state) {}
+  /** A member: its URL, its state and its zone (null: none). */
+  public record Member(String url, State state, String zone) {
+    public Member {
+      if (zone != null && !ZONE.matcher(zone).matches()) {
+        throw new IllegalArgumentException(
+            "a zone is 1 to 63 letters, digits, '-', '_' or '.', starting and ending with a letter"
+                + " or digit (a Kubernetes label value), got '"
+                + zone
+                + "'");
+      }
+    }
+
+    public Member(String url, State state) {
+      this(url, state, null);
+    }
+  }
+
+  private static final java.util.regex.Pattern ZONE =
+      java.util.regex.Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+  private static final String ZONE_PREFIX = "zone=";
 
   /** Default ack and from, {@code 1 <= ack <= from}. */
   public record Replication(int ack, int from) {
@@ -89,6 +109,9 @@ public record MembersFile(
       if (member.state() != State.NORMAL) {
         out.append(' ').append(member.state().name().toLowerCase(Locale.ROOT));
       }
+      if (member.zone() != null) {
+        out.append(' ').append(ZONE_PREFIX).append(member.zone());
+      }
       out.append('\n');
     }
     return out.toString();
@@ -118,16 +141,29 @@ public record MembersFile(
               "expected 'read-from next|current', got '" + line + "'");
         }
         readNext = words[1].equals("next");
-      } else if (words.length == 1) {
-        members.add(new Member(words[0], State.NORMAL));
-      } else if (words.length == 2 && STATES.contains(words[1])) {
-        members.add(new Member(words[0], State.valueOf(words[1].toUpperCase(Locale.ROOT))));
       } else {
-        throw new IllegalArgumentException(
-            "expected 'URL [joining|leaving|lost]', got '" + line + "'");
+        members.add(member(words, line));
       }
     }
     return new MembersFile(epoch, replication, nextReplication, readNext, members);
+  }
+
+  /** {@code URL [joining|leaving|lost] [zone=NAME]} */
+  private static Member member(String[] words, String line) {
+    int at = 1;
+    State state = State.NORMAL;
+    if (at < words.length && STATES.contains(words[at])) {
+      state = State.valueOf(words[at++].toUpperCase(Locale.ROOT));
+    }
+    String zone = null;
+    if (at < words.length && words[at].startsWith(ZONE_PREFIX)) {
+      zone = words[at++].substring(ZONE_PREFIX.length());
+    }
+    if (at != words.length) {
+      throw new IllegalArgumentException(
+          "expected 'URL [joining|leaving|lost] [zone=NAME]', got '" + line + "'");
+    }
+    return new Member(words[0], state, zone);
   }
 
   private static List<String> lines(String content) {

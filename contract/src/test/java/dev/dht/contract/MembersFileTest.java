@@ -45,7 +45,8 @@ class MembersFileTest {
         Arbitraries.integers()
             .between(0, 99)
             .map(i -> "http://demo-" + i + ".demo-peers.ns.svc.cluster.local:8080");
-    return Combinators.combine(urls, Arbitraries.of(State.class))
+    Arbitrary<String> zones = Arbitraries.of("eu-west-1a", "zone-b", "z.3", "a").injectNull(0.4);
+    return Combinators.combine(urls, Arbitraries.of(State.class), zones)
         .as(Member::new)
         .list()
         .ofMaxSize(9);
@@ -87,6 +88,19 @@ class MembersFileTest {
   }
 
   @Test
+  void readsZones() {
+    var file =
+        MembersFile.parse(
+            "epoch 2\nhttp://a:1 zone=eu-1a\nhttp://b:2 joining zone=eu-1b\nhttp://c:3");
+    assertThat(file.members())
+        .containsExactly(
+            new Member("http://a:1", State.NORMAL, "eu-1a"),
+            new Member("http://b:2", State.JOINING, "eu-1b"),
+            new Member("http://c:3", State.NORMAL, null));
+    assertThat(file.write()).contains("http://b:2 joining zone=eu-1b\n");
+  }
+
+  @Test
   void namesALineItCannotRead() {
     for (String bad :
         List.of(
@@ -95,6 +109,8 @@ class MembersFileTest {
             "read-from later",
             "http://a:1 gone",
             "a b c",
+            "http://a:1 zone=a leaving",
+            "http://a:1 normal zone=a zone=b",
             "replication 2",
             "replication 2/x",
             "next-replication",
@@ -103,6 +119,10 @@ class MembersFileTest {
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("expected");
     }
+    assertThatThrownBy(() -> MembersFile.parse("http://a:1 zone=-bad"))
+        .hasMessageContaining("a zone is 1 to 63 letters");
+    assertThatThrownBy(() -> MembersFile.parse("http://a:1 zone="))
+        .hasMessageContaining("a zone is 1 to 63 letters");
     assertThatThrownBy(() -> MembersFile.parse("replication 3/2"))
         .hasMessageContaining("1 <= ack <= from");
     assertThatThrownBy(() -> MembersFile.parse("next-replication 2/3\nhttp://a:1"))

@@ -12,15 +12,19 @@ public final class ConfigFiles {
   private ConfigFiles() {}
 
   /**
-   * The membership of a {@link MembersFile}, with the replication defaults it gives, else {@code
-   * flags}. A node missing from a membership of epoch 1 or more (started before it is listed) takes
-   * itself as joining.
+   * The membership of a {@link MembersFile}, with its zones and the replication defaults it gives,
+   * else {@code flags}. A node missing from a membership of epoch 1 or more (started before it is
+   * listed) takes itself as joining.
    */
   public static Topology topology(String content, String self, Replication.Defaults flags) {
     MembersFile file = MembersFile.parse(content);
     Map<String, Topology.State> members = new LinkedHashMap<>();
+    Map<String, String> zones = new LinkedHashMap<>();
     for (MembersFile.Member member : file.members()) {
       members.put(Topology.normalize(member.url()), Topology.State.valueOf(member.state().name()));
+      if (member.zone() != null) {
+        zones.put(Topology.normalize(member.url()), member.zone());
+      }
     }
     if (file.epoch() > 0 && !members.containsKey(Topology.normalize(self))) {
       // a new node, started before the membership lists it: it waits, owning nothing, as a
@@ -31,6 +35,7 @@ public final class ConfigFiles {
     return Topology.of(
         file.epoch(),
         members,
+        zones,
         defaults,
         defaults(file.nextReplication(), defaults),
         file.readNext(),

@@ -1,5 +1,7 @@
 package dev.dht.contract.backup;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -14,6 +16,8 @@ import java.util.List;
  * @param cut the earliest of the members' cuts (each member's clock when it was asked for its part,
  *     after the backup started): every write acknowledged before the backup started is in it
  * @param newest the bound of every timestamp in the backup
+ * @param zones the members' zones, in member order (null for one without); null: no zones (as
+ *     written before zones existed). Placement then used them: a restore must too
  */
 public record BackupSummary(
     int format,
@@ -27,7 +31,8 @@ public record BackupSummary(
     int files,
     long bytes,
     int filesUploaded,
-    long bytesUploaded) {
+    long bytesUploaded,
+    List<String> zones) {
   public static final int FORMAT = 1;
 
   public BackupSummary {
@@ -39,6 +44,15 @@ public record BackupSummary(
     if (members.isEmpty()) {
       throw new IllegalArgumentException("a backup has at least one member");
     }
+    if (zones != null && zones.size() != members.size()) {
+      throw new IllegalArgumentException(members.size() + " members, " + zones.size() + " zones");
+    }
+    zones = zones == null ? null : Collections.unmodifiableList(new ArrayList<>(zones)); // nulls
+  }
+
+  /** Each member's zone, null for none (all null in a backup written without zones). */
+  public List<String> memberZones() {
+    return zones != null ? zones : Collections.nCopies(members.size(), null);
   }
 
   public String toJson() {

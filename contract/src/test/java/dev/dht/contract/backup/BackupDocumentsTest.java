@@ -53,7 +53,7 @@ class BackupDocumentsTest {
   @Test
   void aSummaryOfAnotherFormatIsRefused() {
     var summary =
-        new BackupSummary(1, "b", 3, List.of("http://a:1"), 3, 10, 20, 30, 4, 500, 4, 500);
+        new BackupSummary(1, "b", 3, List.of("http://a:1"), 3, 10, 20, 30, 4, 500, 4, 500, null);
     assertThat(BackupSummary.parse(summary.toJson())).isEqualTo(summary);
     assertThatThrownBy(
             () -> BackupSummary.parse(summary.toJson().replace("\"format\":1", "\"format\":2")))

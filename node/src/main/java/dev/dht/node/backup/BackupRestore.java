@@ -44,7 +44,7 @@ final class BackupRestore {
       StoredBackup backup = StoredBackup.open(store, source.store(), id);
       BackupSummary summary = backup.summary();
       int from = topology.currentReplication().from();
-      Ring backedUp = new Ring(summary.members());
+      Ring backedUp = new Ring(summary.members(), summary.memberZones());
       int self = topology.selfIndex();
       Counts counts = new Counts(id, backup.members());
       progress.accept(counts.status(RestoreStatus.RESTORING));

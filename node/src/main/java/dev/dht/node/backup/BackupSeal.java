@@ -75,7 +75,10 @@ final class BackupSeal {
             files.size(),
             files.values().stream().mapToLong(Long::longValue).sum(),
             manifests.stream().mapToInt(NodeManifest::filesUploaded).sum(),
-            manifests.stream().mapToLong(NodeManifest::bytesUploaded).sum());
+            manifests.stream().mapToLong(NodeManifest::bytesUploaded).sum(),
+            topology.zones().stream().allMatch(java.util.Objects::isNull)
+                ? null
+                : topology.zones());
     store.put(BackupLayout.summary(id), summary.toJson());
     return summary;
   }

@@ -60,6 +60,10 @@ public final class Topology {
   private final long epoch;
   private final List<String> members;
   private final List<State> states;
+
+  /** Each member's zone (null: none), in member order. */
+  private final List<String> zones;
+
   private final int selfIndex;
   private final PlacementRing current;
   private final PlacementRing next;
@@ -70,17 +74,20 @@ public final class Topology {
 
   /** A ring over some members, with the way back from ring positions to member indexes. */
   private record PlacementRing(Ring ring, int[] memberIndex) {
-    static PlacementRing over(List<String> members, List<State> states, boolean now) {
+    static PlacementRing over(
+        List<String> members, List<State> states, List<String> zones, boolean now) {
       List<String> owners = new ArrayList<>();
+      List<String> ownerZones = new ArrayList<>();
       List<Integer> indexes = new ArrayList<>();
       for (int i = 0; i < members.size(); i++) {
         if (now ? states.get(i).ownsNow() : states.get(i).ownsNext()) {
           owners.add(members.get(i));
+          ownerZones.add(zones.get(i));
           indexes.add(i);
         }
       }
       return new PlacementRing(
-          new Ring(owners), indexes.stream().mapToInt(Integer::intValue).toArray());
+          new Ring(owners, ownerZones), indexes.stream().mapToInt(Integer::intValue).toArray());
     }
 
     int[] replicas(byte[] key, int from) {
@@ -96,6 +103,7 @@ public final class Topology {
       long epoch,
       List<String> members,
       List<State> states,
+      List<String> zones,
       Replication.Defaults defaults,
       Replication.Defaults nextDefaults,
       boolean readNext,
@@ -106,12 +114,13 @@ public final class Topology {
     this.epoch = epoch;
     this.members = members;
     this.states = states;
+    this.zones = zones;
     this.selfIndex = selfIndex;
-    this.current = PlacementRing.over(members, states, true);
+    this.current = PlacementRing.over(members, states, zones, true);
     this.next =
         states.stream().allMatch(s -> s == State.NORMAL)
             ? current
-            : PlacementRing.over(members, states, false);
+            : PlacementRing.over(members, states, zones, false);
     this.transition =
         next != current || !currentReplication().equals(nextReplication()); // once, not per request
   }
@@ -132,24 +141,36 @@ public final class Topology {
         states.put(url, State.NORMAL);
       }
     }
-    return of(0, states, defaults, defaults, false, self);
+    return of(0, states, Map.of(), defaults, defaults, false, self);
   }
 
   /** A topology of an epoch with default replication in both rings. */
   public static Topology of(
       long epoch, Map<String, State> memberStates, boolean readNext, String self) {
     var defaults = Replication.Defaults.UNCONFIGURED;
-    return of(epoch, memberStates, defaults, defaults, readNext, self);
+    return of(epoch, memberStates, Map.of(), defaults, defaults, readNext, self);
+  }
+
+  /** A topology of an epoch whose members have no zones. */
+  public static Topology of(
+      long epoch,
+      Map<String, State> memberStates,
+      Replication.Defaults defaults,
+      Replication.Defaults nextDefaults,
+      boolean readNext,
+      String self) {
+    return of(epoch, memberStates, Map.of(), defaults, nextDefaults, readNext, self);
   }
 
   /**
-   * Builds a topology of an epoch from member URLs and their states, with the replication defaults
-   * of the current and the next ring, reading from the next ring if {@code readNext}; {@code self}
-   * is one of the members.
+   * Builds a topology of an epoch from member URLs and their states, their zones (by URL; a member
+   * without one has none), with the replication defaults of the current and the next ring, reading
+   * from the next ring if {@code readNext}; {@code self} is one of the members.
    */
   public static Topology of(
       long epoch,
       Map<String, State> memberStates,
+      Map<String, String> zonesByUrl,
       Replication.Defaults defaults,
       Replication.Defaults nextDefaults,
       boolean readNext,
@@ -158,6 +179,10 @@ public final class Topology {
     memberStates.forEach((url, state) -> unique.putIfAbsent(normalize(url.strip()), state));
     List<String> members = List.copyOf(unique.keySet());
     List<State> states = List.copyOf(unique.values());
+    Map<String, String> zoneOf = new LinkedHashMap<>();
+    zonesByUrl.forEach((url, zone) -> zoneOf.putIfAbsent(normalize(url.strip()), zone));
+    List<String> zones =
+        members.stream().map(zoneOf::get).toList(); // nulls kept: members without a zone
     if (!states.contains(State.NORMAL) && !states.contains(State.LEAVING)) {
       throw new IllegalArgumentException("the cluster has no live members that own keys");
     }
@@ -169,7 +194,7 @@ public final class Topology {
       throw new IllegalArgumentException(
           "--self " + self + " is not one of the cluster members " + members);
     }
-    return new Topology(epoch, members, states, defaults, nextDefaults, readNext, selfIndex);
+    return new Topology(epoch, members, states, zones, defaults, nextDefaults, readNext, selfIndex);
   }
 
   public long epoch() {
@@ -313,6 +338,11 @@ public final class Topology {
     return members.get(index);
   }
 
+  /** Each member's zone (null: none), in member order. */
+  public List<String> zones() {
+    return zones;
+  }
+
   /** Indexes of the {@code from} replicas a read of {@code key} asks, best first. */
   public int[] replicas(byte[] key, int from) {
     return (readNext ? next : current).replicas(key, from);
@@ -358,14 +388,15 @@ public final class Topology {
     return readNext;
   }
 
-  /** Same epoch, members, states, replication defaults and read ring. */
+  /** Same epoch, members, states, zones, replication defaults and read ring. */
   public boolean sameMembership(Topology other) {
     return epoch == other.epoch
         && readNext == other.readNext
         && defaults.equals(other.defaults)
         && nextDefaults.equals(other.nextDefaults)
         && members.equals(other.members)
-        && states.equals(other.states);
+        && states.equals(other.states)
+        && zones.equals(other.zones);
   }
 
   @Override
@@ -375,6 +406,9 @@ public final class Topology {
       out.append(i > 0 ? ", " : "").append(members.get(i));
       if (states.get(i) != State.NORMAL) {
         out.append(' ').append(states.get(i).name().toLowerCase(Locale.ROOT));
+      }
+      if (zones.get(i) != null) {
+        out.append(" zone=").append(zones.get(i));
       }
     }
     out.append("] ack/from ").append(currentReplication());

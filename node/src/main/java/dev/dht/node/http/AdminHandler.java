@@ -267,7 +267,9 @@ final class AdminHandler {
     for (int m = 0; m < topology.members().size(); m++) {
       members.add(
           new AdminStatus.Member(
-              topology.member(m), topology.state(m).name().toLowerCase(Locale.ROOT)));
+              topology.member(m),
+              topology.state(m).name().toLowerCase(Locale.ROOT),
+              topology.zones().get(m)));
     }
     return new AdminStatus(
         topology.self(),

@@ -26,6 +26,9 @@ public final class Membership implements AutoCloseable {
   private final List<String> urls = new ArrayList<>();
   private final List<NodeProcess> nodes = new ArrayList<>();
 
+  /** Each member's zone in the files published (null: none). */
+  private final List<String> zones = new ArrayList<>();
+
   public Membership(Path root, int size) {
     this(root, size, i -> "127.0.0.1");
   }
@@ -37,11 +40,17 @@ public final class Membership implements AutoCloseable {
     for (int i = 0; i < size; i++) {
       urls.add("http://" + host.apply(i) + ":" + Ports.free());
       nodes.add(null);
+      zones.add(null);
     }
   }
 
   public List<String> urls() {
     return urls;
+  }
+
+  /** The zone of member {@code i} in the membership files published from now on. */
+  public void zone(int i, String zone) {
+    zones.set(i, zone);
   }
 
   public NodeProcess node(int i) {
@@ -99,6 +108,7 @@ public final class Membership implements AutoCloseable {
       if (states[i] != null) {
         out.append(urls.get(i))
             .append(states[i].equals("normal") ? "" : " " + states[i])
+            .append(zones.get(i) == null ? "" : " zone=" + zones.get(i))
             .append('\n');
       }
     }

@@ -72,7 +72,8 @@ class BackupPhasesTest {
             10,
             1000,
             4,
-            300);
+            300,
+            null);
     var completed =
         BackupPhases.completed(
             BackupPhases.running("b1", STORE, 2, START), summary, START.plusSeconds(90));
