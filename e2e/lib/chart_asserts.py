@@ -61,7 +61,7 @@ EXPECTED = {
     # delete: a schedule's backups (made at each time, let go by retention)
     ("dht.dev", "dhtbackups"): ["get", "list", "watch", "patch", "create", "delete"],
     ("dht.dev", "dhtbackups/status"): ["patch"],
-    ("apps", "statefulsets"): APPLIED + ["delete"],  # delete: recreated (Orphan) for larger volumes
+    ("apps", "statefulsets"): APPLIED,
     ("", "services"): APPLIED,
     ("", "configmaps"): ["get"] + APPLIED + ["update"],  # JOSDK updates ConfigMaps without SSA
     ("", "secrets"): ["get", "list", "watch", "create", "update"],  # update: the TLS Secrets

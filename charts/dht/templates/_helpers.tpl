@@ -123,12 +123,9 @@ Shared by the ClusterRole (all namespaces) and the per-namespace Roles.
 - apiGroups: ["dht.dev"]
   resources: ["dhtclusters/status", "dhtloadtests/status", "dhtusers/status", "dhtbackups/status"]
   verbs: ["patch"]
-# delete: a larger spec.storage.size, once every claim asks it, deletes the StatefulSet without
-# its pods (propagation Orphan; its claim templates are immutable), and the next reconcile creates
-# it with the larger template and adopts the pods
 - apiGroups: ["apps"]
   resources: ["statefulsets"]
-  verbs: ["list", "watch", "create", "patch", "delete"]
+  verbs: ["list", "watch", "create", "patch"]
 - apiGroups: [""]
   resources: ["services"]
   verbs: ["list", "watch", "create", "patch"]

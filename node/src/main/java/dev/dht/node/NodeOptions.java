@@ -19,6 +19,12 @@ import picocli.CommandLine.Option;
  * assembles the node with the load generator into one jar.
  */
 public final class NodeOptions {
+  /** The largest value a node may accept: a value and its record header count as an int. */
+  public static final int MAX_VALUE_BYTES_BOUND = 1 << 30;
+
+  /** The largest clock offset a node may allow (a day): offsets are added to other times. */
+  public static final long MAX_CLOCK_OFFSET_BOUND_MS = 86_400_000;
+
   @Option(
       names = NodeFlags.PORT,
       defaultValue = "${env:DHT_PORT}",
@@ -470,11 +476,13 @@ public final class NodeOptions {
     requirePositive(NodeFlags.REQUEST_TIMEOUT_MS, requestTimeoutMs);
     requirePositive(NodeFlags.MAX_KEY_BYTES, maxKeyBytes);
     requirePositive(NodeFlags.MAX_VALUE_BYTES, maxValueBytes);
+    requireAtMost(NodeFlags.MAX_VALUE_BYTES, maxValueBytes, MAX_VALUE_BYTES_BOUND);
     requirePositive(NodeFlags.IDLE_TIMEOUT_S, idleTimeoutSeconds);
     requirePositive(NodeFlags.BODY_TIMEOUT_MS, bodyTimeoutMs);
     requirePositive(NodeFlags.MAX_INTERNAL_INFLIGHT, maxInternalInflight);
     requirePositive(NodeFlags.PEER_MAX_PENDING_OPS, peerMaxPendingOps);
     requirePositive(NodeFlags.MAX_CLOCK_OFFSET_MS, maxClockOffsetMs);
+    requireAtMost(NodeFlags.MAX_CLOCK_OFFSET_MS, maxClockOffsetMs, MAX_CLOCK_OFFSET_BOUND_MS);
     requireNotNegative(NodeFlags.MAX_BODY_BYTES_INFLIGHT, maxBodyBytesInflight);
     requireNotNegative(NodeFlags.MAX_INTERNAL_BODY_BYTES_INFLIGHT, maxInternalBodyBytesInflight);
     requireNotNegative(NodeFlags.PEER_MAX_PENDING_BYTES, peerMaxPendingBytes);
@@ -613,6 +621,12 @@ public final class NodeOptions {
   private static void requireNotNegative(String flag, long value) {
     if (value < 0) {
       throw new IllegalArgumentException(flag + " must not be negative, got " + value);
+    }
+  }
+
+  private static void requireAtMost(String flag, long value, long bound) {
+    if (value > bound) {
+      throw new IllegalArgumentException(flag + " must be at most " + bound + ", got " + value);
     }
   }
 

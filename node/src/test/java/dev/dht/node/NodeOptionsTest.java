@@ -234,6 +234,10 @@ class NodeOptionsTest {
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessage(flag + " must not be negative, got -1");
     }
+    assertThatThrownBy(() -> NodeOptions.parse("--max-value-bytes=1073741825"))
+        .hasMessage("--max-value-bytes must be at most 1073741824, got 1073741825");
+    assertThatThrownBy(() -> NodeOptions.parse("--max-clock-offset-ms=86400001"))
+        .hasMessage("--max-clock-offset-ms must be at most 86400000, got 86400001");
     assertThatThrownBy(() -> NodeOptions.parse("--tombstone-grace-s=60", "--repair-interval-s=60"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(

@@ -3,6 +3,7 @@ package dev.dht.contract.backup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -58,6 +59,25 @@ class BackupDocumentsTest {
     assertThatThrownBy(
             () -> BackupSummary.parse(summary.toJson().replace("\"format\":1", "\"format\":2")))
         .hasMessageContaining("format 2");
+  }
+
+  @Test
+  void aSummaryKeepsItsMembersZonesAndOneWrittenBeforeZonesHasNone() {
+    var members = List.of("http://a:1", "http://b:1", "http://c:1");
+    var zoned =
+        new BackupSummary(
+            1, "b", 3, members, 3, 10, 20, 30, 4, 500, 4, 500, Arrays.asList("z1", null, "z2"));
+    assertThat(BackupSummary.parse(zoned.toJson())).isEqualTo(zoned);
+    assertThat(zoned.memberZones()).containsExactly("z1", null, "z2");
+    String before =
+        new BackupSummary(1, "b", 3, members, 3, 10, 20, 30, 4, 500, 4, 500, null)
+            .toJson()
+            .replace(",\"zones\":null", "");
+    assertThat(before).doesNotContain("zones");
+    assertThat(BackupSummary.parse(before).memberZones()).containsExactly(null, null, null);
+    assertThatThrownBy(() ->
+            new BackupSummary(1, "b", 3, members, 3, 10, 20, 30, 4, 500, 4, 500, List.of("z")))
+        .hasMessageContaining("3 members, 1 zones");
   }
 
   @Test

@@ -1,9 +1,7 @@
 package dev.dht.operator.cluster;
 
 import dev.dht.operator.kube.Conditions;
-import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.volumes.VolumeExpansion;
-import io.fabric8.kubernetes.api.model.DeletionPropagation;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaimCondition;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -24,9 +22,9 @@ import java.util.stream.Collectors;
 
 /**
  * Grows the node volumes to spec.storage.size ({@link VolumeExpansion}): asks each bound claim of
- * the cluster for the size (the apiserver refuses it unless the claim's StorageClass allows
- * expansion), then, once every one asks it, deletes the StatefulSet without its pods (its claim
- * templates are immutable) so that the next reconcile creates it with the larger template.
+ * the cluster's members for the size (the apiserver refuses it unless the claim's StorageClass
+ * allows expansion). The StatefulSet keeps the claim template it was created with (immutable): a
+ * claim it creates later is asked the size once bound, like the others.
  */
 final class ClusterVolumes {
   private ClusterVolumes() {}
@@ -38,6 +36,11 @@ final class ClusterVolumes {
     var claims =
         pvcs.withLabels(model.selectorLabels()).list().getItems().stream()
             .filter(c -> name.matcher(c.getMetadata().getName()).matches())
+            // a member's: not one a scale-down detached (grown when a scale-up reuses it), not one
+            // being deleted (a replaced node's)
+            .filter(
+                c -> !"true".equals(c.getMetadata().getLabels().get(ClusterActions.DETACHED_LABEL)))
+            .filter(c -> c.getMetadata().getDeletionTimestamp() == null)
             .map(ClusterVolumes::claim)
             .toList();
     var asked = VolumeExpansion.toExpand(wanted, claims);
@@ -48,30 +51,24 @@ final class ClusterVolumes {
       try {
         pvcs.withName(claim).patch(PatchContext.of(PatchType.JSON_MERGE), patch);
       } catch (KubernetesClientException e) {
+        if (e.getCode() == 404) {
+          continue; // deleted meanwhile (a replacement): its successor is asked next time
+        }
         if (e.getCode() != 403 && e.getCode() != 422) {
           throw e;
         }
         refused.put(claim, e.getStatus() == null ? e.getMessage() : e.getStatus().getMessage());
       }
     }
-    var sts = context.getSecondaryResource(StatefulSet.class);
-    var outcome =
-        VolumeExpansion.after(
-            wanted, claims, asked, refused, sts.map(StatefulSetDependent::claimSize).orElse(null));
-    boolean stable = model.membership().getStep() == Membership.Step.STABLE;
-    if (outcome.recreateStatefulSet()
-        && stable
-        && sts.map(s -> s.getMetadata().getDeletionTimestamp() == null).orElse(false)) {
-      context
-          .getClient()
-          .apps()
-          .statefulSets()
-          .inNamespace(model.namespace())
-          .withName(model.statefulSetName())
-          .withPropagationPolicy(DeletionPropagation.ORPHAN)
-          .delete();
-    }
-    return outcome;
+    return VolumeExpansion.after(
+        wanted,
+        claims,
+        asked,
+        refused,
+        context
+            .getSecondaryResource(StatefulSet.class)
+            .map(StatefulSetDependent::claimSize)
+            .orElse(null));
   }
 
   private static VolumeExpansion.Claim claim(PersistentVolumeClaim pvc) {

@@ -352,10 +352,10 @@ public class DhtClusterSpec {
 
     @Default("1048576")
     @Min(1)
-    @Max(MAX_INT)
+    @Max(1 << 30)
     @JsonPropertyDescription(
-        "Largest value a node accepts, in bytes, at least 1; beyond that it answers 413."
-            + " Default: 1048576 (1 MiB).")
+        "Largest value a node accepts, in bytes, 1 to 1073741824 (1 GiB); beyond that it"
+            + " answers 413. Default: 1048576 (1 MiB).")
     @Builder.Default
     private Integer maxValueBytes = 1048576;
 

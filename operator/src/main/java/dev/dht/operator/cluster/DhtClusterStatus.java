@@ -132,7 +132,7 @@ public class DhtClusterStatus {
           + " (dht.dev/pause-reconciliation), RestartRequired (new operator defaults wait for"
           + " dht.dev/allow-restart=once), Restored (a cluster created from a backup: every node"
           + " loaded its share; it is not Ready before), BackupStore (spec.backup can be used),"
-          + " StorageResized (every claim holds spec.storage.size; ExpansionRefused when its"
+          + " StorageResized (every bound claim holds spec.storage.size; ExpansionRefused when its"
           + " StorageClass cannot expand).")
   @Builder.Default
   private List<Condition> conditions = new ArrayList<>();

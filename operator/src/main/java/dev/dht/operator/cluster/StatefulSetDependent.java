@@ -24,8 +24,8 @@ public class StatefulSetDependent extends ClusterDependent<StatefulSet> {
   }
 
   /**
-   * The StatefulSet of the model; one that exists keeps its claim template (immutable: {@link
-   * ClusterVolumes} recreates the StatefulSet for a larger one).
+   * The StatefulSet of the model; one that exists keeps its claim template, which cannot change
+   * ({@link ClusterVolumes} grows the claims themselves).
    */
   @Override
   protected StatefulSet desired(DhtCluster primary, Context<DhtCluster> context) {

@@ -21,11 +21,13 @@ public class StorageStatus {
   private String size;
 
   @JsonPropertyDescription(
-      "The size the StatefulSet's claim template gives new claims; it follows size once every"
-          + " claim was expanded (the StatefulSet is then recreated, its pods kept).")
+      "The size the StatefulSet's claim template gives the claims it creates: the size the"
+          + " cluster was created with (a StatefulSet's claim templates cannot change). Such a"
+          + " claim is asked for size once it is bound, as the others were.")
   private String templateSize;
 
-  @JsonPropertyDescription("Each claim of the cluster, detached ones too, by name.")
+  @JsonPropertyDescription(
+      "Each claim of the cluster's members, by name (not the detached ones a scale-down kept).")
   @Builder.Default
   private List<ClaimState> claims = new ArrayList<>();
 }

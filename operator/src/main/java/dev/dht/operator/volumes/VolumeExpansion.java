@@ -8,9 +8,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * How a cluster's node volumes reach spec.storage.size: which claims to ask the larger size of,
- * where each one stands, and when the StatefulSet may be recreated with the larger claim template
- * (its templates are immutable). Volumes never shrink. Pure.
+ * How a cluster's node volumes reach spec.storage.size: which claims to ask the larger size of, and
+ * where each one stands. Volumes never shrink. Pure.
  */
 public final class VolumeExpansion {
   /** The condition type: every claim holds the size. */
@@ -40,10 +39,10 @@ public final class VolumeExpansion {
   }
 
   /**
-   * Where the volumes stand once the claims of {@link #toExpand} were asked: the status, the
-   * condition and whether to recreate the StatefulSet ({@code template}: the size its claim
-   * template gives, null without a StatefulSet). {@code refused}: the claims the apiserver refused,
-   * with its reason; the others of {@code toExpand} now ask {@code wanted}.
+   * Where the volumes stand once the claims of {@link #toExpand} were asked: the status and the
+   * condition ({@code template}: the size the StatefulSet's claim template gives, null without a
+   * StatefulSet). {@code refused}: the claims the apiserver refused, with its reason; the others of
+   * {@code toExpand} now ask {@code wanted}.
    */
   public static Outcome after(
       Quantity wanted,
@@ -52,15 +51,11 @@ public final class VolumeExpansion {
       Map<String, String> refused,
       Quantity template) {
     var states = new ArrayList<ClaimState>();
-    boolean anyBound = false;
-    boolean allAsking = true;
     for (var claim : claims) {
       var now =
           asked.contains(claim.name()) && !refused.containsKey(claim.name())
               ? claim.asking(wanted)
               : claim;
-      anyBound |= now.bound();
-      allAsking &= !now.bound() || !less(now.requested(), wanted);
       states.add(state(now, wanted, refused.get(now.name())));
     }
     var status =
@@ -69,13 +64,11 @@ public final class VolumeExpansion {
             .templateSize(template == null ? null : template.toString())
             .claims(states)
             .build();
-    boolean recreate =
-        template != null && less(template, wanted) && refused.isEmpty() && anyBound && allAsking;
-    return new Outcome(status, condition(wanted, states), recreate);
+    return new Outcome(status, condition(wanted, states));
   }
 
-  /** The status, the condition (null without claims) and whether to recreate the StatefulSet. */
-  public record Outcome(StorageStatus status, Verdict condition, boolean recreateStatefulSet) {}
+  /** The status, and the condition (null without a bound claim). */
+  public record Outcome(StorageStatus status, Verdict condition) {}
 
   /** The condition's status, reason and message. */
   public record Verdict(boolean atSize, String reason, String message) {}
@@ -102,7 +95,9 @@ public final class VolumeExpansion {
         .build();
   }
 
-  private static Verdict condition(Quantity wanted, List<ClaimState> claims) {
+  /** Over the bound claims: one not bound yet is asked the size once it is. */
+  private static Verdict condition(Quantity wanted, List<ClaimState> all) {
+    var claims = all.stream().filter(c -> c.getPhase() != ClaimState.Phase.Unbound).toList();
     if (claims.isEmpty()) {
       return null;
     }
@@ -120,15 +115,15 @@ public final class VolumeExpansion {
               + wanted
               + ": "
               + first.getMessage()
-              + ". Their StorageClass must allow expansion (allowVolumeExpansion: true); until"
-              + " then set spec.storage.size back to "
+              + ". A claim grows only if its StorageClass allows expansion (allowVolumeExpansion:"
+              + " true); until it does, set spec.storage.size back to "
               + first.getRequested()
-              + ", or move the data to a cluster on a class that does (backup and restore)");
+              + ", or restore a backup into a cluster on a class that does");
     }
     var behind = claims.stream().filter(c -> c.getPhase() != ClaimState.Phase.AtSize).toList();
     if (behind.isEmpty()) {
       return new Verdict(
-          true, "AtSize", "every claim (" + claims.size() + ") holds " + wanted + " or more");
+          true, "AtSize", "every bound claim (" + claims.size() + ") holds " + wanted + " or more");
     }
     var pending =
         behind.stream().filter(c -> c.getPhase() == ClaimState.Phase.FileSystemResizePending);

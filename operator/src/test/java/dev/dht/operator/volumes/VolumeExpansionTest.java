@@ -1,6 +1,7 @@
 package dev.dht.operator.volumes;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.List;
@@ -16,6 +17,10 @@ class VolumeExpansionTest {
     return new VolumeExpansion.Claim(name, requested, capacity, true, Set.of());
   }
 
+  private static VolumeExpansion.Claim unbound(String name) {
+    return new VolumeExpansion.Claim(name, ONE, null, false, Set.of());
+  }
+
   @Test
   void asksTheBoundClaimsThatAskLessAndNeverShrinks() {
     var claims =
@@ -23,81 +28,80 @@ class VolumeExpansionTest {
             bound("data-demo-0", ONE, ONE),
             bound("data-demo-1", new Quantity("2048Mi"), TWO),
             bound("data-demo-2", new Quantity("3Gi"), new Quantity("3Gi")),
-            new VolumeExpansion.Claim("data-demo-3", ONE, null, false, Set.of()));
+            unbound("data-demo-3"));
     assertThat(VolumeExpansion.toExpand(TWO, claims)).containsExactly("data-demo-0");
   }
 
   @Test
-  void onceEveryBoundClaimAsksTheSizeTheStatefulSetIsRecreatedAndTheVolumesResize() {
+  void theAskedClaimsResizeAndAnUnboundOneDoesNotHoldTheConditionBack() {
     var claims =
         List.of(
             bound("data-demo-0", ONE, ONE),
             new VolumeExpansion.Claim(
                 "data-demo-1", TWO, ONE, true, Set.of("FileSystemResizePending")),
-            new VolumeExpansion.Claim("data-demo-2", ONE, null, false, Set.of()));
-    var asked = VolumeExpansion.toExpand(TWO, claims);
-    var outcome = VolumeExpansion.after(TWO, claims, asked, Map.of(), ONE);
+            unbound("data-demo-2"));
+    var outcome =
+        VolumeExpansion.after(TWO, claims, VolumeExpansion.toExpand(TWO, claims), Map.of(), ONE);
 
-    assertThat(outcome.recreateStatefulSet()).isTrue();
     assertThat(outcome.status().getSize()).isEqualTo("2Gi");
     assertThat(outcome.status().getTemplateSize()).isEqualTo("1Gi");
     assertThat(outcome.status().getClaims())
         .extracting(ClaimState::getName, ClaimState::getRequested, ClaimState::getPhase)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple("data-demo-0", "2Gi", ClaimState.Phase.Resizing),
-            org.assertj.core.groups.Tuple.tuple(
-                "data-demo-1", "2Gi", ClaimState.Phase.FileSystemResizePending),
-            org.assertj.core.groups.Tuple.tuple("data-demo-2", "1Gi", ClaimState.Phase.Unbound));
-    assertThat(outcome.condition().atSize()).isFalse();
-    assertThat(outcome.condition().reason()).isEqualTo("Resizing");
-    assertThat(outcome.condition().message())
+            tuple("data-demo-0", "2Gi", ClaimState.Phase.Resizing),
+            tuple("data-demo-1", "2Gi", ClaimState.Phase.FileSystemResizePending),
+            tuple("data-demo-2", "1Gi", ClaimState.Phase.Unbound));
+    assertThat(outcome.condition())
         .isEqualTo(
-            "data-demo-0 Resizing, data-demo-1 FileSystemResizePending, data-demo-2 Unbound on"
-                + " the way to 2Gi; a file system grows when its pod restarts (kubectl dht"
-                + " restart)");
+            new VolumeExpansion.Verdict(
+                false,
+                "Resizing",
+                "data-demo-0 Resizing, data-demo-1 FileSystemResizePending on the way to 2Gi; a"
+                    + " file system grows when its pod restarts (kubectl dht restart)"));
   }
 
   @Test
-  void aRefusalKeepsTheStatefulSetAndSaysWhatToDo() {
+  void aRefusalSaysWhatToDo() {
     var claims = List.of(bound("data-demo-0", ONE, ONE), bound("data-demo-1", ONE, ONE));
+    String said = "only dynamically provisioned pvc can be resized";
     var outcome =
         VolumeExpansion.after(
             TWO,
             claims,
             VolumeExpansion.toExpand(TWO, claims),
-            Map.of(
-                "data-demo-0", "only dynamically provisioned pvc can be resized",
-                "data-demo-1", "only dynamically provisioned pvc can be resized"),
+            Map.of("data-demo-0", said, "data-demo-1", said),
             ONE);
-    assertThat(outcome.recreateStatefulSet()).isFalse();
     assertThat(outcome.status().getClaims())
         .allSatisfy(c -> {
           assertThat(c.getPhase()).isEqualTo(ClaimState.Phase.Refused);
           assertThat(c.getRequested()).isEqualTo("1Gi");
+          assertThat(c.getMessage()).isEqualTo(said);
         });
+    assertThat(outcome.condition().atSize()).isFalse();
     assertThat(outcome.condition().reason()).isEqualTo("ExpansionRefused");
     assertThat(outcome.condition().message())
         .startsWith(
             "the apiserver refused to expand data-demo-0, data-demo-1 from 1Gi to 2Gi: only"
-                + " dynamically provisioned pvc can be resized. Their StorageClass must allow"
-                + " expansion")
+                + " dynamically provisioned pvc can be resized. A claim grows only if its"
+                + " StorageClass allows expansion")
         .contains("set spec.storage.size back to 1Gi");
   }
 
   @Test
-  void atSizeWhenEveryVolumeHoldsItAndTheTemplateFollowed() {
-    var claims = List.of(bound("data-demo-0", TWO, TWO), bound("data-demo-1", TWO, TWO));
-    var outcome = VolumeExpansion.after(TWO, claims, List.of(), Map.of(), TWO);
-    assertThat(outcome.recreateStatefulSet()).isFalse();
+  void atSizeWhenEveryBoundVolumeHoldsIt() {
+    var claims =
+        List.of(bound("data-demo-0", TWO, TWO), bound("data-demo-1", TWO, TWO), unbound("x"));
+    var outcome = VolumeExpansion.after(TWO, claims, List.of(), Map.of(), ONE);
     assertThat(outcome.condition())
         .isEqualTo(
-            new VolumeExpansion.Verdict(true, "AtSize", "every claim (2) holds 2Gi or more"));
+            new VolumeExpansion.Verdict(true, "AtSize", "every bound claim (2) holds 2Gi or more"));
   }
 
   @Test
-  void noClaimsNoCondition() {
-    var outcome = VolumeExpansion.after(TWO, List.of(), List.of(), Map.of(), null);
-    assertThat(outcome.condition()).isNull();
-    assertThat(outcome.recreateStatefulSet()).isFalse();
+  void noBoundClaimNoCondition() {
+    assertThat(VolumeExpansion.after(TWO, List.of(), List.of(), Map.of(), null).condition())
+        .isNull();
+    var claims = List.of(unbound("data-demo-0"));
+    assertThat(VolumeExpansion.after(TWO, claims, List.of(), Map.of(), ONE).condition()).isNull();
   }
 }
