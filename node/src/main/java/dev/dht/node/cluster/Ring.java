@@ -78,6 +78,19 @@ public final class Ring {
     }
     int[] chosen = new int[from];
     boolean[] taken = new boolean[n];
+    if (zones == 1) {
+      for (int rank = 0; rank < from; rank++) {
+        int best = -1;
+        for (int i = 0; i < n; i++) {
+          if (!taken[i] && (best < 0 || beats(scores[i], i, scores[best], best))) {
+            best = i;
+          }
+        }
+        taken[best] = true;
+        chosen[rank] = best;
+      }
+      return chosen;
+    }
     // rounds: in each, the best remaining node of each zone not served yet in this round
     boolean[] served = new boolean[zones];
     int count = 0;
@@ -95,7 +108,7 @@ public final class Ring {
         continue;
       }
       taken[best] = true;
-      served[zoneOf[best]] = zones > 1;
+      served[zoneOf[best]] = true;
       chosen[count++] = best;
     }
     return chosen;
