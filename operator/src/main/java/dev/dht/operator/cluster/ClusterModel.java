@@ -7,6 +7,7 @@ import dev.dht.operator.backup.RestoreState;
 import dev.dht.operator.rolling.DesiredRevision;
 import dev.dht.operator.rolling.PodRevision;
 import dev.dht.operator.scaling.Membership;
+import dev.dht.operator.settings.TopologySpec;
 import dev.dht.operator.tls.SecretNames;
 import dev.dht.operator.users.UsersFile;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
@@ -41,6 +42,7 @@ public record ClusterModel(
     ResourceRequirements resources,
     List<String> jvmOptions,
     Scheduling scheduling,
+    TopologySpec topology,
     Membership membership,
     OperatorDefaults defaults,
     String imagePullPolicy,
@@ -164,6 +166,7 @@ public record ClusterModel(
         resources,
         List.copyOf(jvm),
         spec.getScheduling(),
+        requireNonNullElse(spec.getTopology(), new TopologySpec()),
         membership(cluster.getStatus(), replicas, new MembersFile.Replication(ack, from)),
         defaults,
         clusterPull.policy(),
@@ -267,6 +270,7 @@ public record ClusterModel(
         resources,
         jvmOptions,
         scheduling,
+        topology,
         membership,
         defaults,
         imagePullPolicy,

@@ -10,6 +10,7 @@ import dev.dht.operator.settings.ClockSpec;
 import dev.dht.operator.settings.CompatibilitySpec;
 import dev.dht.operator.settings.MaintenanceSpec;
 import dev.dht.operator.settings.RocksDbSpec;
+import dev.dht.operator.settings.TopologySpec;
 import dev.dht.operator.tls.TlsSpec;
 import dev.dht.operator.users.Authentication;
 import io.fabric8.crd.generator.annotation.SchemaFrom;
@@ -165,6 +166,12 @@ public class DhtClusterSpec {
           + " off one host, unless affinity.podAntiAffinity already uses the topology key"
           + " kubernetes.io/hostname. A change restarts the nodes one at a time.")
   private Scheduling scheduling;
+
+  // no CRD default: the apiserver would write it into every existing cluster's spec
+  @JsonPropertyDescription(
+      "How the node pods spread over zones (a topology spread constraint on zoneKey) and hosts"
+          + " (a preferred anti-affinity, or a required one). Unset: the defaults of its fields.")
+  private TopologySpec topology;
 
   /** What happens to the volume claims of members a scale-down removed. */
   public enum DetachedClaims {

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.KeyToPathBuilder;
+import io.fabric8.kubernetes.api.model.PodAffinityTermBuilder;
 import io.fabric8.kubernetes.api.model.PodAntiAffinity;
 import io.fabric8.kubernetes.api.model.PodAntiAffinityBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -23,11 +24,13 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.ProbeBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraint;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
-import io.fabric8.kubernetes.api.model.WeightedPodAffinityTermBuilder;
+import io.fabric8.kubernetes.api.model.WeightedPodAffinityTerm;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -175,7 +178,8 @@ final class NodePodTemplate {
         .withImagePullSecrets(model.imagePullSecrets())
         .withTolerations(scheduling.getTolerations())
         .withNodeSelector(scheduling.getNodeSelector())
-        .withTopologySpreadConstraints(scheduling.getTopologySpreadConstraints())
+        .withTopologySpreadConstraints(
+            withZoneSpread(scheduling.getTopologySpreadConstraints(), model))
         .withContainers(nodeContainer(model))
         .withVolumes(volumes(model))
         .build();
@@ -311,19 +315,40 @@ final class NodePodTemplate {
   }
 
   /**
-   * The user's affinity (if any) plus a preference for one node per host (two replicas on one host
-   * fail together), unless the user's pod anti-affinity already spreads over hosts.
+   * The user's topology spread constraints (if any) plus an even spread over the zones
+   * (spec.topology.zoneKey), unless the user's spread over that key already. ScheduleAnyway: a
+   * Kubernetes node without the label (a one-zone cluster) still takes pods.
+   */
+  static List<TopologySpreadConstraint> withZoneSpread(
+      List<TopologySpreadConstraint> user, ClusterModel model) {
+    var constraints = new ArrayList<TopologySpreadConstraint>(user == null ? List.of() : user);
+    String key = model.topology().zoneKeyOrDefault();
+    if (constraints.stream().noneMatch(c -> key.equals(c.getTopologyKey()))) {
+      constraints.add(
+          new TopologySpreadConstraintBuilder()
+              .withMaxSkew(1)
+              .withTopologyKey(key)
+              .withWhenUnsatisfiable("ScheduleAnyway")
+              .withNewLabelSelector()
+              .withMatchLabels(model.selectorLabels())
+              .endLabelSelector()
+              .build());
+    }
+    return constraints;
+  }
+
+  /**
+   * The user's affinity (if any) plus one node per host (two replicas on one host fail together):
+   * preferred, or required if spec.topology.requiredHostAntiAffinity; unless the user's pod
+   * anti-affinity already spreads over hosts.
    */
   static Affinity withSpread(Affinity user, ClusterModel model) {
-    var spread =
-        new WeightedPodAffinityTermBuilder()
-            .withWeight(100)
-            .withNewPodAffinityTerm()
+    var term =
+        new PodAffinityTermBuilder()
             .withTopologyKey(HOSTNAME)
             .withNewLabelSelector()
             .withMatchLabels(model.selectorLabels())
             .endLabelSelector()
-            .endPodAffinityTerm()
             .build();
     var merged = user == null ? new Affinity() : new AffinityBuilder(user).build();
     var anti =
@@ -335,9 +360,13 @@ final class NodePodTemplate {
                 .anyMatch(t -> HOSTNAME.equals(t.getTopologyKey()))
             || anti.getPreferredDuringSchedulingIgnoredDuringExecution().stream()
                 .anyMatch(t -> HOSTNAME.equals(t.getPodAffinityTerm().getTopologyKey()));
-    if (!spreadsOverHosts) {
+    if (!spreadsOverHosts && model.topology().hostsRequired()) {
+      var required = new ArrayList<>(anti.getRequiredDuringSchedulingIgnoredDuringExecution());
+      required.add(term);
+      anti.setRequiredDuringSchedulingIgnoredDuringExecution(required);
+    } else if (!spreadsOverHosts) {
       var preferred = new ArrayList<>(anti.getPreferredDuringSchedulingIgnoredDuringExecution());
-      preferred.add(spread);
+      preferred.add(new WeightedPodAffinityTerm(term, 100));
       anti.setPreferredDuringSchedulingIgnoredDuringExecution(preferred);
     }
     merged.setPodAntiAffinity(anti);

@@ -11,6 +11,7 @@ import dev.dht.operator.settings.ClockSpec;
 import dev.dht.operator.settings.CompatibilitySpec;
 import dev.dht.operator.settings.MaintenanceSpec;
 import dev.dht.operator.settings.RocksDbSpec;
+import dev.dht.operator.settings.TopologySpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.client.utils.Serialization;
@@ -136,7 +137,9 @@ class ClusterModelTest {
             s -> s.setMaintenance(MaintenanceSpec.builder().hintWindowSeconds(0L).build()),
             s -> s.setClock(ClockSpec.builder().maxOffsetMs(100L).build()),
             s -> s.setRocksdb(RocksDbSpec.builder().blockCacheMb(256L).build()),
-            s -> s.setCompatibility(CompatibilitySpec.builder().peerFrames(false).build()));
+            s -> s.setCompatibility(CompatibilitySpec.builder().peerFrames(false).build()),
+            s -> s.setTopology(TopologySpec.builder().requiredHostAntiAffinity(true).build()),
+            s -> s.setTopology(TopologySpec.builder().zoneKey("example.com/rack").build()));
     var base = model(cluster(3)).desiredRevision().revision();
     for (var change : restartChanges) {
       var cluster = cluster(3);

@@ -207,6 +207,15 @@ class DhtClusterValidationTest {
         "spec.threads.eventLoops");
   }
 
+  @Test
+  void topologyTakesALabelKey() {
+    create("racks", "{topology: {zoneKey: example.com/rack, requiredHostAntiAffinity: true}}");
+    assertThat(read("racks").getSpec().getTopology().getZoneKey()).isEqualTo("example.com/rack");
+    assertThat(read("racks").getSpec().getTopology().hostsRequired()).isTrue();
+    assertRefused(
+        () -> create("bad-key", "{topology: {zoneKey: 'not a key'}}"), "spec.topology.zoneKey");
+  }
+
   private static void assertRefused(Runnable request, String message) {
     assertThatThrownBy(request::run)
         .isInstanceOfSatisfying(

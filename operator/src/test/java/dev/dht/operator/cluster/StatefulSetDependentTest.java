@@ -4,6 +4,7 @@ import static dev.dht.operator.cluster.Clusters.cluster;
 import static dev.dht.operator.cluster.Clusters.model;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dht.operator.settings.TopologySpec;
 import io.fabric8.kubernetes.api.model.AffinityBuilder;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -11,6 +12,7 @@ import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Toleration;
+import io.fabric8.kubernetes.api.model.TopologySpreadConstraintBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import java.util.List;
@@ -293,6 +295,45 @@ class StatefulSetDependentTest {
             .build());
     var strict = build(cluster).getSpec().getTemplate().getSpec().getAffinity();
     assertThat(strict).isEqualTo(scheduling.getAffinity());
+  }
+
+  @Test
+  void podsSpreadOverZonesUnlessTheUserDoesAndHostsCanBeRequired() {
+    var pod = build(cluster(3)).getSpec().getTemplate().getSpec();
+    assertThat(pod.getTopologySpreadConstraints())
+        .singleElement()
+        .satisfies(c -> {
+          assertThat(c.getTopologyKey()).isEqualTo("topology.kubernetes.io/zone");
+          assertThat(c.getMaxSkew()).isEqualTo(1);
+          assertThat(c.getWhenUnsatisfiable()).isEqualTo("ScheduleAnyway");
+          assertThat(c.getLabelSelector().getMatchLabels())
+              .containsEntry("app.kubernetes.io/instance", "demo");
+        });
+
+    var racks = cluster(3);
+    racks
+        .getSpec()
+        .setTopology(
+            TopologySpec.builder()
+                .zoneKey("example.com/rack")
+                .requiredHostAntiAffinity(true)
+                .build());
+    var own =
+        new TopologySpreadConstraintBuilder()
+            .withMaxSkew(2)
+            .withTopologyKey("example.com/rack")
+            .withWhenUnsatisfiable("DoNotSchedule")
+            .build();
+    var scheduling = new Scheduling();
+    scheduling.setTopologySpreadConstraints(List.of(own));
+    racks.getSpec().setScheduling(scheduling);
+    var strict = build(racks).getSpec().getTemplate().getSpec();
+    assertThat(strict.getTopologySpreadConstraints()).as("the user's own").containsExactly(own);
+    var anti = strict.getAffinity().getPodAntiAffinity();
+    assertThat(anti.getPreferredDuringSchedulingIgnoredDuringExecution()).isEmpty();
+    assertThat(anti.getRequiredDuringSchedulingIgnoredDuringExecution())
+        .singleElement()
+        .satisfies(t -> assertThat(t.getTopologyKey()).isEqualTo("kubernetes.io/hostname"));
   }
 
   @Test

@@ -1,0 +1,52 @@
+package dev.dht.operator.settings;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Pattern;
+import lombok.AccessLevel;
+import lombok.AllArgsConstructor;
+import lombok.Builder;
+import lombok.Data;
+import lombok.NoArgsConstructor;
+
+/** spec.topology: how the node pods spread over zones and hosts. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@Data
+@Builder(toBuilder = true)
+@NoArgsConstructor
+@AllArgsConstructor(access = AccessLevel.PRIVATE)
+public class TopologySpec {
+  /** The zone label every cloud provider sets on its Kubernetes nodes. */
+  public static final String DEFAULT_ZONE_KEY = "topology.kubernetes.io/zone";
+
+  @Pattern(
+      "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?"
+          + "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$")
+  @JsonPropertyDescription(
+      "The Kubernetes node label whose values are the zones. The pods spread evenly over them"
+          + " (a topology spread constraint, maxSkew 1, ScheduleAnyway: a node without the label"
+          + " still takes pods), unless scheduling.topologySpreadConstraints has one on this key"
+          + " already. Default: topology.kubernetes.io/zone. A change restarts the nodes one at a"
+          + " time.")
+  private String zoneKey;
+
+  @JsonPropertyDescription(
+      "Whether two nodes of the cluster must never run on one host (a required pod"
+          + " anti-affinity on kubernetes.io/hostname): a host that fails then takes one replica of"
+          + " a key at most, but a cluster needs as many schedulable hosts as nodes. false: only"
+          + " preferred. Default: false. A change restarts the nodes one at a time.")
+  private Boolean requiredHostAntiAffinity;
+
+  /** The zone label in force. */
+  @JsonIgnore
+  public String zoneKeyOrDefault() {
+    return zoneKey == null ? DEFAULT_ZONE_KEY : zoneKey;
+  }
+
+  /** Whether the host anti-affinity is required. */
+  @JsonIgnore
+  public boolean hostsRequired() {
+    return Boolean.TRUE.equals(requiredHostAntiAffinity);
+  }
+}
