@@ -12,8 +12,9 @@ import java.util.Locale;
  * during a change of the defaults: those of the next ring), {@code read-from next} (optional,
  * during a change), then one member a line, its URL and, after a space, its state ({@code joining}
  * or {@code leaving}; none: normal), then its zone ({@code zone=NAME}; none: the zone of every
- * member without one). Placement spreads a key's replicas over the zones. Blank lines and lines
- * starting with '#' are ignored, so a plain list of URLs is a membership of epoch 0.
+ * member without one) and, during a change of zones, its zone in the next ring ({@code
+ * next-zone=NAME}; none: the same). Placement spreads a key's replicas over the zones. Blank lines
+ * and lines starting with '#' are ignored, so a plain list of URLs is a membership of epoch 0.
  */
 public record MembersFile(
     long epoch,
@@ -29,9 +30,33 @@ public record MembersFile(
     LOST
   }
 
-  /** A member: its URL, its state and its zone (null: none). */
-  public record Member(String url, State state, String zone) {
+  /**
+   * A member: its URL, its state, its zone (null: none) and its zone in the next ring (null: the
+   * same).
+   */
+  public record Member(String url, State state, String zone, String nextZone) {
     public Member {
+      requireZone(zone);
+      requireZone(nextZone);
+      if (nextZone != null && nextZone.equals(zone)) {
+        nextZone = null;
+      }
+    }
+
+    public Member(String url, State state, String zone) {
+      this(url, state, zone, null);
+    }
+
+    public Member(String url, State state) {
+      this(url, state, null, null);
+    }
+
+    /** Its zone in the next ring. */
+    public String zoneNext() {
+      return nextZone != null ? nextZone : zone;
+    }
+
+    private static void requireZone(String zone) {
       if (zone != null && !ZONE.matcher(zone).matches()) {
         throw new IllegalArgumentException(
             "a zone is 1 to 63 letters, digits, '-', '_' or '.', starting and ending with a letter"
@@ -40,15 +65,12 @@ public record MembersFile(
                 + "'");
       }
     }
-
-    public Member(String url, State state) {
-      this(url, state, null);
-    }
   }
 
   private static final java.util.regex.Pattern ZONE =
       java.util.regex.Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
   private static final String ZONE_PREFIX = "zone=";
+  private static final String NEXT_ZONE_PREFIX = "next-zone=";
 
   /** Default ack and from, {@code 1 <= ack <= from}. */
   public record Replication(int ack, int from) {
@@ -112,6 +134,9 @@ public record MembersFile(
       if (member.zone() != null) {
         out.append(' ').append(ZONE_PREFIX).append(member.zone());
       }
+      if (member.nextZone() != null) {
+        out.append(' ').append(NEXT_ZONE_PREFIX).append(member.nextZone());
+      }
       out.append('\n');
     }
     return out.toString();
@@ -148,7 +173,7 @@ public record MembersFile(
     return new MembersFile(epoch, replication, nextReplication, readNext, members);
   }
 
-  /** {@code URL [joining|leaving|lost] [zone=NAME]} */
+  /** {@code URL [joining|leaving|lost] [zone=NAME] [next-zone=NAME]} */
   private static Member member(String[] words, String line) {
     int at = 1;
     State state = State.NORMAL;
@@ -159,11 +184,15 @@ public record MembersFile(
     if (at < words.length && words[at].startsWith(ZONE_PREFIX)) {
       zone = words[at++].substring(ZONE_PREFIX.length());
     }
+    String nextZone = null;
+    if (at < words.length && words[at].startsWith(NEXT_ZONE_PREFIX)) {
+      nextZone = words[at++].substring(NEXT_ZONE_PREFIX.length());
+    }
     if (at != words.length) {
       throw new IllegalArgumentException(
-          "expected 'URL [joining|leaving|lost] [zone=NAME]', got '" + line + "'");
+          "expected 'URL [joining|leaving|lost] [zone=NAME] [next-zone=NAME]', got '" + line + "'");
     }
-    return new Member(words[0], state, zone);
+    return new Member(words[0], state, zone, nextZone);
   }
 
   private static List<String> lines(String content) {

@@ -46,7 +46,7 @@ class MembersFileTest {
             .between(0, 99)
             .map(i -> "http://demo-" + i + ".demo-peers.ns.svc.cluster.local:8080");
     Arbitrary<String> zones = Arbitraries.of("eu-west-1a", "zone-b", "z.3", "a").injectNull(0.4);
-    return Combinators.combine(urls, Arbitraries.of(State.class), zones)
+    return Combinators.combine(urls, Arbitraries.of(State.class), zones, zones)
         .as(Member::new)
         .list()
         .ofMaxSize(9);
@@ -98,6 +98,15 @@ class MembersFileTest {
             new Member("http://b:2", State.JOINING, "eu-1b"),
             new Member("http://c:3", State.NORMAL, null));
     assertThat(file.write()).contains("http://b:2 joining zone=eu-1b\n");
+    var moving = MembersFile.parse("http://a:1 zone=eu-1a next-zone=eu-1c\nhttp://b:2 next-zone=z");
+    assertThat(moving.members())
+        .extracting(Member::zone, Member::zoneNext)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("eu-1a", "eu-1c"),
+            org.assertj.core.groups.Tuple.tuple(null, "z"));
+    assertThat(new Member("http://a:1", State.NORMAL, "z", "z").nextZone())
+        .as("the same zone next is no change")
+        .isNull();
   }
 
   @Test
@@ -111,6 +120,7 @@ class MembersFileTest {
             "a b c",
             "http://a:1 zone=a leaving",
             "http://a:1 normal zone=a zone=b",
+            "http://a:1 next-zone=b zone=a",
             "replication 2",
             "replication 2/x",
             "next-replication",

@@ -20,10 +20,15 @@ public final class ConfigFiles {
     MembersFile file = MembersFile.parse(content);
     Map<String, Topology.State> members = new LinkedHashMap<>();
     Map<String, String> zones = new LinkedHashMap<>();
+    Map<String, String> nextZones = new LinkedHashMap<>();
     for (MembersFile.Member member : file.members()) {
-      members.put(Topology.normalize(member.url()), Topology.State.valueOf(member.state().name()));
+      String url = Topology.normalize(member.url());
+      members.put(url, Topology.State.valueOf(member.state().name()));
       if (member.zone() != null) {
-        zones.put(Topology.normalize(member.url()), member.zone());
+        zones.put(url, member.zone());
+      }
+      if (member.zoneNext() != null) {
+        nextZones.put(url, member.zoneNext());
       }
     }
     if (file.epoch() > 0 && !members.containsKey(Topology.normalize(self))) {
@@ -36,6 +41,7 @@ public final class ConfigFiles {
         file.epoch(),
         members,
         zones,
+        nextZones,
         defaults,
         defaults(file.nextReplication(), defaults),
         file.readNext(),

@@ -19,6 +19,35 @@ class ConfigFilesTest {
   }
 
   @Test
+  void zonesPlaceKeysAndAChangeOfThemIsATransition() {
+    String plain = "epoch 1\nhttp://a:1\nhttp://b:1\nhttp://c:1\nhttp://d:1\n";
+    String zoned =
+        "epoch 3\nhttp://a:1 zone=x\nhttp://b:1 zone=x\nhttp://c:1 zone=y\nhttp://d:1 zone=y\n";
+    String moving =
+        "epoch 2\nhttp://a:1 next-zone=x\nhttp://b:1 next-zone=x\nhttp://c:1 next-zone=y\n"
+            + "http://d:1 next-zone=y\n";
+    Topology before = ConfigFiles.topology(plain, "http://a:1", FLAGS);
+    Topology during = ConfigFiles.topology(moving, "http://a:1", FLAGS);
+    Topology after = ConfigFiles.topology(zoned, "http://a:1", FLAGS);
+    assertThat(before.inTransition()).isFalse();
+    assertThat(after.inTransition()).isFalse();
+    assertThat(during.inTransition()).as("other zones next: a transition").isTrue();
+    assertThat(after.zones()).containsExactly("x", "x", "y", "y");
+    int moved = 0;
+    for (int k = 0; k < 1000; k++) {
+      byte[] key = ("k" + k).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(during.currentReplicas(key, 2)).containsExactly(before.currentReplicas(key, 2));
+      assertThat(during.nextReplicas(key, 2)).containsExactly(after.currentReplicas(key, 2));
+      int[] replicas = after.currentReplicas(key, 2);
+      assertThat(after.zones().get(replicas[0])).isNotEqualTo(after.zones().get(replicas[1]));
+      moved += java.util.Arrays.equals(before.currentReplicas(key, 2), replicas) ? 0 : 1;
+    }
+    assertThat(moved).as("keys whose two replicas were in one zone").isBetween(250, 420);
+    assertThat(during.sameMembership(ConfigFiles.topology(moving, "http://a:1", FLAGS))).isTrue();
+    assertThat(during.sameMembership(after)).isFalse();
+  }
+
+  @Test
   void theMembersFileReplicationTakesThePlaceOfTheFlags() {
     String members = "http://a:1\nhttp://b:1\nhttp://c:1\nhttp://d:1\nhttp://e:1\n";
     Topology flags = ConfigFiles.topology("epoch 2\n" + members, "http://a:1", FLAGS);

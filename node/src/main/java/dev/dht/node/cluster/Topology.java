@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The cluster as one node sees it: a versioned membership (an epoch, and a state per member), which
@@ -61,8 +62,10 @@ public final class Topology {
   private final List<String> members;
   private final List<State> states;
 
-  /** Each member's zone (null: none), in member order. */
+  /** Each member's zone (null: none), in member order, in the current ring and in the next. */
   private final List<String> zones;
+
+  private final List<String> nextZones;
 
   private final int selfIndex;
   private final PlacementRing current;
@@ -104,6 +107,7 @@ public final class Topology {
       List<String> members,
       List<State> states,
       List<String> zones,
+      List<String> nextZones,
       Replication.Defaults defaults,
       Replication.Defaults nextDefaults,
       boolean readNext,
@@ -115,12 +119,13 @@ public final class Topology {
     this.members = members;
     this.states = states;
     this.zones = zones;
+    this.nextZones = nextZones;
     this.selfIndex = selfIndex;
     this.current = PlacementRing.over(members, states, zones, true);
     this.next =
-        states.stream().allMatch(s -> s == State.NORMAL)
+        states.stream().allMatch(s -> s == State.NORMAL) && nextZones.equals(zones)
             ? current
-            : PlacementRing.over(members, states, zones, false);
+            : PlacementRing.over(members, states, nextZones, false);
     this.transition =
         next != current || !currentReplication().equals(nextReplication()); // once, not per request
   }
@@ -141,14 +146,14 @@ public final class Topology {
         states.put(url, State.NORMAL);
       }
     }
-    return of(0, states, Map.of(), defaults, defaults, false, self);
+    return of(0, states, defaults, defaults, false, self);
   }
 
   /** A topology of an epoch with default replication in both rings. */
   public static Topology of(
       long epoch, Map<String, State> memberStates, boolean readNext, String self) {
     var defaults = Replication.Defaults.UNCONFIGURED;
-    return of(epoch, memberStates, Map.of(), defaults, defaults, readNext, self);
+    return of(epoch, memberStates, defaults, defaults, readNext, self);
   }
 
   /** A topology of an epoch whose members have no zones. */
@@ -159,18 +164,20 @@ public final class Topology {
       Replication.Defaults nextDefaults,
       boolean readNext,
       String self) {
-    return of(epoch, memberStates, Map.of(), defaults, nextDefaults, readNext, self);
+    return of(epoch, memberStates, Map.of(), Map.of(), defaults, nextDefaults, readNext, self);
   }
 
   /**
-   * Builds a topology of an epoch from member URLs and their states, their zones (by URL; a member
-   * without one has none), with the replication defaults of the current and the next ring, reading
-   * from the next ring if {@code readNext}; {@code self} is one of the members.
+   * Builds a topology of an epoch from member URLs and their states, their zones in the current and
+   * in the next ring (by URL; a member without one has none), with the replication defaults of the
+   * current and the next ring, reading from the next ring if {@code readNext}; {@code self} is one
+   * of the members.
    */
   public static Topology of(
       long epoch,
       Map<String, State> memberStates,
       Map<String, String> zonesByUrl,
+      Map<String, String> nextZonesByUrl,
       Replication.Defaults defaults,
       Replication.Defaults nextDefaults,
       boolean readNext,
@@ -179,10 +186,8 @@ public final class Topology {
     memberStates.forEach((url, state) -> unique.putIfAbsent(normalize(url.strip()), state));
     List<String> members = List.copyOf(unique.keySet());
     List<State> states = List.copyOf(unique.values());
-    Map<String, String> zoneOf = new LinkedHashMap<>();
-    zonesByUrl.forEach((url, zone) -> zoneOf.putIfAbsent(normalize(url.strip()), zone));
-    List<String> zones =
-        members.stream().map(zoneOf::get).toList(); // nulls kept: members without a zone
+    List<String> zones = inMemberOrder(zonesByUrl, members);
+    List<String> nextZones = inMemberOrder(nextZonesByUrl, members);
     if (!states.contains(State.NORMAL) && !states.contains(State.LEAVING)) {
       throw new IllegalArgumentException("the cluster has no live members that own keys");
     }
@@ -194,7 +199,15 @@ public final class Topology {
       throw new IllegalArgumentException(
           "--self " + self + " is not one of the cluster members " + members);
     }
-    return new Topology(epoch, members, states, zones, defaults, nextDefaults, readNext, selfIndex);
+    return new Topology(
+        epoch, members, states, zones, nextZones, defaults, nextDefaults, readNext, selfIndex);
+  }
+
+  /** The zones of {@code members} (null for one without). */
+  private static List<String> inMemberOrder(Map<String, String> zonesByUrl, List<String> members) {
+    Map<String, String> zoneOf = new LinkedHashMap<>();
+    zonesByUrl.forEach((url, zone) -> zoneOf.putIfAbsent(normalize(url.strip()), zone));
+    return members.stream().map(zoneOf::get).toList(); // nulls kept
   }
 
   public long epoch() {
@@ -396,7 +409,8 @@ public final class Topology {
         && nextDefaults.equals(other.nextDefaults)
         && members.equals(other.members)
         && states.equals(other.states)
-        && zones.equals(other.zones);
+        && zones.equals(other.zones)
+        && nextZones.equals(other.nextZones);
   }
 
   @Override
@@ -409,6 +423,9 @@ public final class Topology {
       }
       if (zones.get(i) != null) {
         out.append(" zone=").append(zones.get(i));
+      }
+      if (!Objects.equals(zones.get(i), nextZones.get(i))) {
+        out.append(" next-zone=").append(nextZones.get(i));
       }
     }
     out.append("] ack/from ").append(currentReplication());

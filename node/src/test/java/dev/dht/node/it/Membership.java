@@ -26,8 +26,10 @@ public final class Membership implements AutoCloseable {
   private final List<String> urls = new ArrayList<>();
   private final List<NodeProcess> nodes = new ArrayList<>();
 
-  /** Each member's zone in the files published (null: none). */
+  /** Each member's zone and next zone in the files published (null: none). */
   private final List<String> zones = new ArrayList<>();
+
+  private final List<String> nextZones = new ArrayList<>();
 
   public Membership(Path root, int size) {
     this(root, size, i -> "127.0.0.1");
@@ -41,6 +43,7 @@ public final class Membership implements AutoCloseable {
       urls.add("http://" + host.apply(i) + ":" + Ports.free());
       nodes.add(null);
       zones.add(null);
+      nextZones.add(null);
     }
   }
 
@@ -51,6 +54,11 @@ public final class Membership implements AutoCloseable {
   /** The zone of member {@code i} in the membership files published from now on. */
   public void zone(int i, String zone) {
     zones.set(i, zone);
+  }
+
+  /** The zone of member {@code i} in the next ring (null: none), in the files published. */
+  public void nextZone(int i, String zone) {
+    nextZones.set(i, zone);
   }
 
   public NodeProcess node(int i) {
@@ -109,6 +117,7 @@ public final class Membership implements AutoCloseable {
         out.append(urls.get(i))
             .append(states[i].equals("normal") ? "" : " " + states[i])
             .append(zones.get(i) == null ? "" : " zone=" + zones.get(i))
+            .append(nextZones.get(i) == null ? "" : " next-zone=" + nextZones.get(i))
             .append('\n');
       }
     }

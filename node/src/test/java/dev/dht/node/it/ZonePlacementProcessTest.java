@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,7 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Six node processes in three zones (the members file's {@code zone=}), at from=3: every key's
  * three copies are in three zones, counted through each node's own range reads; grown to nine (one
  * more per zone) the way the operator drives a change, every key still has exactly three copies, in
- * three zones.
+ * three zones. And six nodes without zones given them ({@code next-zone=}, the three epochs of a
+ * change) under a writer and a reader at 2/3: nothing lost, no stale read, the copies end in three
+ * zones.
  */
 class ZonePlacementProcessTest {
   private static final int KEYS = 600;
@@ -63,6 +66,59 @@ class ZonePlacementProcessTest {
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.text()).isEqualTo("v" + k);
       }
+    } finally {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void zonesGivenToARunningClusterMoveItsCopiesUnderLoadLosingNothing() throws Exception {
+    cluster = new Membership(root, 6);
+    String n = "normal";
+    cluster.publish(1, false, n, n, n, n, n, n);
+    String[] flags =
+        cluster.flags(
+            "--default-from", "3", "--repair-interval-s", "0", "--request-timeout-ms", "3000");
+    try {
+      for (int i = 0; i < 6; i++) {
+        cluster.start(i, flags);
+      }
+      Map<String, Long> acked = new ConcurrentHashMap<>();
+      for (int k = 0; k < KEYS; k++) {
+        assertThat(cluster.node(k % 6).client().put("z-" + k, "0", 3, 3).status()).isEqualTo(201);
+        acked.put("z-" + k, 0L);
+      }
+      OverwriteLoad load = new OverwriteLoad(cluster, acked, 6, 2, 3);
+      load.start();
+      for (int i = 0; i < 6; i++) {
+        cluster.nextZone(i, ZONES[i % 3]);
+      }
+      cluster.publish(2, false, n, n, n, n, n, n);
+      cluster.awaitEpoch(2, 0, 1, 2, 3, 4, 5);
+      cluster.stream(2, 0, 1, 2, 3, 4, 5);
+      cluster.publish(3, true, n, n, n, n, n, n);
+      cluster.awaitEpoch(3, 0, 1, 2, 3, 4, 5);
+      for (int i = 0; i < 6; i++) {
+        cluster.zone(i, ZONES[i % 3]);
+        cluster.nextZone(i, null);
+      }
+      cluster.publish(4, false, n, n, n, n, n, n);
+      cluster.awaitEpoch(4, 0, 1, 2, 3, 4, 5);
+      cluster.cleanup(4, 0, 1, 2, 3, 4, 5);
+      Thread.sleep(500);
+      load.stop();
+      System.out.println(load);
+      assertThat(load.writes.get()).as("acknowledged writes").isPositive();
+      assertThat(load.notFound.get()).as("reads of acknowledged keys that found nothing").isZero();
+      assertThat(load.older.get()).as("reads older than an acknowledged write").isZero();
+      for (var e : acked.entrySet()) {
+        var reply = cluster.node(0).client().get(e.getKey(), 3, 3);
+        assertThat(reply.status()).as(e.getKey()).isEqualTo(200);
+        assertThat(Long.parseLong(reply.text()))
+            .as(e.getKey())
+            .isGreaterThanOrEqualTo(e.getValue());
+      }
+      assertEveryKeyIsInThreeZones(0, 1, 2, 3, 4, 5);
     } finally {
       cluster.close();
     }
