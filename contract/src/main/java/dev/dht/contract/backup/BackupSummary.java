@@ -9,7 +9,8 @@ import java.util.List;
  * manifest is there and every file they list is in the store, and only then. A restore reads
  * nothing else first, and refuses a backup without it.
  *
- * @param format the layout's version (1)
+ * @param format the layout's version: 1, or 2 with zones (so that a node before zones, which would
+ *     place the copies without them, refuses to restore it)
  * @param epoch the membership epoch every member's checkpoint was taken in
  * @param members the members' URLs, in order; member i's manifest is {@code nodes/<i>.json}
  * @param from the cluster's default replication factor then
@@ -35,10 +36,23 @@ public record BackupSummary(
     List<String> zones) {
   public static final int FORMAT = 1;
 
+  /** The format of a backup whose members had zones. */
+  public static final int ZONED_FORMAT = 2;
+
   public BackupSummary {
-    if (format != FORMAT) {
+    if (format != FORMAT && format != ZONED_FORMAT) {
       throw new IllegalArgumentException(
-          "backup format " + format + " is not one this version reads (" + FORMAT + ")");
+          "backup format "
+              + format
+              + " is not one this version reads ("
+              + FORMAT
+              + " or "
+              + ZONED_FORMAT
+              + ")");
+    }
+    if ((format == ZONED_FORMAT) != (zones != null)) {
+      throw new IllegalArgumentException(
+          "backup format " + format + (zones == null ? " without" : " with") + " zones");
     }
     members = List.copyOf(members == null ? List.of() : members);
     if (members.isEmpty()) {
@@ -57,6 +71,11 @@ public record BackupSummary(
 
   public String toJson() {
     return BackupJson.write(this);
+  }
+
+  /** The format of a backup of members with these zones (null: none). */
+  public static int format(List<String> zones) {
+    return zones == null ? FORMAT : ZONED_FORMAT;
   }
 
   public static BackupSummary parse(String json) {

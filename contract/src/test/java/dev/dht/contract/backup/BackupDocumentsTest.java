@@ -57,8 +57,8 @@ class BackupDocumentsTest {
         new BackupSummary(1, "b", 3, List.of("http://a:1"), 3, 10, 20, 30, 4, 500, 4, 500, null);
     assertThat(BackupSummary.parse(summary.toJson())).isEqualTo(summary);
     assertThatThrownBy(
-            () -> BackupSummary.parse(summary.toJson().replace("\"format\":1", "\"format\":2")))
-        .hasMessageContaining("format 2");
+            () -> BackupSummary.parse(summary.toJson().replace("\"format\":1", "\"format\":3")))
+        .hasMessageContaining("format 3 is not one this version reads (1 or 2)");
   }
 
   @Test
@@ -66,7 +66,7 @@ class BackupDocumentsTest {
     var members = List.of("http://a:1", "http://b:1", "http://c:1");
     var zoned =
         new BackupSummary(
-            1, "b", 3, members, 3, 10, 20, 30, 4, 500, 4, 500, Arrays.asList("z1", null, "z2"));
+            2, "b", 3, members, 3, 10, 20, 30, 4, 500, 4, 500, Arrays.asList("z1", null, "z2"));
     assertThat(BackupSummary.parse(zoned.toJson())).isEqualTo(zoned);
     assertThat(zoned.memberZones()).containsExactly("z1", null, "z2");
     String before =
@@ -76,8 +76,15 @@ class BackupDocumentsTest {
     assertThat(before).doesNotContain("zones");
     assertThat(BackupSummary.parse(before).memberZones()).containsExactly(null, null, null);
     assertThatThrownBy(() ->
-            new BackupSummary(1, "b", 3, members, 3, 10, 20, 30, 4, 500, 4, 500, List.of("z")))
+            new BackupSummary(2, "b", 3, members, 3, 10, 20, 30, 4, 500, 4, 500, List.of("z")))
         .hasMessageContaining("3 members, 1 zones");
+    // a node before zones reads format 1 only: it refuses a backup it would place without them
+    assertThatThrownBy(
+            () -> BackupSummary.parse(zoned.toJson().replace("\"format\":2", "\"format\":1")))
+        .hasMessageContaining("format 1 with zones");
+    assertThatThrownBy(
+            () -> new BackupSummary(2, "b", 3, members, 3, 10, 20, 30, 4, 500, 4, 500, null))
+        .hasMessageContaining("format 2 without zones");
   }
 
   @Test

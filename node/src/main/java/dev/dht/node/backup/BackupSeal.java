@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Completes a backup once every member took its part: each member of the current membership has a
@@ -62,9 +63,11 @@ final class BackupSeal {
                 + file.getValue());
       }
     }
+    List<String> zones =
+        topology.zones().stream().allMatch(Objects::isNull) ? null : topology.zones();
     BackupSummary summary =
         new BackupSummary(
-            BackupSummary.FORMAT,
+            BackupSummary.format(zones),
             id,
             topology.epoch(),
             topology.members(),
@@ -76,9 +79,7 @@ final class BackupSeal {
             files.values().stream().mapToLong(Long::longValue).sum(),
             manifests.stream().mapToInt(NodeManifest::filesUploaded).sum(),
             manifests.stream().mapToLong(NodeManifest::bytesUploaded).sum(),
-            topology.zones().stream().allMatch(java.util.Objects::isNull)
-                ? null
-                : topology.zones());
+            zones);
     store.put(BackupLayout.summary(id), summary.toJson());
     return summary;
   }

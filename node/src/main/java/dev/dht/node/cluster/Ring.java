@@ -51,7 +51,9 @@ public final class Ring {
     for (int i = 0; i < nodeSeeds.length; i++) {
       nodeSeeds[i] = mix(hash(nodeIds.get(i).getBytes(StandardCharsets.UTF_8)));
       zoneOf[i] =
-          zoneNumbers.computeIfAbsent(String.valueOf(zones.get(i)), z -> zoneNumbers.size());
+          zoneNumbers.computeIfAbsent(
+              zones.get(i) == null ? "" : zones.get(i), // "" is no zone's name
+              z -> zoneNumbers.size());
     }
     this.zones = zoneNumbers.size();
   }

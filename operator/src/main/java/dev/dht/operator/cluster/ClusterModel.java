@@ -96,6 +96,10 @@ public record ClusterModel(
           "backup",
           "bootstrap");
 
+  /** Spec sections of node settings whose unset fields keep the nodes' defaults. */
+  static final List<String> SETTING_SECTIONS =
+      List.of("maintenance", "clock", "rocksdb", "compatibility", "topology");
+
   public static final String MANAGED_BY = "dht-operator";
   public static final String MANAGED_BY_SELECTOR = "app.kubernetes.io/managed-by=" + MANAGED_BY;
 
@@ -216,6 +220,12 @@ public record ClusterModel(
   static String inputs(DhtClusterSpec spec, OperatorDefaults defaults, String restartedAt) {
     var inputs = CanonicalJson.tree(spec);
     inputs.remove(NOT_RESTART_INPUTS);
+    // a section of node settings that sets nothing is no setting: {} restarts nothing
+    for (String section : SETTING_SECTIONS) {
+      if (inputs.path(section).isEmpty()) {
+        inputs.remove(section);
+      }
+    }
     var accepted = CanonicalJson.tree(defaults);
     accepted.remove("template");
     inputs.set("operatorDefaults", accepted);

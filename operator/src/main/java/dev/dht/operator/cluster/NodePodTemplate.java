@@ -14,6 +14,8 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.KeyToPathBuilder;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.PodAffinityTerm;
 import io.fabric8.kubernetes.api.model.PodAffinityTermBuilder;
 import io.fabric8.kubernetes.api.model.PodAntiAffinity;
 import io.fabric8.kubernetes.api.model.PodAntiAffinityBuilder;
@@ -315,15 +317,17 @@ final class NodePodTemplate {
   }
 
   /**
-   * The user's topology spread constraints (if any) plus an even spread over the zones
-   * (spec.topology.zoneKey), unless the user's spread over that key already. ScheduleAnyway: a
-   * Kubernetes node without the label (a one-zone cluster) still takes pods.
+   * The user's topology spread constraints (if any) plus an even spread of the cluster's pods over
+   * the zones (spec.topology.zoneKey), unless one of the user's spreads them over that key already.
+   * ScheduleAnyway: a Kubernetes node without the label (a one-zone cluster) still takes pods.
    */
   static List<TopologySpreadConstraint> withZoneSpread(
       List<TopologySpreadConstraint> user, ClusterModel model) {
     var constraints = new ArrayList<TopologySpreadConstraint>(user == null ? List.of() : user);
     String key = model.topology().zoneKeyOrDefault();
-    if (constraints.stream().noneMatch(c -> key.equals(c.getTopologyKey()))) {
+    if (constraints.stream()
+        .noneMatch(
+            c -> key.equals(c.getTopologyKey()) && selectsNodes(c.getLabelSelector(), model))) {
       constraints.add(
           new TopologySpreadConstraintBuilder()
               .withMaxSkew(1)
@@ -339,8 +343,9 @@ final class NodePodTemplate {
 
   /**
    * The user's affinity (if any) plus one node per host (two replicas on one host fail together):
-   * preferred, or required if spec.topology.requiredHostAntiAffinity; unless the user's pod
-   * anti-affinity already spreads over hosts.
+   * preferred, unless one of the user's anti-affinity terms keeps the cluster's pods off shared
+   * hosts already; required if spec.topology.requiredHostAntiAffinity, unless a required term of
+   * the user's does.
    */
   static Affinity withSpread(Affinity user, ClusterModel model) {
     var term =
@@ -355,22 +360,44 @@ final class NodePodTemplate {
         merged.getPodAntiAffinity() == null
             ? new PodAntiAffinity()
             : new PodAntiAffinityBuilder(merged.getPodAntiAffinity()).build();
-    boolean spreadsOverHosts =
+    boolean required =
         anti.getRequiredDuringSchedulingIgnoredDuringExecution().stream()
-                .anyMatch(t -> HOSTNAME.equals(t.getTopologyKey()))
-            || anti.getPreferredDuringSchedulingIgnoredDuringExecution().stream()
-                .anyMatch(t -> HOSTNAME.equals(t.getPodAffinityTerm().getTopologyKey()));
-    if (!spreadsOverHosts && model.topology().hostsRequired()) {
-      var required = new ArrayList<>(anti.getRequiredDuringSchedulingIgnoredDuringExecution());
-      required.add(term);
-      anti.setRequiredDuringSchedulingIgnoredDuringExecution(required);
-    } else if (!spreadsOverHosts) {
-      var preferred = new ArrayList<>(anti.getPreferredDuringSchedulingIgnoredDuringExecution());
-      preferred.add(new WeightedPodAffinityTerm(term, 100));
-      anti.setPreferredDuringSchedulingIgnoredDuringExecution(preferred);
+            .anyMatch(t -> overHosts(t, model));
+    boolean preferred =
+        anti.getPreferredDuringSchedulingIgnoredDuringExecution().stream()
+            .anyMatch(t -> overHosts(t.getPodAffinityTerm(), model));
+    if (model.topology().hostsRequired() && !required) {
+      var terms = new ArrayList<>(anti.getRequiredDuringSchedulingIgnoredDuringExecution());
+      terms.add(term);
+      anti.setRequiredDuringSchedulingIgnoredDuringExecution(terms);
+    } else if (!required && !preferred) {
+      var terms = new ArrayList<>(anti.getPreferredDuringSchedulingIgnoredDuringExecution());
+      terms.add(new WeightedPodAffinityTerm(term, 100));
+      anti.setPreferredDuringSchedulingIgnoredDuringExecution(terms);
     }
     merged.setPodAntiAffinity(anti);
     return merged;
+  }
+
+  /** Whether a pod affinity term is over hosts, for the cluster's pods. */
+  private static boolean overHosts(PodAffinityTerm term, ClusterModel model) {
+    return term != null
+        && HOSTNAME.equals(term.getTopologyKey())
+        && selectsNodes(term.getLabelSelector(), model);
+  }
+
+  /**
+   * Whether a selector takes the cluster's node pods: labels they all carry, and no expressions
+   * (which this does not evaluate).
+   */
+  private static boolean selectsNodes(LabelSelector selector, ClusterModel model) {
+    if (selector == null
+        || selector.getMatchLabels() == null
+        || selector.getMatchLabels().isEmpty()
+        || (selector.getMatchExpressions() != null && !selector.getMatchExpressions().isEmpty())) {
+      return false;
+    }
+    return model.selectorLabels().entrySet().containsAll(selector.getMatchLabels().entrySet());
   }
 
   private static final String HOSTNAME = "kubernetes.io/hostname";

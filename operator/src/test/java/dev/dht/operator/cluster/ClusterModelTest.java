@@ -162,6 +162,14 @@ class ClusterModelTest {
   }
 
   @Test
+  void anEmptySectionOfNodeSettingsIsNoSetting() {
+    var empty = cluster(3);
+    empty.getSpec().setTopology(new TopologySpec());
+    empty.getSpec().setMaintenance(new MaintenanceSpec());
+    assertThat(model(empty).desiredRevision()).isEqualTo(model(cluster(3)).desiredRevision());
+  }
+
+  @Test
   void theRevisionIgnoresSettingsTheNodesReload() {
     var base = model(cluster(3)).desiredRevision();
     var cluster = cluster(5);

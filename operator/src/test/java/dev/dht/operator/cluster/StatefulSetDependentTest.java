@@ -323,6 +323,9 @@ class StatefulSetDependentTest {
             .withMaxSkew(2)
             .withTopologyKey("example.com/rack")
             .withWhenUnsatisfiable("DoNotSchedule")
+            .withNewLabelSelector()
+            .addToMatchLabels("app.kubernetes.io/instance", "demo")
+            .endLabelSelector()
             .build();
     var scheduling = new Scheduling();
     scheduling.setTopologySpreadConstraints(List.of(own));
@@ -331,6 +334,51 @@ class StatefulSetDependentTest {
     assertThat(strict.getTopologySpreadConstraints()).as("the user's own").containsExactly(own);
     var anti = strict.getAffinity().getPodAntiAffinity();
     assertThat(anti.getPreferredDuringSchedulingIgnoredDuringExecution()).isEmpty();
+    assertThat(anti.getRequiredDuringSchedulingIgnoredDuringExecution())
+        .singleElement()
+        .satisfies(t -> assertThat(t.getTopologyKey()).isEqualTo("kubernetes.io/hostname"));
+  }
+
+  @Test
+  void requiredHostsWinOverAUsersPreferenceAndTermsForOtherPodsDoNotCount() {
+    var cluster = cluster(3);
+    var scheduling = new Scheduling();
+    scheduling.setAffinity(
+        new AffinityBuilder()
+            .withNewPodAntiAffinity()
+            .addNewPreferredDuringSchedulingIgnoredDuringExecution()
+            .withWeight(50)
+            .withNewPodAffinityTerm()
+            .withTopologyKey("kubernetes.io/hostname")
+            .withNewLabelSelector()
+            .addToMatchLabels("app.kubernetes.io/instance", "demo")
+            .endLabelSelector()
+            .endPodAffinityTerm()
+            .endPreferredDuringSchedulingIgnoredDuringExecution()
+            .endPodAntiAffinity()
+            .build());
+    scheduling.setTopologySpreadConstraints(
+        List.of(
+            new TopologySpreadConstraintBuilder()
+                .withMaxSkew(1)
+                .withTopologyKey("topology.kubernetes.io/zone")
+                .withWhenUnsatisfiable("DoNotSchedule")
+                .withNewLabelSelector()
+                .addToMatchLabels("app", "web")
+                .endLabelSelector()
+                .build()));
+    cluster.getSpec().setScheduling(scheduling);
+    var preferring = build(cluster).getSpec().getTemplate().getSpec();
+    assertThat(preferring.getAffinity())
+        .as("the user's preference suffices")
+        .isEqualTo(scheduling.getAffinity());
+    assertThat(preferring.getTopologySpreadConstraints())
+        .as("a spread of other pods is not the cluster's")
+        .hasSize(2);
+
+    cluster.getSpec().setTopology(TopologySpec.builder().requiredHostAntiAffinity(true).build());
+    var anti = build(cluster).getSpec().getTemplate().getSpec().getAffinity().getPodAntiAffinity();
+    assertThat(anti.getPreferredDuringSchedulingIgnoredDuringExecution()).hasSize(1);
     assertThat(anti.getRequiredDuringSchedulingIgnoredDuringExecution())
         .singleElement()
         .satisfies(t -> assertThat(t.getTopologyKey()).isEqualTo("kubernetes.io/hostname"));
