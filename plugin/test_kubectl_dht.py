@@ -54,6 +54,18 @@ class StatusScreen(unittest.TestCase):
         self.assertEqual("7", row["demo-1"][8])
         self.assertIn("no answer", text.splitlines()[[l.split()[0] if l else "" for l in lines].index("demo-2")])
 
+    def test_zones_as_the_nodes_place_by_them_and_a_refused_expansion(self):
+        plain = dht.render_status(cluster(), {"demo-0": node("demo-0")}, [], NOW)
+        self.assertIn("  Zones: none: placement is plain rendezvous", plain.splitlines())
+        zoned = node("demo-0", members=[{"url": f"http://demo-{i}:8080", "state": "normal", "zone": "abc"[i % 3]}
+                                        for i in range(6)])
+        c = cluster(conditions=[{"type": "StorageResized", "status": "False", "reason": "ExpansionRefused",
+                                 "message": "the apiserver refused"}])
+        lines = dht.render_status(c, {"demo-0": zoned}, [], NOW).splitlines()
+        self.assertIn("  Zones: a (2), b (2), c (2): each key's first 3 replicas in 3 distinct zones", lines)
+        self.assertIn("  Storage: ExpansionRefused: the apiserver refused", lines)
+        self.assertIn("  Zones: unknown (no node answered)", dht.render_status(cluster(), {}, [], NOW).splitlines())
+
     def test_a_change_under_way_a_fenced_clock_and_a_repair_error_are_shown(self):
         c = cluster(conditions=[{"type": "Progressing", "status": "True", "reason": "Scaling", "message": "streaming"}],
                     membership={"members": 3, "target": 5, "step": "STREAMING", "ack": 2, "from": 3, "epoch": 5})
