@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * The members file the operator publishes in a cluster's ConfigMap and every node re-reads: {@code
@@ -67,8 +68,8 @@ public record MembersFile(
     }
   }
 
-  private static final java.util.regex.Pattern ZONE =
-      java.util.regex.Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
+  private static final Pattern ZONE =
+      Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
   private static final String ZONE_PREFIX = "zone=";
   private static final String NEXT_ZONE_PREFIX = "next-zone=";
 

@@ -6,6 +6,7 @@ import dev.dht.operator.rolling.RollPlan;
 import dev.dht.operator.scaling.NodeAccess;
 import dev.dht.operator.scaling.NodeAdmin;
 import dev.dht.operator.scaling.ScalePlan;
+import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
@@ -210,16 +211,12 @@ final class ClusterActions {
    */
   static void detachClaims(Context<DhtCluster> context, DhtCluster cluster, ClusterModel model) {
     var claims = context.getClient().persistentVolumeClaims().inNamespace(model.namespace());
-    Pattern name = Pattern.compile(Pattern.quote("data-" + model.name() + "-") + "(\\d+)");
     boolean delete =
         cluster.getSpec() != null
             && cluster.getSpec().getDetachedClaims() == DhtClusterSpec.DetachedClaims.Delete;
-    for (var claim : claims.withLabels(model.selectorLabels()).list().getItems()) {
-      Matcher m = name.matcher(claim.getMetadata().getName());
-      if (!m.matches()) {
-        continue;
-      }
-      boolean detached = Integer.parseInt(m.group(1)) >= model.pods();
+    for (var entry : dataClaims(context, model).entrySet()) {
+      var claim = entry.getValue();
+      boolean detached = entry.getKey() >= model.pods();
       var labels = claim.getMetadata().getLabels();
       boolean labelled = labels != null && "true".equals(labels.get(DETACHED_LABEL));
       var resource = claims.withName(claim.getMetadata().getName());
@@ -236,6 +233,30 @@ final class ClusterActions {
         });
       }
     }
+  }
+
+  /**
+   * The cluster's data volume claims ({@code data-<cluster>-<ordinal>}, with its labels), by
+   * ordinal.
+   */
+  static Map<Integer, PersistentVolumeClaim> dataClaims(
+      Context<DhtCluster> context, ClusterModel model) {
+    Pattern name = Pattern.compile(Pattern.quote("data-" + model.name() + "-") + "(\\d+)");
+    var claims = new TreeMap<Integer, PersistentVolumeClaim>();
+    for (var claim :
+        context
+            .getClient()
+            .persistentVolumeClaims()
+            .inNamespace(model.namespace())
+            .withLabels(model.selectorLabels())
+            .list()
+            .getItems()) {
+      Matcher m = name.matcher(claim.getMetadata().getName());
+      if (m.matches()) {
+        claims.put(Integer.parseInt(m.group(1)), claim);
+      }
+    }
+    return claims;
   }
 
   /**

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -32,10 +31,8 @@ final class ClusterVolumes {
   static VolumeExpansion.Outcome expand(Context<DhtCluster> context, ClusterModel model) {
     var wanted = new Quantity(model.storageSize());
     var pvcs = context.getClient().persistentVolumeClaims().inNamespace(model.namespace());
-    Pattern name = Pattern.compile(Pattern.quote("data-" + model.name() + "-") + "\\d+");
     var claims =
-        pvcs.withLabels(model.selectorLabels()).list().getItems().stream()
-            .filter(c -> name.matcher(c.getMetadata().getName()).matches())
+        ClusterActions.dataClaims(context, model).values().stream()
             // a member's: not one a scale-down detached (grown when a scale-up reuses it), not one
             // being deleted (a replaced node's)
             .filter(
