@@ -12,10 +12,12 @@ import java.util.Map;
  * of the cluster secrets it sends and accepts, its settings, whether it serves reads yet, and
  * whether its clock is fenced, and its client authentication: {@code usersRevision}, the revision
  * of the {@link UsersDocument} in force (null: the node reads none), and {@code authentication},
- * {@code required} or {@code none} (null: a node older than client authentication). The node writes
- * it and the operator reads it, both through {@link #toJson()} and {@link #fromJson(String)};
- * fields a reader does not know are ignored, so that nodes and operators of neighbouring versions
- * understand each other during an upgrade.
+ * {@code required} or {@code none} (null: a node older than client authentication); and the {@code
+ * features} the node understands in what the operator gives it ({@link #ZONES}: zones in the
+ * members file; null: a node older than features). The node writes it and the operator reads it,
+ * both through {@link #toJson()} and {@link #fromJson(String)}; fields a reader does not know are
+ * ignored, so that nodes and operators of neighbouring versions understand each other during an
+ * upgrade.
  */
 public record AdminStatus(
     String self,
@@ -36,7 +38,16 @@ public record AdminStatus(
     Tombstones tombstones,
     Clock clock,
     Long usersRevision,
-    String authentication) {
+    String authentication,
+    List<String> features) {
+
+  /** The feature of a node that reads its members' zones in the members file. */
+  public static final String ZONES = "zones";
+
+  /** Whether the node says it understands {@code feature}. */
+  public boolean supports(String feature) {
+    return features != null && features.contains(feature);
+  }
 
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);

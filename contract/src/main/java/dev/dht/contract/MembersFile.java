@@ -58,7 +58,7 @@ public record MembersFile(
     }
 
     private static void requireZone(String zone) {
-      if (zone != null && !ZONE.matcher(zone).matches()) {
+      if (zone != null && !isZone(zone)) {
         throw new IllegalArgumentException(
             "a zone is 1 to 63 letters, digits, '-', '_' or '.', starting and ending with a letter"
                 + " or digit (a Kubernetes label value), got '"
@@ -71,6 +71,12 @@ public record MembersFile(
   private static final Pattern ZONE =
       Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
   private static final String ZONE_PREFIX = "zone=";
+
+  /** Whether {@code name} can be a zone: a Kubernetes label value that is not empty. */
+  public static boolean isZone(String name) {
+    return ZONE.matcher(name).matches();
+  }
+
   private static final String NEXT_ZONE_PREFIX = "next-zone=";
 
   /** Default ack and from, {@code 1 <= ack <= from}. */

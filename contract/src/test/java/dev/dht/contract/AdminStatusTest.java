@@ -65,13 +65,15 @@ class AdminStatusTest {
           new AdminStatus.Tombstones(1_700_000_100_000L, 1_699_900_000_000L),
           new AdminStatus.Clock(true, 120_000, 2, 2, "clock fenced: 120000 ms ahead"),
           7L,
-          "required");
+          "required",
+          List.of(AdminStatus.ZONES, "from-the-future"));
 
   @Test
   void whatTheNodeWritesTheOperatorReads() {
     assertThat(AdminStatus.fromJson(STATUS.toJson())).isEqualTo(STATUS);
     assertThat(STATUS.stream().running()).isTrue();
     assertThat(STATUS.repair().running()).isFalse();
+    assertThat(STATUS.supports(AdminStatus.ZONES)).isTrue();
   }
 
   @Test
@@ -85,6 +87,7 @@ class AdminStatusTest {
     assertThat(read.clock()).as("a node of an older version").isNull();
     assertThat(read.usersRevision()).as("a node of an older version").isNull();
     assertThat(read.authentication()).as("a node of an older version").isNull();
+    assertThat(read.supports(AdminStatus.ZONES)).as("a node of an older version").isFalse();
   }
 
   @Test

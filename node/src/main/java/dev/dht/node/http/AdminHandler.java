@@ -15,6 +15,7 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -295,7 +296,8 @@ final class AdminHandler {
             maintenance.tombstones().millis()),
         clock(),
         users.revision(),
-        users.authentication());
+        users.authentication(),
+        List.of(AdminStatus.ZONES));
   }
 
   /** Whether the clock is fenced, and the offsets to the peers it was measured against. */

@@ -57,7 +57,8 @@ final class ClusterActions {
    * The pods of ordinals below the larger of the pods to run and the replicas asked for, and what
    * their nodes report (asked in parallel); nothing before the StatefulSet exists.
    */
-  static Seen observe(Context<DhtCluster> context, ClusterModel model, NodeAdmin nodes) {
+  static Seen observe(
+      Context<DhtCluster> context, ClusterModel model, NodeAdmin nodes, NodeZones nodeZones) {
     if (context.getSecondaryResource(StatefulSet.class).isEmpty()) {
       return Seen.NOTHING;
     }
@@ -79,6 +80,7 @@ final class ClusterActions {
     Map<Integer, Boolean> ready = new TreeMap<>();
     Map<Integer, String> images = new TreeMap<>();
     Map<Integer, String> files = new TreeMap<>();
+    Map<Integer, String> zones = new TreeMap<>();
     for (int i = 0; i < count; i++) {
       Pod pod = byName.get(model.podName(i));
       if (pod == null) {
@@ -97,8 +99,12 @@ final class ClusterActions {
       if (image != null) {
         images.put(i, image);
       }
+      String zone = nodeZones.zone(context.getClient(), pod.getSpec().getNodeName(), model);
+      if (zone != null) {
+        zones.put(i, zone);
+      }
     }
-    return new Seen(pods, nodes.views(ask, ready, access(context, model)), images, files);
+    return new Seen(pods, nodes.views(ask, ready, access(context, model)), images, files, zones);
   }
 
   /** Annotates the pods whose annotation does not name the current files (once per change). */

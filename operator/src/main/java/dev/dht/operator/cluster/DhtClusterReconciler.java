@@ -9,6 +9,7 @@ import dev.dht.operator.rolling.RollPlan;
 import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.scaling.NodeAdmin;
 import dev.dht.operator.scaling.ScalePlan;
+import dev.dht.operator.scaling.ZoneSpread;
 import dev.dht.operator.tls.CertManagerSecrets;
 import dev.dht.operator.tls.CertificatePolicy;
 import dev.dht.operator.tls.TlsReport;
@@ -85,6 +86,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   private final NodeAdmin nodes;
   private final TlsSecrets certificates;
   private final CertManagerSecrets certManager = new CertManagerSecrets();
+  private final NodeZones nodeZones = new NodeZones();
 
   /** What the chart allows a cluster's spec.image and spec.jvmOptions to be. */
   private final ChartPolicy policy;
@@ -280,7 +282,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         context,
         current,
         model,
-        ClusterActions.observe(context, model, nodes),
+        ClusterActions.observe(context, model, nodes, nodeZones),
         refusal(cluster, current));
   }
 
@@ -361,26 +363,27 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
   }
 
   /**
-   * The next step of a change of size or of the default ack/from, from what the nodes report; the
-   * model moves to it. None starts while a node is being replaced: the plan's steps count on every
-   * member's data, and the replaced one has none until it pulled its keys (a change already under
-   * way goes on; a replacement does not start during one).
+   * The next step of a change of size, of the default ack/from or of the members' zones, from what
+   * the nodes report; the model moves to it. None starts while a node is being replaced: the plan's
+   * steps count on every member's data, and the replaced one has none until it pulled its keys (a
+   * change already under way goes on; a replacement does not start during one).
    */
   private static void planScaleStep(Turn turn) {
     var model = turn.model;
-    if (!scalingUnderWay(model) || !turn.seen.any()) {
+    if (!turn.seen.any()) {
+      return;
+    }
+    var wanted =
+        new ScalePlan.Wanted(
+            model.replicas(), model.replication(), turn.cluster.lostOrdinals(), turn.seen.zones());
+    if (!scalingUnderWay(model)
+        && ScalePlan.rezone(model.membership(), wanted, turn.seen.nodes()) == null) {
       return;
     }
     if (turn.replacing() != null && model.membership().getStep() == Membership.Step.STABLE) {
       return;
     }
-    turn.scaleStep =
-        ScalePlan.next(
-            model.membership(),
-            new ScalePlan.Wanted(
-                model.replicas(), model.replication(), turn.cluster.lostOrdinals()),
-            turn.seen.nodes(),
-            model::podName);
+    turn.scaleStep = ScalePlan.next(model.membership(), wanted, turn.seen.nodes(), model::podName);
     if (turn.scaleStep != null) {
       turn.model = model.withMembership(turn.scaleStep.next());
     }
@@ -545,6 +548,14 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     ClusterUsers.report(status, cluster, in.model(), users, in.now());
     ClusterRestore.report(status, cluster, in.model(), restore, in.now());
     ClusterVolumes.report(status, cluster, in.model(), volumes, in.now());
+    if (status.getMembership() != null && in.seen().any()) {
+      status.setZones(
+          ZoneSpread.of(
+              status.getMembership(),
+              in.seen().zones(),
+              in.model().topology().zoneKeyOrDefault(),
+              in.model()::podName));
+    }
     ClusterEvents.emit(
         context.getClient(),
         cluster,

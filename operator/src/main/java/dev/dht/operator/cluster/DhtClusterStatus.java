@@ -6,6 +6,7 @@ import dev.dht.operator.backup.RestoreState;
 import dev.dht.operator.crd.KubernetesSchemas;
 import dev.dht.operator.replacing.NodeReplacement;
 import dev.dht.operator.scaling.Membership;
+import dev.dht.operator.scaling.ZonesStatus;
 import dev.dht.operator.tls.TlsStatus;
 import dev.dht.operator.users.UsersStatus;
 import dev.dht.operator.volumes.StorageStatus;
@@ -103,6 +104,11 @@ public class DhtClusterStatus {
       "The membership published to the nodes with the default ack/from in force, and the step"
           + " of a change of size or of the default ack/from in progress.")
   private Membership membership;
+
+  @JsonPropertyDescription(
+      "The zones the nodes place a key's replicas by (spec.topology.zoneKey of the members' pods'"
+          + " Kubernetes nodes), and whether every key's replicas span them.")
+  private ZonesStatus zones;
 
   @JsonPropertyDescription(
       "Each node as last observed: pod readiness, revision and image, and what the node"

@@ -18,7 +18,9 @@ import lombok.Setter;
  * DhtCluster's status, so a change survives an operator restart. Members are the ordinals {@code
  * 0..members-1}; during a change to {@code target} members, the others join or leave. The default
  * ack/from of requests that name none belong to it too: a change of them moves keys between replica
- * sets as a change of size does, so it takes the same steps (with {@code members == target}).
+ * sets as a change of size does, so it takes the same steps (with {@code members == target}). So do
+ * the members' zones, which place a key's replicas: a change of them (a node of a member labelled
+ * with another zone, or for the first time) moves keys too.
  */
 @Getter
 @Setter
@@ -86,8 +88,28 @@ public class Membership {
   @Builder.Default
   private List<Integer> lost = List.of();
 
+  @JsonPropertyDescription(
+      "Zone of each member (by ordinal) before the change in progress: the value of the label"
+          + " spec.topology.zoneKey on its pod's Kubernetes node, \"\" for none. Empty when no"
+          + " member has a zone. The nodes put a key's replicas in as many distinct zones as there"
+          + " are.")
+  @Builder.Default
+  private List<String> zones = List.of();
+
+  @JsonPropertyDescription(
+      "Zone of each member after the change in progress; equal to zones when stable.")
+  @Builder.Default
+  private List<String> targetZones = List.of();
+
   /** {@code members} members at {@code epoch} with the default ack/from {@code replication}. */
   public static Membership stable(long epoch, int members, Replication replication) {
+    return stable(epoch, members, replication, List.of());
+  }
+
+  /** As above, the members in {@code zones} (by ordinal, "" for none). */
+  public static Membership stable(
+      long epoch, int members, Replication replication, List<String> zones) {
+    List<String> known = Zones.kept(zones, members);
     return new Membership(
         epoch,
         members,
@@ -97,7 +119,9 @@ public class Membership {
         replication.from(),
         replication.ack(),
         replication.from(),
-        List.of());
+        List.of(),
+        known,
+        known);
   }
 
   /** The default ack/from in force before the change (null in a status of an older operator). */
@@ -131,6 +155,22 @@ public class Membership {
   @JsonIgnore
   public boolean changesReplication() {
     return ack != targetAck || from != targetFrom;
+  }
+
+  /** The zone of member {@code ordinal} before the change in progress; null for none. */
+  public String zone(int ordinal) {
+    return Zones.of(zones, ordinal);
+  }
+
+  /** The zone of member {@code ordinal} after the change in progress; null for none. */
+  public String targetZone(int ordinal) {
+    return Zones.of(targetZones, ordinal);
+  }
+
+  /** Whether the change in progress (or starting) is one of the members' zones only. */
+  @JsonIgnore
+  public boolean changesZonesOnly() {
+    return members == target && !changesReplication();
   }
 
   /**
@@ -181,6 +221,7 @@ public class Membership {
   public String file(List<String> urlsByOrdinal) {
     boolean changing = step == Step.JOINING || step == Step.STREAMING || step == Step.READING_NEXT;
     var listed = new ArrayList<MembersFile.Member>();
+    boolean targetRing = step == Step.FINAL || step == Step.CLEANING_UP;
     for (int i = 0; i < nodes(); i++) {
       MembersFile.State state;
       if (changing && i >= members) {
@@ -190,7 +231,9 @@ public class Membership {
       } else {
         state = MembersFile.State.NORMAL;
       }
-      listed.add(new MembersFile.Member(urlsByOrdinal.get(i), state));
+      String zone = Zones.of(targetRing || i >= members ? targetZones : zones, i);
+      String nextZone = changing && i < target ? Zones.of(targetZones, i) : null;
+      listed.add(new MembersFile.Member(urlsByOrdinal.get(i), state, zone, nextZone));
     }
     Replication next = changing && changesReplication() ? targetReplication() : null;
     return new MembersFile(epoch, published(), next, step == Step.READING_NEXT, listed).write();
@@ -205,6 +248,10 @@ public class Membership {
         + members
         + (target != members ? " -> " + target : "")
         + (replication() == null ? "" : " ack/from " + replication())
-        + (changesReplication() ? " -> " + targetReplication() : "");
+        + (changesReplication() ? " -> " + targetReplication() : "")
+        + (Zones.kept(zones, members).isEmpty() ? "" : " zones " + zones)
+        + (Zones.kept(targetZones, target).equals(Zones.kept(zones, members))
+            ? ""
+            : " -> " + targetZones);
   }
 }

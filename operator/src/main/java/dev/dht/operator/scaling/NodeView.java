@@ -22,8 +22,8 @@ public record NodeView(
   /**
    * What else a node reports: the hints it holds for others, the default ack/from it serves, its
    * estimated key count and SST bytes (-1 where unknown), the fingerprints of the cluster secrets
-   * it sends and accepts, its data phase, and the revision of the users document it holds (-1:
-   * none, or a node that does not say).
+   * it sends and accepts, its data phase, the revision of the users document it holds (-1: none, or
+   * a node that does not say), and whether it places by the zones of the members file.
    */
   public record Report(
       long pendingHints,
@@ -33,12 +33,22 @@ public record NodeView(
       long sstBytes,
       List<String> secretFingerprints,
       String dataPhase,
-      long usersRevision) {
-    public static final Report NONE = new Report(0, -1, -1, -1, -1, List.of(), null, -1);
+      long usersRevision,
+      boolean placesByZone) {
+    public static final Report NONE = new Report(0, -1, -1, -1, -1, List.of(), null, -1, false);
 
     public Report(
         long pendingHints, int defaultAck, int defaultFrom, long estimatedKeys, long sstBytes) {
-      this(pendingHints, defaultAck, defaultFrom, estimatedKeys, sstBytes, List.of(), null, -1);
+      this(
+          pendingHints,
+          defaultAck,
+          defaultFrom,
+          estimatedKeys,
+          sstBytes,
+          List.of(),
+          null,
+          -1,
+          true);
     }
   }
 
@@ -76,7 +86,8 @@ public record NodeView(
                 ? List.of()
                 : List.copyOf(status.secretFingerprints()),
             status.bootstrap() == null ? null : status.bootstrap().phase(),
-            status.usersRevision() == null ? -1 : status.usersRevision()));
+            status.usersRevision() == null ? -1 : status.usersRevision(),
+            status.supports(AdminStatus.ZONES)));
   }
 
   public static NodeView unreachable(int ordinal, boolean podReady) {
@@ -93,6 +104,11 @@ public record NodeView(
    */
   public boolean caughtUp() {
     return answered() && servesReads() && report.pendingHints() == 0 && !streaming && !cleaning;
+  }
+
+  /** Whether it answered and places by the zones of the members file. */
+  public boolean placesByZone() {
+    return answered() && report.placesByZone();
   }
 
   /** Whether it serves reads; a node of a version that does not say so does. */

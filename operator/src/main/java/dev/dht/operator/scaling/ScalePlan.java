@@ -32,6 +32,13 @@ import java.util.Set;
  * streams before reads use them. It comes before a change of size when the members suffice for the
  * new from (so 5 → 3 replicas with from 5 → 3 narrows, then shrinks), after it otherwise (3 → 5
  * replicas with from 3 → 5 grows, then widens).
+ *
+ * <p>Zones: the members file gives each member the zone its pod's Kubernetes node is labelled with,
+ * once every node listed places by zone (a node of an older version would refuse the file). A
+ * change of size or of ack/from takes the zones seen then; with nothing else to change, zones that
+ * differ from those in force (a label set, or changed) take the same steps with the same members,
+ * the next ring placing by the new zones. Such a change is not aborted: nothing in the spec asks
+ * for it.
  */
 public final class ScalePlan {
   /**
@@ -42,9 +49,15 @@ public final class ScalePlan {
 
   /**
    * What the spec asks: the replicas, the default ack/from, and the ordinals declared lost for
-   * good.
+   * good; and the zones the pods' Kubernetes nodes are labelled with, by ordinal ("" for a node
+   * without the label; absent: not known, as for a pod not scheduled yet).
    */
-  public record Wanted(int replicas, Replication replication, Set<Integer> lost) {
+  public record Wanted(
+      int replicas, Replication replication, Set<Integer> lost, Map<Integer, String> zones) {
+    public Wanted(int replicas, Replication replication, Set<Integer> lost) {
+      this(replicas, replication, lost, Map.of());
+    }
+
     public Wanted(int replicas, Replication replication) {
       this(replicas, replication, Set.of());
     }
@@ -80,7 +93,7 @@ public final class ScalePlan {
       return go(now.toBuilder().epoch(now.getEpoch() + 1).lost(List.copyOf(lost)).build());
     }
     return switch (step) {
-      case STABLE -> start(now, wanted);
+      case STABLE -> start(now, wanted, nodes);
       case STARTING -> starting(now, wanted, nodes, names);
       case JOINING -> {
         String waiting = observed(now, nodes, names);
@@ -126,9 +139,52 @@ public final class ScalePlan {
     String of(int ordinal);
   }
 
-  /** Whether the spec is back to what was in force before the change under way. */
+  /**
+   * Whether the spec is back to what was in force before the change under way (a change of zones
+   * only is not the spec's).
+   */
   private static boolean wantedNoMore(Membership now, Wanted wanted) {
-    return wanted.replicas() == now.getMembers() && wanted.replication().equals(now.replication());
+    return !now.changesZonesOnly()
+        && wanted.replicas() == now.getMembers()
+        && wanted.replication().equals(now.replication());
+  }
+
+  /**
+   * The zones the members' nodes are labelled with when nothing else changes, if they differ from
+   * those in force and every member places by zone; else null.
+   */
+  public static List<String> rezone(Membership now, Wanted wanted, Map<Integer, NodeView> nodes) {
+    int members = now.getMembers();
+    if (now.getStep() != Step.STABLE || !placeByZone(nodes, members)) {
+      return null;
+    }
+    List<String> observed = Zones.observed(now.getZones(), wanted.zones(), members);
+    return observed == null || observed.equals(Zones.kept(now.getZones(), members))
+        ? null
+        : observed;
+  }
+
+  /**
+   * The zones of ordinals 0..n-1 in the next ring: those seen, if every node listed places by zone
+   * and each is known; else those in force.
+   */
+  private static List<String> zonesAfter(
+      Membership now, Wanted wanted, Map<Integer, NodeView> nodes, int n) {
+    List<String> observed =
+        placeByZone(nodes, Math.max(now.getMembers(), n))
+            ? Zones.observed(now.getZones(), wanted.zones(), n)
+            : null;
+    return observed != null ? observed : Zones.kept(now.getZones(), n);
+  }
+
+  private static boolean placeByZone(Map<Integer, NodeView> nodes, int n) {
+    for (int i = 0; i < n; i++) {
+      NodeView node = nodes.get(i);
+      if (node == null || !node.placesByZone()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**
@@ -145,6 +201,7 @@ public final class ScalePlan {
             .target(now.getMembers())
             .targetAck(now.getAck())
             .targetFrom(now.getFrom())
+            .targetZones(Zones.kept(now.getZones(), now.getMembers()))
             .lost(List.of())
             .build());
   }
@@ -157,7 +214,7 @@ public final class ScalePlan {
         .toList();
   }
 
-  private static Decision start(Membership now, Wanted wanted) {
+  private static Decision start(Membership now, Wanted wanted, Map<Integer, NodeView> nodes) {
     int members = now.getMembers();
     Replication inForce = now.replication();
     boolean otherReplication = !wanted.replication().equals(inForce);
@@ -168,18 +225,28 @@ public final class ScalePlan {
               .step(Step.JOINING)
               .targetAck(wanted.replication().ack())
               .targetFrom(wanted.replication().from())
+              .targetZones(zonesAfter(now, wanted, nodes, members))
               .build());
     }
     if (wanted.replicas() == members) {
-      return otherReplication
-          ? wait(
-              now,
-              "refused: the default from ("
-                  + wanted.replication().from()
-                  + ") exceeds the "
-                  + members
-                  + " members; raise replicas first")
-          : go(now);
+      if (otherReplication) {
+        return wait(
+            now,
+            "refused: the default from ("
+                + wanted.replication().from()
+                + ") exceeds the "
+                + members
+                + " members; raise replicas first");
+      }
+      List<String> zones = rezone(now, wanted, nodes);
+      return zones == null
+          ? go(now)
+          : go(
+              now.toBuilder()
+                  .epoch(now.getEpoch() + 1)
+                  .step(Step.JOINING)
+                  .targetZones(zones)
+                  .build());
     }
     if (wanted.replicas() < inForce.from()) {
       return wait(
@@ -194,7 +261,12 @@ public final class ScalePlan {
     if (wanted.replicas() > members) {
       return go(resized.step(Step.STARTING).build());
     }
-    var shrinking = resized.epoch(now.getEpoch() + 1).step(Step.JOINING).build();
+    var shrinking =
+        resized
+            .epoch(now.getEpoch() + 1)
+            .step(Step.JOINING)
+            .targetZones(zonesAfter(now, wanted, nodes, wanted.replicas()))
+            .build();
     return go(shrinking.toBuilder().lost(newlyLost(shrinking, wanted)).build());
   }
 
@@ -202,7 +274,8 @@ public final class ScalePlan {
       Membership now, Wanted wanted, Map<Integer, NodeView> nodes, Names names) {
     if (wanted.replicas() <= now.getMembers()) {
       // nothing was published
-      return go(Membership.stable(now.getEpoch(), now.getMembers(), now.replication()));
+      return go(
+          Membership.stable(now.getEpoch(), now.getMembers(), now.replication(), now.getZones()));
     }
     if (wanted.replicas() != now.getTarget()) {
       return go(now.toBuilder().target(wanted.replicas()).build());
@@ -214,7 +287,12 @@ public final class ScalePlan {
             now, "waiting for the new pod " + names.of(i) + " to be Ready" + later(now, wanted));
       }
     }
-    return go(now.toBuilder().epoch(now.getEpoch() + 1).step(Step.JOINING).build());
+    return go(
+        now.toBuilder()
+            .epoch(now.getEpoch() + 1)
+            .step(Step.JOINING)
+            .targetZones(zonesAfter(now, wanted, nodes, now.getTarget()))
+            .build());
   }
 
   private static Decision streaming(
@@ -256,7 +334,9 @@ public final class ScalePlan {
       }
     }
     if (waiting == null) {
-      return go(Membership.stable(now.getEpoch(), now.getTarget(), now.targetReplication()));
+      return go(
+          Membership.stable(
+              now.getEpoch(), now.getTarget(), now.targetReplication(), now.getTargetZones()));
     }
     return new Decision(now, List.of(), again, waiting + later(now, wanted));
   }

@@ -109,7 +109,7 @@ class RollPlanTest {
             false,
             -1,
             false,
-            new NodeView.Report(0, 2, 3, 10, 100, List.of(), "bootstrapping", -1)));
+            new NodeView.Report(0, 2, 3, 10, 100, List.of(), "bootstrapping", -1, true)));
     assertThat(((RollPlan.Wait) next(pods, bootstrapping)).why())
         .isEqualTo("waiting for demo-1 to catch up: bootstrapping after an empty start");
   }
