@@ -13,13 +13,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The zones of the Kubernetes nodes the pods run on: a label of each Node ({@code
- * spec.topology.zoneKey}), read with a get on nodes and kept a minute, since a node's zone is set
+ * spec.topology.zoneKey}), read with a get on nodes and kept 30 seconds, since a node's zone is set
  * when it registers and rarely changes. Labels are cluster administrators' (a tenant cannot write
  * them); a value that cannot be a zone counts as none.
  */
 final class NodeZones {
   private static final Logger LOG = LoggerFactory.getLogger(NodeZones.class);
-  private static final Duration KEPT = Duration.ofMinutes(1);
+  private static final Duration KEPT = Duration.ofSeconds(30);
 
   /** Beyond this many nodes read, the oldest reads are forgotten all at once. */
   private static final int MAX_NODES = 10_000;

@@ -72,14 +72,18 @@ final class LocalNodes {
    * status needs the cluster {@code secret}.
    */
   boolean handedOverHints(int node, String secret) throws IOException, InterruptedException {
+    return adminStatus(node, secret).contains("\"hints\":{\"pending\":0,");
+  }
+
+  /** Node i's admin status, which needs the cluster {@code secret}. */
+  String adminStatus(int node, String secret) throws IOException, InterruptedException {
     return HTTP.send(
             HttpRequest.newBuilder(
                     URI.create("http://127.0.0.1:" + ports[node] + "/v0/admin/status"))
                 .header("X-Dht-Cluster-Secret", secret)
                 .build(),
             HttpResponse.BodyHandlers.ofString())
-        .body()
-        .contains("\"hints\":{\"pending\":0,");
+        .body();
   }
 
   /** Node i's own replica of the keys {@code <prefix>-<n>}: key → value (a number). */

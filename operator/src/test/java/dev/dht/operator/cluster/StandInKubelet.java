@@ -2,6 +2,7 @@ package dev.dht.operator.cluster;
 
 import dev.dht.node.Node;
 import dev.dht.node.NodeOptions;
+import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -28,6 +29,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -64,6 +66,7 @@ final class StandInKubelet implements AutoCloseable {
   private final Set<Integer> heldNotReady = ConcurrentHashMap.newKeySet();
   private final Set<Integer> heldConfig = ConcurrentHashMap.newKeySet();
   private final Map<String, Instant> stopping = new ConcurrentHashMap<>();
+  private volatile IntFunction<String> placement;
   private volatile boolean running = true;
   private final Thread loop;
 
@@ -86,6 +89,14 @@ final class StandInKubelet implements AutoCloseable {
     return m.find()
         ? url.replace(m.group(), "http://127.0.0.1:" + ports[Integer.parseInt(m.group(1))])
         : url;
+  }
+
+  /**
+   * Binds each pod not scheduled yet, {@code name-i}, to the Kubernetes node {@code nodeOf(i)} (as
+   * a scheduler does), so that its {@code spec.nodeName} names that Node.
+   */
+  void placeOn(IntFunction<String> nodeOf) {
+    placement = nodeOf;
   }
 
   /** Keeps pod {@code i} not Ready (its node runs on) until {@link #release}. */
@@ -169,6 +180,9 @@ final class StandInKubelet implements AutoCloseable {
                       return p;
                     });
           }
+          if (pod != null && pod.getSpec().getNodeName() == null && placement != null) {
+            bind(pod, placement.apply(i));
+          }
           boolean volume = claim != null && claim.getMetadata().getDeletionTimestamp() == null;
           if (pod != null && config != null && secret != null && (nodes[i] != null || volume)) {
             if (nodes[i] == null || !heldConfig.contains(i)) {
@@ -193,6 +207,24 @@ final class StandInKubelet implements AutoCloseable {
         // the apiserver or a node start failed this turn: try again next turn
       }
     }
+  }
+
+  private void bind(Pod pod, String nodeName) {
+    client
+        .bindings()
+        .inNamespace(ns)
+        .resource(
+            new BindingBuilder()
+                .withNewMetadata()
+                .withName(pod.getMetadata().getName())
+                .endMetadata()
+                .withNewTarget()
+                .withApiVersion("v1")
+                .withKind("Node")
+                .withName(nodeName)
+                .endTarget()
+                .build())
+        .create();
   }
 
   /** Lets a deleted pod go (the kubelet's confirmation). */
