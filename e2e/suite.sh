@@ -81,6 +81,8 @@ NS="${E2E_NAMESPACE:-dht-e2e-$(date -u +%H%M%S)-$((RANDOM % 1000))}"
 RELEASE=dht
 OPERATOR="dht-operator"           # the chart's fullname for release "dht"
 CLUSTER=demo
+ZONE_KEY=topology.kubernetes.io/zone
+ZONE=e2e-zone-a
 MAX_FAILED_WRITES="${E2E_MAX_FAILED_WRITES:-3}"
 SUMMARY_FILE="${E2E_SUMMARY_FILE:-$ROOT/target/e2e-summary.txt}"
 WORK="$(mktemp -d)"
@@ -172,7 +174,7 @@ step_install() {
        "create poddisruptionbudgets.policy" "create jobs.batch" "list pods" "create pods --subresource=eviction" "get pods/log"
        "delete persistentvolumeclaims" "patch persistentvolumeclaims" "patch networkpolicies.networking.k8s.io" "delete networkpolicies.networking.k8s.io"
        "create events" "patch events"
-       "create tokenreviews.authentication.k8s.io" "create subjectaccessreviews.authorization.k8s.io")
+       "create tokenreviews.authentication.k8s.io" "create subjectaccessreviews.authorization.k8s.io" "get nodes")
   no=("create pods" "watch pods" "delete pods" "patch secrets" "delete secrets" "delete services" "update services"
       "get statefulsets.apps" "update statefulsets.apps" "delete statefulsets.apps" "delete jobs.batch" "patch dhtloadtests"
       "create deployments.apps" "delete dhtclusters" "create dhtclusters" "update pods/status"
@@ -192,12 +194,16 @@ step_install() {
   timeout 20 kubectl auth can-i update leases.coordination.k8s.io/other -n "$NS" --as "$sa" >/dev/null 2>&1 &&
     die "the operator may update other Leases"
   timeout 20 kubectl auth can-i list nodes --as "$sa" >/dev/null 2>&1 && die "the operator may list nodes"
+  timeout 20 kubectl auth can-i patch nodes --as "$sa" >/dev/null 2>&1 && die "the operator may patch nodes"
   log "RBAC (kubectl auth can-i as $OPERATOR): ${#yes[@]} needed permissions granted, ${#no[@]} others refused${other:+, nothing outside $NS}; only its own Lease"
 }
 
 step_cluster() {
   # the object store of the cluster's spec.backup (the backup step uses it)
   k apply -f "$ROOT/e2e/manifests/seaweedfs.yaml" >/dev/null || die "kubectl apply of SeaweedFS failed"
+  # zones: the local cluster's one node labelled (removed at the end); the members take its zone
+  timeout 20 kubectl label node "$(kube_node)" "$ZONE_KEY=$ZONE" --overwrite >/dev/null ||
+    die "cannot label node $(kube_node) with $ZONE_KEY"
   k apply -f "$ROOT/e2e/manifests/dhtcluster.yaml" >/dev/null || die "kubectl apply of the DhtCluster failed"
   local t=$SECONDS
   timeout 560 kubectl -n "$NS" wait "dhtcluster/$CLUSTER" --for=condition=Ready --timeout=550s >/dev/null ||
@@ -240,7 +246,16 @@ PY
   [ "$(jp "pod/$CLUSTER-0" '{.spec.containers[0].args}' | grep -o 'event-loops=[0-9]*')" = event-loops=1 ] ||
     die "a node of 100m CPU (threads unset) should run one event loop: $(jp "pod/$CLUSTER-0" '{.spec.containers[0].args}')"
   log "threads from the pod's CPU (100m): one event loop, two storage workers"
+  until_ok 240 "status.zones: the members took the zone of their node ($(kube_node): $ZONE)" \
+    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.zones.spanned}/{.status.membership.step}')\" = true/STABLE ]"
+  [ "$(jp "dht/$CLUSTER" '{.status.membership.zones}')" = "[\"$ZONE\",\"$ZONE\",\"$ZONE\"]" ] ||
+    die "status.membership.zones: $(jp "dht/$CLUSTER" '{.status.membership.zones}')"
+  grep -qx "http://$CLUSTER-0\.$CLUSTER-peers\..*:8080 zone=$ZONE" \
+    <<<"$(jp "cm/$CLUSTER-config" '{.data.members}')" || die "the members file gives $CLUSTER-0 no zone=$ZONE: $(jp "cm/$CLUSTER-config" '{.data.members}')"
+  log "zones: $(jp "dht/$CLUSTER" '{.status.zones.message}'), membership epoch $(jp "dht/$CLUSTER" '{.status.membership.epoch}'), zone=$ZONE in the members file"
 }
+
+kube_node() { timeout 20 kubectl get nodes -o jsonpath='{.items[0].metadata.name}'; }
 
 client_pod() { # client_pod NAME [sh script]: a pod with sh + curl; sleeps unless given a script
   local name="$1" script="${2:-sleep 3600}"
@@ -326,10 +341,12 @@ SH
   grep -q "^Cluster $NS/$CLUSTER: 3/3 ready, 3 members" "$WORK/plugin-status.txt" || die "kubectl dht status: no cluster line"
   [ "$(grep -cE "^$CLUSTER-[0-9] +yes +serving " "$WORK/plugin-status.txt")" = 3 ] ||
     die "kubectl dht status: not 3 nodes Ready and serving"
+  grep -qx "  Zones: $ZONE (3): one zone, placement is plain rendezvous in it" "$WORK/plugin-status.txt" ||
+    die "kubectl dht status: no line for the members' zone $ZONE"
   timeout 60 "$plugin" -n "$NS" put "$CLUSTER" e2e-plugin "from kubectl dht" >/dev/null || die "kubectl dht put failed"
   [ "$(timeout 60 "$plugin" -n "$NS" get "$CLUSTER" e2e-plugin --ack 3 --from 3)" = "from kubectl dht" ] ||
     die "kubectl dht get did not read back what kubectl dht put wrote"
-  log "kubectl dht: status shows 3 nodes serving; put and get (3/3) round-trip a key"
+  log "kubectl dht: status shows 3 nodes serving in zone $ZONE; put and get (3/3) round-trip a key"
   # an early backup of the cluster, for the backup step's collection of unneeded files (they must
   # be over 10 minutes old then)
   timeout 200 kubectl -n "$NS" wait deploy/seaweedfs --for=condition=Available --timeout=190s >/dev/null ||
@@ -1266,7 +1283,10 @@ step_uninstall() {
   if [ -n "${E2E_WATCH_ALL:-}" ]; then
     timeout 30 kubectl get clusterrole "$OPERATOR" >/dev/null 2>&1 && die "ClusterRole $OPERATOR left behind"
   fi
-  timeout 30 kubectl get clusterrole "$OPERATOR-reviews" >/dev/null 2>&1 && die "ClusterRole $OPERATOR-reviews left behind"
+  local own
+  for own in reviews nodes; do
+    timeout 30 kubectl get clusterrole "$OPERATOR-$own" >/dev/null 2>&1 && die "ClusterRole $OPERATOR-$own left behind"
+  done
   log "helm uninstall: operator Deployment, ServiceAccount, Roles, RoleBindings, ConfigMap gone"
   # the clusters need no operator to go: owner references, no finalizers
   local kinds="dhtcluster"; crd_present dhtloadtests.dht.dev && kinds="dhtcluster,dhtloadtest"
@@ -1414,6 +1434,7 @@ cleanup() {
     timeout 200 kubectl delete namespace "$NS" --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 ||
       echo "namespace $NS: deletion still in progress"
   fi
+  timeout 20 kubectl label node "$(kube_node)" "$ZONE_KEY-" >/dev/null 2>&1
   if [ -n "${E2E_KIND_DELETE:-}" ]; then kind delete cluster --name "$E2E_KIND_DELETE" >/dev/null 2>&1 || true; fi
   rm -rf "$WORK"
 }

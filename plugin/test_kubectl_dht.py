@@ -65,6 +65,14 @@ class StatusScreen(unittest.TestCase):
         self.assertIn("  Zones: a (2), b (2), c (2): each key's first 3 replicas in 3 distinct zones", lines)
         self.assertIn("  Storage: ExpansionRefused: the apiserver refused", lines)
         self.assertIn("  Zones: unknown (no node answered)", dht.render_status(cluster(), {}, [], NOW).splitlines())
+        one = node("demo-0", members=[{"url": f"http://demo-{i}:8080", "state": "normal", "zone": "a"}
+                                      for i in range(3)])
+        self.assertIn("  Zones: a (3): one zone, placement is plain rendezvous in it",
+                      dht.render_status(cluster(), {"demo-0": one}, [], NOW).splitlines())
+        moving = cluster(zones={"spanned": False, "message": "the replicas move to the members' zones"})
+        self.assertIn("  Zones: a (3): one zone, placement is plain rendezvous in it;"
+                      " the replicas move to the members' zones",
+                      dht.render_status(moving, {"demo-0": one}, [], NOW).splitlines())
 
     def test_a_change_under_way_a_fenced_clock_and_a_repair_error_are_shown(self):
         c = cluster(conditions=[{"type": "Progressing", "status": "True", "reason": "Scaling", "message": "streaming"}],

@@ -8,7 +8,8 @@ custom resources (CUSTOM_OUT, for kubeconform), and asserts what the chart promi
   namespaced  watchNamespaces=[team-a,team-b], no leader election, sample cluster: Roles only;
               image digests (sha256:a..., sha256:b...): both images are repository:tag@digest
   (both: the report site's ClusterRole, <fullname>-reviews, to create TokenReviews and
-  SubjectAccessReviews, cluster-scoped, and nothing else)
+  SubjectAccessReviews, cluster-scoped, and nothing else; and <fullname>-nodes, to get a
+  Kubernetes node's zone label, and nothing else)
   norbac      rbac.create=false, serviceAccount.create=false: no RBAC, no ServiceAccount
   monitoring  PodMonitor, ServiceMonitor (honouring the operator's labels), dashboard, and the
               PrometheusRule: every alert with a summary, a description and a runbook_url whose
@@ -87,6 +88,8 @@ LEASE = {("coordination.k8s.io", "leases"): ["create", "get", "patch", "update"]
 # the report site: who a bearer token is, and whether they may get dhtloadtests (operator/README.md)
 REVIEWS = {("authentication.k8s.io", "tokenreviews"): ["create"],
            ("authorization.k8s.io", "subjectaccessreviews"): ["create"]}
+# zone-aware placement: the zone label of the Kubernetes node a pod runs on, one node by name
+NODES = {("", "nodes"): ["get"]}
 
 failures = []
 
@@ -150,24 +153,28 @@ def main(case, rendered, builtin_out, custom_out):
         check(env.get("DHT_NODE_IMAGE", {}).get("value", "").startswith("local/dht-node:"), "default node image")
 
     roles = kinds.get("Role", [])
-    def reviews(objects):
-        return [o for o in objects if o["metadata"]["name"].endswith("-reviews")]
-    review_roles = reviews(kinds.get("ClusterRole", []))
-    review_bindings = reviews(kinds.get("ClusterRoleBinding", []))
-    croles = [r for r in kinds.get("ClusterRole", []) if r not in review_roles]
-    cbindings = [b for b in kinds.get("ClusterRoleBinding", []) if b not in review_bindings]
+    def suffixed(objects, suffix):
+        return [o for o in objects if o["metadata"]["name"].endswith(suffix)]
+    own = {}  # the cluster-scoped ClusterRoles of their own: (roles, bindings, rules, what)
+    for suffix, rules, what in (("-reviews", REVIEWS, "the report site's ClusterRole creates reviews"),
+                                ("-nodes", NODES, "the zones' ClusterRole gets nodes")):
+        own[suffix] = (suffixed(kinds.get("ClusterRole", []), suffix),
+                       suffixed(kinds.get("ClusterRoleBinding", []), suffix), rules, what)
+    croles = [r for r in kinds.get("ClusterRole", []) if all(r not in o[0] for o in own.values())]
+    cbindings = [b for b in kinds.get("ClusterRoleBinding", []) if all(b not in o[1] for o in own.values())]
     if case != "norbac":
-        check(len(review_roles) == 1 and len(review_bindings) == 1,
-              "the report site's ClusterRole (-reviews) and its binding, whatever the namespaces")
-        if review_roles:
-            got = flatten(review_roles[0]["rules"])
-            check(got == REVIEWS, f"the report site's ClusterRole creates reviews only: got {got}")
-        if review_roles and review_bindings and deploy:
-            account = deploy[0]["spec"]["template"]["spec"].get("serviceAccountName")
-            binding = review_bindings[0]
-            check(binding["roleRef"]["name"] == review_roles[0]["metadata"]["name"]
-                  and [s["name"] for s in binding["subjects"]] == [account],
-                  f"the report site's ClusterRole is bound to the operator's ServiceAccount {account}")
+        for suffix, (own_roles, own_bindings, rules, what) in own.items():
+            check(len(own_roles) == 1 and len(own_bindings) == 1,
+                  f"the ClusterRole {suffix} and its binding, whatever the namespaces")
+            if own_roles:
+                got = flatten(own_roles[0]["rules"])
+                check(got == rules, f"{what} only: got {got}")
+            if own_roles and own_bindings and deploy:
+                account = deploy[0]["spec"]["template"]["spec"].get("serviceAccountName")
+                binding = own_bindings[0]
+                check(binding["roleRef"]["name"] == own_roles[0]["metadata"]["name"]
+                      and [s["name"] for s in binding["subjects"]] == [account],
+                      f"the ClusterRole {suffix} is bound to the operator's ServiceAccount {account}")
     lease_roles = [r for r in roles if r["metadata"]["name"].endswith("-leader-election")]
     ns_roles = [r for r in roles if r not in lease_roles]
     if case == "default":
@@ -189,7 +196,7 @@ def main(case, rendered, builtin_out, custom_out):
         for name in ("DHT_POLICY_LOAD_TEST_TARGETS", "DHT_POLICY_IMAGES", "DHT_POLICY_JVM_OPTIONS"):
             check(env.get(name, {}).get("value") == "", f"{name} empty by default (no targetUrl; any image, option)")
     elif case == "namespaced":
-        check(not croles and not cbindings, "no ClusterRole but the report site's when watching namespaces")
+        check(not croles and not cbindings, "no ClusterRole but the report site's and the zones' when watching namespaces")
         check(sorted(r["metadata"]["namespace"] for r in ns_roles) == ["team-a", "team-b"],
               "a Role in each watched namespace")
         for r in ns_roles:

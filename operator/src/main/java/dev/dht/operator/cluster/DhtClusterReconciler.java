@@ -377,8 +377,9 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
         new ScalePlan.Wanted(
             model.replicas(), model.replication(), turn.cluster.lostOrdinals(), turn.seen.zones());
     if (!scalingUnderWay(model)
-        && ScalePlan.rezone(model.membership(), wanted, turn.seen.nodes()) == null) {
-      return;
+        && (restoring(turn)
+            || ScalePlan.rezone(model.membership(), wanted, turn.seen.nodes()) == null)) {
+      return; // a restore loads each node's share by the membership it was created with
     }
     if (turn.replacing() != null && model.membership().getStep() == Membership.Step.STABLE) {
       return;
@@ -387,6 +388,11 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     if (turn.scaleStep != null) {
       turn.model = model.withMembership(turn.scaleStep.next());
     }
+  }
+
+  /** A cluster created from a backup whose nodes have not all loaded their shares. */
+  private static boolean restoring(Turn turn) {
+    return turn.restore != null && !turn.restore.state().completed();
   }
 
   private static void applyOwnedObjects(Turn turn) {

@@ -45,12 +45,14 @@ public final class ZoneSpread {
     String message =
         perZone.isEmpty()
             ? "no member's node has the label " + zoneKey + ": placement has no zones"
-            : "every key's "
-                + from
-                + " replicas are in "
-                + replicaZones
-                + " distinct zones"
-                + (perZone.size() > replicaZones ? " of " + perZone.size() : "");
+            : perZone.size() == 1
+                ? "every key's " + from + " replicas are in the one zone there is"
+                : "every key's "
+                    + from
+                    + " replicas are in "
+                    + replicaZones
+                    + " distinct zones"
+                    + (perZone.size() > replicaZones ? " of " + perZone.size() : "");
     return status.spanned(!perZone.isEmpty()).message(message).build();
   }
 

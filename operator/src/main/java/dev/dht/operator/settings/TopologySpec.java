@@ -27,8 +27,10 @@ public class TopologySpec {
       "The Kubernetes node label whose values are the zones. The pods spread evenly over them"
           + " (a topology spread constraint, maxSkew 1, ScheduleAnyway: a node without the label"
           + " still takes pods), unless scheduling.topologySpreadConstraints has one on this key"
-          + " already. Default: topology.kubernetes.io/zone. A change restarts the nodes one at a"
-          + " time.")
+          + " already; and each member is given the zone of its pod's node, so that the nodes put"
+          + " a key's replicas in as many distinct zones as there are, up to from (status.zones)."
+          + " A change of a member's zone moves keys in the steps of a change of membership."
+          + " Default: topology.kubernetes.io/zone. A change restarts the nodes one at a time.")
   private String zoneKey;
 
   @JsonPropertyDescription(
