@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
  * during a change), then one member a line, its URL and, after a space, its state ({@code joining}
  * or {@code leaving}; none: normal), then its zone ({@code zone=NAME}; none: the zone of every
  * member without one) and, during a change of zones, its zone in the next ring ({@code
- * next-zone=NAME}; none: the same). Placement spreads a key's replicas over the zones. Blank lines
- * and lines starting with '#' are ignored, so a plain list of URLs is a membership of epoch 0.
+ * next-zone=NAME}; none: the same; {@code next-zone=-}: none in the next ring). Placement spreads a
+ * key's replicas over the zones. Blank lines and lines starting with '#' are ignored, so a plain
+ * list of URLs is a membership of epoch 0.
  */
 public record MembersFile(
     long epoch,
@@ -33,13 +34,15 @@ public record MembersFile(
 
   /**
    * A member: its URL, its state, its zone (null: none) and its zone in the next ring (null: the
-   * same).
+   * same; {@link #NO_ZONE}: none).
    */
   public record Member(String url, State state, String zone, String nextZone) {
     public Member {
       requireZone(zone);
-      requireZone(nextZone);
-      if (nextZone != null && nextZone.equals(zone)) {
+      if (!NO_ZONE.equals(nextZone)) {
+        requireZone(nextZone);
+      }
+      if (nextZone != null && nextZone.equals(zone) || NO_ZONE.equals(nextZone) && zone == null) {
         nextZone = null;
       }
     }
@@ -52,9 +55,9 @@ public record MembersFile(
       this(url, state, null, null);
     }
 
-    /** Its zone in the next ring. */
+    /** Its zone in the next ring (null: none). */
     public String zoneNext() {
-      return nextZone != null ? nextZone : zone;
+      return NO_ZONE.equals(nextZone) ? null : nextZone != null ? nextZone : zone;
     }
 
     private static void requireZone(String zone) {
@@ -71,6 +74,9 @@ public record MembersFile(
   private static final Pattern ZONE =
       Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?");
   private static final String ZONE_PREFIX = "zone=";
+
+  /** As a member's next zone: it has none in the next ring (a zone taken away). */
+  public static final String NO_ZONE = "-";
 
   /** Whether {@code name} can be a zone: a Kubernetes label value that is not empty. */
   public static boolean isZone(String name) {
@@ -180,7 +186,7 @@ public record MembersFile(
     return new MembersFile(epoch, replication, nextReplication, readNext, members);
   }
 
-  /** {@code URL [joining|leaving|lost] [zone=NAME] [next-zone=NAME]} */
+  /** {@code URL [joining|leaving|lost] [zone=NAME] [next-zone=NAME|-]} */
   private static Member member(String[] words, String line) {
     int at = 1;
     State state = State.NORMAL;
@@ -197,7 +203,9 @@ public record MembersFile(
     }
     if (at != words.length) {
       throw new IllegalArgumentException(
-          "expected 'URL [joining|leaving|lost] [zone=NAME] [next-zone=NAME]', got '" + line + "'");
+          "expected 'URL [joining|leaving|lost] [zone=NAME] [next-zone=NAME|-]', got '"
+              + line
+              + "'");
     }
     return new Member(words[0], state, zone, nextZone);
   }

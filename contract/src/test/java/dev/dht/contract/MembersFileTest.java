@@ -107,6 +107,15 @@ class MembersFileTest {
     assertThat(new Member("http://a:1", State.NORMAL, "z", "z").nextZone())
         .as("the same zone next is no change")
         .isNull();
+    var takenAway = MembersFile.parse("http://a:1 zone=eu-1a next-zone=-\nhttp://b:2 next-zone=-");
+    assertThat(takenAway.members())
+        .extracting(Member::zone, Member::zoneNext)
+        .as("next-zone=-: none in the next ring")
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("eu-1a", null),
+            org.assertj.core.groups.Tuple.tuple(null, null));
+    assertThat(takenAway.write()).contains("http://a:1 zone=eu-1a next-zone=-\n");
+    assertThat(takenAway.members().get(1).nextZone()).as("none, and none next").isNull();
   }
 
   @Test

@@ -45,6 +45,17 @@ class ConfigFilesTest {
     assertThat(moved).as("keys whose two replicas were in one zone").isBetween(250, 420);
     assertThat(during.sameMembership(ConfigFiles.topology(moving, "http://a:1", FLAGS))).isTrue();
     assertThat(during.sameMembership(after)).isFalse();
+
+    String takenAway =
+        "epoch 4\nhttp://a:1 zone=x next-zone=-\nhttp://b:1 zone=x next-zone=-\n"
+            + "http://c:1 zone=y next-zone=-\nhttp://d:1 zone=y next-zone=-\n";
+    Topology back = ConfigFiles.topology(takenAway, "http://a:1", FLAGS);
+    assertThat(back.inTransition()).as("zones taken away: a transition").isTrue();
+    for (int k = 0; k < 1000; k++) {
+      byte[] key = ("k" + k).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(back.currentReplicas(key, 2)).containsExactly(after.currentReplicas(key, 2));
+      assertThat(back.nextReplicas(key, 2)).containsExactly(before.currentReplicas(key, 2));
+    }
   }
 
   @Test

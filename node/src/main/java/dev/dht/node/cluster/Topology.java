@@ -425,7 +425,7 @@ public final class Topology {
         out.append(" zone=").append(zones.get(i));
       }
       if (!Objects.equals(zones.get(i), nextZones.get(i))) {
-        out.append(" next-zone=").append(nextZones.get(i));
+        out.append(" next-zone=").append(Objects.requireNonNullElse(nextZones.get(i), "-"));
       }
     }
     out.append("] ack/from ").append(currentReplication());

@@ -1,5 +1,6 @@
 package dev.dht.operator.backup;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.ArrayList;
@@ -14,6 +15,7 @@ import lombok.NoArgsConstructor;
  * A DhtCluster's status.restore: which backup it was created from (resolved once, when the cluster
  * was created, and kept: the pods' files follow it), and how far its nodes got in loading it.
  */
+@JsonIgnoreProperties(ignoreUnknown = true) // a status of a newer operator (a roll back)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
 @Builder(toBuilder = true)

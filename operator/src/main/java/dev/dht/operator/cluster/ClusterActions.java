@@ -99,7 +99,10 @@ final class ClusterActions {
       if (image != null) {
         images.put(i, image);
       }
-      String zone = nodeZones.zone(context.getClient(), pod.getSpec().getNodeName(), model);
+      String zone =
+          model.topology().replicasByZone()
+              ? nodeZones.zone(context.getClient(), pod.getSpec().getNodeName(), model)
+              : "";
       if (zone != null) {
         zones.put(i, zone);
       }

@@ -2,6 +2,7 @@ package dev.dht.operator.cluster;
 
 import static java.util.Objects.requireNonNullElse;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dht.contract.MembersFile;
 import dev.dht.operator.backup.RestoreState;
 import dev.dht.operator.rolling.DesiredRevision;
@@ -220,6 +221,9 @@ public record ClusterModel(
   static String inputs(DhtClusterSpec spec, OperatorDefaults defaults, String restartedAt) {
     var inputs = CanonicalJson.tree(spec);
     inputs.remove(NOT_RESTART_INPUTS);
+    if (inputs.get("topology") instanceof ObjectNode topology) {
+      topology.remove(TopologySpec.NOT_RESTART_FIELDS); // in the members file, re-read
+    }
     // a section of node settings that sets nothing is no setting: {} restarts nothing
     for (String section : SETTING_SECTIONS) {
       if (inputs.path(section).isEmpty()) {

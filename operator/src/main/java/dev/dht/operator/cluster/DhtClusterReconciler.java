@@ -34,6 +34,7 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -375,11 +376,15 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     }
     var wanted =
         new ScalePlan.Wanted(
-            model.replicas(), model.replication(), turn.cluster.lostOrdinals(), turn.seen.zones());
+            model.replicas(),
+            model.replication(),
+            turn.cluster.lostOrdinals(),
+            // a restore loads each node's share by the membership it was created with: no zone
+            // known changes it
+            restoring(turn) ? Map.of() : turn.seen.zones());
     if (!scalingUnderWay(model)
-        && (restoring(turn)
-            || ScalePlan.rezone(model.membership(), wanted, turn.seen.nodes()) == null)) {
-      return; // a restore loads each node's share by the membership it was created with
+        && ScalePlan.rezone(model.membership(), wanted, turn.seen.nodes()) == null) {
+      return;
     }
     if (turn.replacing() != null && model.membership().getStep() == Membership.Step.STABLE) {
       return;
@@ -560,6 +565,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
               status.getMembership(),
               in.seen().zones(),
               in.model().topology().zoneKeyOrDefault(),
+              in.model().topology().replicasByZone(),
               in.model()::podName));
     }
     ClusterEvents.emit(

@@ -21,6 +21,8 @@ final class HealthConditions {
   /** Progressing's reason while a change of the default ack/from is under way. */
   static final String CHANGING_REPLICATION = "ChangingReplication";
 
+  static final String CHANGING_ZONES = "ChangingZones";
+
   /** Progressing's reason while a node is replaced on a new volume. */
   static final String REPLACING = "Replacing";
 
@@ -82,8 +84,11 @@ final class HealthConditions {
     }
     var membership = model.membership();
     if (membership.getStep() != Membership.Step.STABLE) {
-      return membership.changesReplication()
-          ? f.cond(PROGRESSING, true, CHANGING_REPLICATION, replicationText(f))
+      if (membership.changesReplication()) {
+        return f.cond(PROGRESSING, true, CHANGING_REPLICATION, replicationText(f));
+      }
+      return membership.changesZonesOnly()
+          ? f.cond(PROGRESSING, true, CHANGING_ZONES, zonesText(f))
           : f.cond(PROGRESSING, true, SCALING, scalingText(f));
     }
     String replacing = in.replacing();
@@ -126,6 +131,15 @@ final class HealthConditions {
         + m.replication()
         + " -> "
         + m.targetReplication()
+        + ": "
+        + stepText(f);
+  }
+
+  /** "moving the replicas to the members' zones [a, b, c]: streaming (epoch 3); ...". */
+  private static String zonesText(ConditionFacts f) {
+    var m = f.in().model().membership();
+    return "moving the replicas to the members' zones "
+        + (m.getTargetZones().isEmpty() ? "(none)" : m.getTargetZones())
         + ": "
         + stepText(f);
   }

@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The zones of the Kubernetes nodes the pods run on: a label of each Node ({@code
  * spec.topology.zoneKey}), read with a get on nodes and kept 30 seconds, since a node's zone is set
- * when it registers and rarely changes. Labels are cluster administrators' (a tenant cannot write
- * them); a value that cannot be a zone counts as none.
+ * when it registers and rarely changes. A node that cannot be read (missing, or the operator may
+ * not get nodes) is not asked again for as long, and its zone is unknown. Labels are cluster
+ * administrators' (a tenant cannot write them); a value that cannot be a zone counts as none.
  */
 final class NodeZones {
   private static final Logger LOG = LoggerFactory.getLogger(NodeZones.class);
@@ -24,6 +25,7 @@ final class NodeZones {
   /** Beyond this many nodes read, the oldest reads are forgotten all at once. */
   private static final int MAX_NODES = 10_000;
 
+  /** A node's labels, or null if it could not be read, when asked. */
   private record Read(Map<String, String> labels, Instant at) {}
 
   private final Map<String, Read> read = new ConcurrentHashMap<>();
@@ -39,27 +41,27 @@ final class NodeZones {
     Instant now = Instant.now();
     Read known = read.get(nodeName);
     if (known == null || known.at().plus(KEPT).isBefore(now)) {
-      known = fetch(client, nodeName, now);
-      if (known == null) {
-        return null;
-      }
+      known = new Read(labels(client, nodeName), now);
       if (read.size() >= MAX_NODES) {
         read.clear();
       }
       read.put(nodeName, known);
     }
+    if (known.labels() == null) {
+      return null;
+    }
     String zone = known.labels().get(model.topology().zoneKeyOrDefault());
     return zone != null && MembersFile.isZone(zone) ? zone : "";
   }
 
-  private static Read fetch(KubernetesClient client, String nodeName, Instant now) {
+  private static Map<String, String> labels(KubernetesClient client, String nodeName) {
     try {
       Node node = client.nodes().withName(nodeName).get();
       if (node == null) {
         return null;
       }
       var labels = node.getMetadata().getLabels();
-      return new Read(labels == null ? Map.of() : Map.copyOf(labels), now);
+      return labels == null ? Map.of() : Map.copyOf(labels);
     } catch (KubernetesClientException e) {
       LOG.warn("cannot read the zone of node {}: {}", nodeName, e.getMessage());
       return null;

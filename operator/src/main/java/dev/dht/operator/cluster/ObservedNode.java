@@ -1,5 +1,6 @@
 package dev.dht.operator.cluster;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.operator.rolling.PodState;
@@ -17,6 +18,7 @@ import lombok.NoArgsConstructor;
  * its admin endpoint (membership epoch, defaults it serves, hints, keys, streaming progress).
  * Numbers are -1 where the node did not answer.
  */
+@JsonIgnoreProperties(ignoreUnknown = true) // a status of a newer operator (a roll back)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
 @Builder(toBuilder = true)

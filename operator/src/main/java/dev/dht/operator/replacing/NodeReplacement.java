@@ -1,6 +1,7 @@
 package dev.dht.operator.replacing;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import lombok.AllArgsConstructor;
@@ -13,6 +14,7 @@ import lombok.NoArgsConstructor;
  * status records it: kept there so that it survives an operator restart, and so that the old claim
  * and pod are known once their names stand for new ones.
  */
+@JsonIgnoreProperties(ignoreUnknown = true) // a status of a newer operator (a roll back)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
 @Builder(toBuilder = true)

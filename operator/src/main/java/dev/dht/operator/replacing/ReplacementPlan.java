@@ -143,14 +143,7 @@ public final class ReplacementPlan {
     }
     var membership = in.membership();
     if (membership.getStep() != Membership.Step.STABLE) {
-      String change =
-          membership.changesReplication()
-              ? "a change of the default ack/from"
-              : "a change of size ("
-                  + membership.getMembers()
-                  + " -> "
-                  + membership.getTarget()
-                  + ")";
+      String change = membership.change();
       return Decision.show(
           NodeReplacement.builder()
               .pod(pod)

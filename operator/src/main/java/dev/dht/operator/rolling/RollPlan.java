@@ -137,11 +137,7 @@ public final class RollPlan {
           names, pod, createdWith(in, pod) + ", and not Ready: restarting it costs no replica");
     }
     if (in.scaling()) {
-      return new Wait(
-          names,
-          in.membership().changesReplication()
-              ? "a change of the default ack/from is under way"
-              : "a change of size is under way");
+      return new Wait(names, in.membership().change() + " is under way");
     }
     if (in.replacing() != null) {
       return new Wait(names, "waiting for the replacement of " + in.replacing() + " to finish");

@@ -1,11 +1,13 @@
 package dev.dht.operator.scaling;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.contract.MembersFile;
 import dev.dht.contract.MembersFile.Replication;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import lombok.AllArgsConstructor;
 import lombok.Builder;
 import lombok.EqualsAndHashCode;
@@ -22,6 +24,7 @@ import lombok.Setter;
  * the members' zones, which place a key's replicas: a change of them (a node of a member labelled
  * with another zone, or for the first time) moves keys too.
  */
+@JsonIgnoreProperties(ignoreUnknown = true) // a status of a newer operator (a roll back)
 @Getter
 @Setter
 @EqualsAndHashCode
@@ -174,6 +177,19 @@ public class Membership {
   }
 
   /**
+   * What the change in progress is: "a change of the default ack/from", "a change of the members'
+   * zones" or "a change of size (3 -> 5)".
+   */
+  public String change() {
+    if (changesReplication()) {
+      return "a change of the default ack/from";
+    }
+    return changesZonesOnly()
+        ? "a change of the members' zones"
+        : "a change of size (" + members + " -> " + target + ")";
+  }
+
+  /**
    * The default ack/from the published file gives the current ring, which the nodes serve once they
    * observed it: the target's from the final membership on.
    */
@@ -232,7 +248,10 @@ public class Membership {
         state = MembersFile.State.NORMAL;
       }
       String zone = Zones.of(targetRing || i >= members ? targetZones : zones, i);
-      String nextZone = changing && i < target ? Zones.of(targetZones, i) : null;
+      String nextZone = null;
+      if (changing && i < target) {
+        nextZone = Objects.requireNonNullElse(Zones.of(targetZones, i), MembersFile.NO_ZONE);
+      }
       listed.add(new MembersFile.Member(urlsByOrdinal.get(i), state, zone, nextZone));
     }
     Replication next = changing && changesReplication() ? targetReplication() : null;

@@ -37,8 +37,8 @@ import java.util.Set;
  * once every node listed places by zone (a node of an older version would refuse the file). A
  * change of size or of ack/from takes the zones seen then; with nothing else to change, zones that
  * differ from those in force (a label set, or changed) take the same steps with the same members,
- * the next ring placing by the new zones. Such a change is not aborted: nothing in the spec asks
- * for it.
+ * the next ring placing by the new zones. Such a change is undone, as above, if the nodes are in
+ * the zones in force again before reads switch.
  */
 public final class ScalePlan {
   /**
@@ -140,13 +140,16 @@ public final class ScalePlan {
   }
 
   /**
-   * Whether the spec is back to what was in force before the change under way (a change of zones
-   * only is not the spec's).
+   * Whether the spec is back to what was in force before the change under way; for a change of
+   * zones only, whether the members' nodes are in the zones in force again (a label set back, or
+   * spec.topology.placeReplicasByZone turned off before the first zones took).
    */
   private static boolean wantedNoMore(Membership now, Wanted wanted) {
-    return !now.changesZonesOnly()
-        && wanted.replicas() == now.getMembers()
-        && wanted.replication().equals(now.replication());
+    if (now.changesZonesOnly()) {
+      return Zones.kept(now.getZones(), now.getMembers())
+          .equals(Zones.observed(wanted.zones(), now.getMembers()));
+    }
+    return wanted.replicas() == now.getMembers() && wanted.replication().equals(now.replication());
   }
 
   /**
@@ -158,7 +161,7 @@ public final class ScalePlan {
     if (now.getStep() != Step.STABLE || !placeByZone(nodes, members)) {
       return null;
     }
-    List<String> observed = Zones.observed(now.getZones(), wanted.zones(), members);
+    List<String> observed = Zones.observed(wanted.zones(), members);
     return observed == null || observed.equals(Zones.kept(now.getZones(), members))
         ? null
         : observed;
@@ -172,7 +175,7 @@ public final class ScalePlan {
       Membership now, Wanted wanted, Map<Integer, NodeView> nodes, int n) {
     List<String> observed =
         placeByZone(nodes, Math.max(now.getMembers(), n))
-            ? Zones.observed(now.getZones(), wanted.zones(), n)
+            ? Zones.observed(wanted.zones(), n)
             : null;
     return observed != null ? observed : Zones.kept(now.getZones(), n);
   }

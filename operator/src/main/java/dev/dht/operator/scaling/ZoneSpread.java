@@ -1,8 +1,10 @@
 package dev.dht.operator.scaling;
 
 import dev.dht.operator.scaling.Membership.Step;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -16,12 +18,17 @@ public final class ZoneSpread {
 
   /**
    * @param now the membership published
-   * @param observed the zones of the pods' Kubernetes nodes, by ordinal ("" for none; absent: not
-   *     known)
+   * @param observed the zones the members should have, by ordinal: their pods' Kubernetes nodes'
+   *     ("" for none; absent: not known)
+   * @param byZone whether spec.topology.placeReplicasByZone lets the members have zones
    * @param names pod names by ordinal
    */
   public static ZonesStatus of(
-      Membership now, Map<Integer, String> observed, String zoneKey, ScalePlan.Names names) {
+      Membership now,
+      Map<Integer, String> observed,
+      String zoneKey,
+      boolean byZone,
+      ScalePlan.Names names) {
     boolean targetRing = now.getStep() == Step.FINAL || now.getStep() == Step.CLEANING_UP;
     int members = targetRing ? now.getTarget() : now.getMembers();
     List<String> zones = Zones.kept(targetRing ? now.getTargetZones() : now.getZones(), members);
@@ -38,54 +45,60 @@ public final class ZoneSpread {
                     .map(e -> new ZonesStatus.Zone(e.getKey(), e.getValue()))
                     .toList())
             .replicaZones(replicaZones);
-    String waiting = waiting(now, zones, observed, members, zoneKey, names);
+    String waiting = waiting(now, zones, observed, members, names);
     if (waiting != null) {
       return status.spanned(false).message(waiting).build();
     }
+    if (perZone.isEmpty()) {
+      String why =
+          !byZone
+              ? "spec.topology.placeReplicasByZone is false"
+              : observed.isEmpty()
+                  ? "the members' nodes are not known (not scheduled, or the operator may not get"
+                      + " nodes)"
+                  : "no member's node has the label " + zoneKey;
+      return status.spanned(false).message("placement has no zones: " + why).build();
+    }
     String message =
-        perZone.isEmpty()
-            ? "no member's node has the label " + zoneKey + ": placement has no zones"
-            : perZone.size() == 1
-                ? "every key's " + from + " replicas are in the one zone there is"
-                : "every key's "
-                    + from
-                    + " replicas are in "
-                    + replicaZones
-                    + " distinct zones"
-                    + (perZone.size() > replicaZones ? " of " + perZone.size() : "");
-    return status.spanned(!perZone.isEmpty()).message(message).build();
+        perZone.size() == 1
+            ? "every key's " + from + " replicas are in the one zone there is"
+            : "every key's "
+                + from
+                + " replicas are in "
+                + replicaZones
+                + " distinct zones"
+                + (perZone.size() > replicaZones ? " of " + perZone.size() : "");
+    return status.spanned(true).message(message).build();
   }
 
-  /** Why the zones published are not the pods' own (yet); null if they are. */
+  /**
+   * Why the zones published are not the members' own (yet); null if they are, for every member
+   * whose zone is known.
+   */
   private static String waiting(
       Membership now,
       List<String> zones,
       Map<Integer, String> observed,
       int members,
-      String zoneKey,
       ScalePlan.Names names) {
+    int stay = Math.min(now.getMembers(), now.getTarget());
     if (now.getStep() != Step.STABLE
-        && !Zones.kept(now.getTargetZones(), now.getTarget())
-            .equals(Zones.kept(now.getZones(), now.getMembers()))) {
+        && !Zones.kept(now.getTargetZones(), stay).equals(Zones.kept(now.getZones(), stay))) {
       return "the replicas move to the members' zones (status.membership.step "
           + now.getStep()
           + ")";
     }
+    List<String> moved = new ArrayList<>();
     for (int i = 0; i < members; i++) {
-      if (!observed.containsKey(i)) {
-        return "the zone of " + names.of(i) + "'s node is not known (not scheduled, or unread)";
+      String seen = observed.get(i);
+      if (seen != null && !Objects.equals(seen.isEmpty() ? null : seen, Zones.of(zones, i))) {
+        moved.add(names.of(i) + " (" + (seen.isEmpty() ? "no zone" : seen) + ")");
       }
     }
-    List<String> seen = Zones.observed(zones, observed, members);
-    if (!zones.equals(seen)) {
-      return "the members' nodes are in zones "
-          + seen
-          + " ("
-          + zoneKey
-          + "), the nodes place by "
-          + zones
-          + ": the replicas move once every node places by zone and no other change runs";
-    }
-    return null;
+    return moved.isEmpty()
+        ? null
+        : "the members' zones are to change: "
+            + String.join(", ", moved)
+            + "; the replicas move once every node places by zone and no other change runs";
   }
 }

@@ -32,19 +32,17 @@ final class Zones {
 
   /**
    * The zones of ordinals {@code 0..n-1} that the members' nodes are labelled with ({@code
-   * observed}, "" for a node without the label), in place of {@code inForce}; null if one is
-   * unknown (a pod not scheduled yet, a node not read). A member whose node lost its label keeps
-   * the zone in force: the members file cannot take a zone away during a change, and a label that
-   * disappears is more likely a mistake than a move.
+   * observed}, "" for a node without the label) as kept; null if one is unknown (a pod not
+   * scheduled yet, a node not read).
    */
-  static List<String> observed(List<String> inForce, Map<Integer, String> observed, int n) {
+  static List<String> observed(Map<Integer, String> observed, int n) {
     List<String> zones = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       String seen = observed.get(i);
       if (seen == null) {
         return null;
       }
-      zones.add(seen.isEmpty() && of(inForce, i) != null ? of(inForce, i) : seen);
+      zones.add(seen);
     }
     return kept(zones, n);
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
+import java.util.List;
 import lombok.AccessLevel;
 import lombok.AllArgsConstructor;
 import lombok.Builder;
@@ -17,6 +18,9 @@ import lombok.NoArgsConstructor;
 @NoArgsConstructor
 @AllArgsConstructor(access = AccessLevel.PRIVATE)
 public class TopologySpec {
+  /** Fields a change of which needs no node restart (it reaches the nodes in the members file). */
+  public static final List<String> NOT_RESTART_FIELDS = List.of("placeReplicasByZone");
+
   /** The zone label every cloud provider sets on its Kubernetes nodes. */
   public static final String DEFAULT_ZONE_KEY = "topology.kubernetes.io/zone";
 
@@ -40,10 +44,23 @@ public class TopologySpec {
           + " preferred. Default: false. A change restarts the nodes one at a time.")
   private Boolean requiredHostAntiAffinity;
 
+  @JsonPropertyDescription(
+      "Whether each member is given the zone of its pod's Kubernetes node (zoneKey), so that the"
+          + " nodes put a key's replicas in as many distinct zones as there are (status.zones)."
+          + " false: no zones; a cluster that has them moves its keys back to plain rendezvous"
+          + " placement in the steps of a change of membership. Default: true. No restart.")
+  private Boolean placeReplicasByZone;
+
   /** The zone label in force. */
   @JsonIgnore
   public String zoneKeyOrDefault() {
     return zoneKey == null ? DEFAULT_ZONE_KEY : zoneKey;
+  }
+
+  /** Whether the members are given zones. */
+  @JsonIgnore
+  public boolean replicasByZone() {
+    return !Boolean.FALSE.equals(placeReplicasByZone);
   }
 
   /** Whether the host anti-affinity is required. */

@@ -1,5 +1,6 @@
 package dev.dht.operator.tls;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import lombok.NoArgsConstructor;
  * status.tls: the cluster's CA (or cert-manager issuer) and node certificate as the operator last
  * saw them.
  */
+@JsonIgnoreProperties(ignoreUnknown = true) // a status of a newer operator (a roll back)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
 @Builder(toBuilder = true)

@@ -1,5 +1,6 @@
 package dev.dht.operator.volumes;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import lombok.AccessLevel;
@@ -9,6 +10,7 @@ import lombok.Data;
 import lombok.NoArgsConstructor;
 
 /** One node volume claim as status.storage shows it. */
+@JsonIgnoreProperties(ignoreUnknown = true) // a status of a newer operator (a roll back)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
 @Builder(toBuilder = true)

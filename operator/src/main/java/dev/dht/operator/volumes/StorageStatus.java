@@ -1,5 +1,6 @@
 package dev.dht.operator.volumes;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.ArrayList;
@@ -11,6 +12,7 @@ import lombok.Data;
 import lombok.NoArgsConstructor;
 
 /** status.storage: the node volumes against spec.storage.size. */
+@JsonIgnoreProperties(ignoreUnknown = true) // a status of a newer operator (a roll back)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
 @Builder(toBuilder = true)

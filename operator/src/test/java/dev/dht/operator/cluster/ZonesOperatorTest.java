@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dht.contract.AdminStatus;
 import dev.dht.operator.TestCrds;
+import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.scaling.NodeAdmin;
@@ -39,11 +40,11 @@ class ZonesOperatorTest {
   private static final int KEYS = 200;
   private static final String NAME = "zoned";
   private static final String ZONE_KEY = "topology.kubernetes.io/zone";
-  private static final Duration TIMEOUT = Duration.ofSeconds(90);
+  private static final Duration TIMEOUT = Duration.ofSeconds(120);
   private static final int[] PORTS = StandInKubelet.freePorts(MAX_NODES);
   private static final LocalNodes NODES = new LocalNodes(PORTS);
 
-  /** Kubernetes nodes of this run: pod i runs on the i-th, ordinals 0 and 3 share zone-a. */
+  /** Kubernetes nodes of this run: pod i runs on the i-th, labelled with the i-th zone. */
   private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
 
   private static final List<String> HOSTS =
@@ -70,16 +71,10 @@ class ZonesOperatorTest {
   static void start() throws IOException {
     client = OPERATOR.getInfrastructureKubernetesClient();
     ns = OPERATOR.getNamespace();
-    for (int i = 0; i < HOSTS.size(); i++) {
+    for (String host : HOSTS) {
       client
           .nodes()
-          .resource(
-              new NodeBuilder()
-                  .withNewMetadata()
-                  .withName(HOSTS.get(i))
-                  .withLabels(Map.of(ZONE_KEY, ZONES.get(i)))
-                  .endMetadata()
-                  .build())
+          .resource(new NodeBuilder().withNewMetadata().withName(host).endMetadata().build())
           .create();
     }
     kubelet = new StandInKubelet(client, ns, NAME, PORTS);
@@ -97,33 +92,31 @@ class ZonesOperatorTest {
   }
 
   @Test
-  void membersTakeTheZonesOfTheirNodesAndKeepThemThroughAGrowthAndARelabel() throws Exception {
+  void membersTakeTheZonesOfTheirNodesThroughAFirstLabelAGrowthAndARelabel() throws Exception {
     var cluster = Clusters.plain(NAME, ns, 3);
     cluster.getMetadata().setGeneration(null);
     var scheduling = new Scheduling();
     scheduling.setNodeSelector(Map.of("dht.dev/test-no-such-node", "true"));
     cluster.getSpec().setScheduling(scheduling);
     client.resource(cluster).create();
+    var unlabelled =
+        awaitStatus(s ->
+            Conditions.isTrue(s.getConditions(), Conditions.READY)
+                && s.getZones() != null
+                && s.getZones().getMessage().startsWith("placement has no zones"));
+    assertThat(unlabelled.getZones().getMessage())
+        .isEqualTo("placement has no zones: no member's node has the label " + ZONE_KEY);
 
     Map<String, Long> acked = new ConcurrentHashMap<>();
-    AtomicLong notFound = new AtomicLong();
-    AtomicLong older = new AtomicLong();
-    AtomicLong writes = new AtomicLong();
-    AtomicBoolean loading = new AtomicBoolean(true);
-    var spanned =
-        awaitStatus(s ->
-            s.getMembership().getStep() == Membership.Step.STABLE
-                && s.getZones() != null
-                && s.getZones().isSpanned());
-    assertThat(spanned.getMembership().getZones()).containsExactly("zone-a", "zone-b", "zone-c");
-    assertThat(spanned.getZones().getMessage())
-        .isEqualTo("every key's 3 replicas are in 3 distinct zones");
-    assertThat(zonesSeenBy(0)).containsExactly("zone-a", "zone-b", "zone-c");
-
     for (int k = 0; k < KEYS; k++) {
       assertThat(NODES.put(k % 3, "z-" + k, 0, 3)).isEqualTo(201);
       acked.put("z-" + k, 0L);
     }
+    AtomicLong notFound = new AtomicLong();
+    AtomicLong older = new AtomicLong();
+    AtomicLong writes = new AtomicLong();
+    AtomicLong reads = new AtomicLong();
+    AtomicBoolean loading = new AtomicBoolean(true);
     Thread writer =
         Thread.ofPlatform()
             .start(() -> {
@@ -147,12 +140,27 @@ class ZonesOperatorTest {
                 }
                 if (got.statusCode() == 404) {
                   notFound.incrementAndGet();
-                } else if (got.statusCode() == 200 && Long.parseLong(got.body()) < atLeast) {
-                  older.incrementAndGet();
+                } else if (got.statusCode() == 200) {
+                  reads.incrementAndGet();
+                  if (Long.parseLong(got.body()) < atLeast) {
+                    older.incrementAndGet();
+                  }
                 }
               }
             });
 
+    for (int i = 0; i < 3; i++) {
+      label(i, ZONES.get(i));
+    }
+    var spanned =
+        awaitStatus(
+            s -> s.getMembership().getStep() == Membership.Step.STABLE && s.getZones().isSpanned());
+    assertThat(spanned.getMembership().getZones()).containsExactly("zone-a", "zone-b", "zone-c");
+    assertThat(spanned.getZones().getMessage())
+        .isEqualTo("every key's 3 replicas are in 3 distinct zones");
+    assertThat(zonesSeenBy(0)).containsExactly("zone-a", "zone-b", "zone-c");
+
+    label(3, ZONES.get(3));
     var clusters = client.resources(DhtCluster.class).inNamespace(ns).withName(NAME);
     clusters.scale(4);
     var grown =
@@ -170,13 +178,7 @@ class ZonesOperatorTest {
             new ZonesStatus.Zone("zone-c", 1));
 
     long epoch = grown.getMembership().getEpoch();
-    client
-        .nodes()
-        .withName(HOSTS.get(2))
-        .edit(n -> {
-          n.getMetadata().getLabels().put(ZONE_KEY, "zone-d");
-          return n;
-        });
+    label(2, "zone-d");
     var moved =
         awaitStatus(s ->
             s.getMembership().getStep() == Membership.Step.STABLE
@@ -192,8 +194,20 @@ class ZonesOperatorTest {
     writer.join(10_000);
     reader.join(10_000);
     assertThat(writes.get()).isPositive();
+    assertThat(reads.get()).isPositive();
     assertThat(notFound.get()).as("reads of acknowledged keys that found nothing").isZero();
     assertThat(older.get()).as("reads older than an acknowledged write").isZero();
+  }
+
+  /** Labels the Kubernetes node of pod i with {@code zone}. */
+  private static void label(int i, String zone) {
+    client
+        .nodes()
+        .withName(HOSTS.get(i))
+        .edit(n -> {
+          n.getMetadata().setLabels(Map.of(ZONE_KEY, zone));
+          return n;
+        });
   }
 
   /** The zones of the members node i runs with, from its admin status. */

@@ -172,7 +172,7 @@ class RollPlanTest {
     assertThat(((RollPlan.Restart) decision).reason()).endsWith("costs no replica");
     var ready = List.of(pod(0, true, OLD), pod(1, true, OLD), pod(2, true, OLD), pod(3, true, NEW));
     var waits = RollPlan.next(new RollPlan.Input(ready, caughtUp(4), DESIRED, 2, 3, JOINING));
-    assertThat(((RollPlan.Wait) waits).why()).isEqualTo("a change of size is under way");
+    assertThat(((RollPlan.Wait) waits).why()).isEqualTo("a change of size (3 -> 4) is under way");
   }
 
   @Test

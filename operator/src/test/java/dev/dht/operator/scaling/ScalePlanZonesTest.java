@@ -76,7 +76,35 @@ class ScalePlanZonesTest {
     assertThat(steps.getLast()).isEqualTo(Membership.stable(4, 3, R23, List.of("a", "b", "c")));
     assertThat(steps.getLast().file(URLS)).isEqualTo(steps.get(3).file(URLS));
     for (Membership step : steps) {
-      MembersFile.parse(step.file(URLS)); // a file the nodes read
+      assertFileGives(step);
+    }
+  }
+
+  /**
+   * The nodes read each member's zone in the ring that owns keys now and in the next one as the
+   * membership has them: the current ring's members their zones (from the final membership on, the
+   * target's), the next ring's members their target zones.
+   */
+  private static void assertFileGives(Membership m) {
+    var members = MembersFile.parse(m.file(URLS)).members();
+    boolean targetRing = m.getStep() == Step.FINAL || m.getStep() == Step.CLEANING_UP;
+    for (int i = 0; i < members.size(); i++) {
+      var member = members.get(i);
+      if (member.state() != MembersFile.State.JOINING) {
+        assertThat(member.zone())
+            .as("%s: zone of %d", m, i)
+            .isEqualTo(targetRing ? m.targetZone(i) : m.zone(i));
+      }
+      boolean inNext =
+          member.state() != MembersFile.State.LEAVING && member.state() != MembersFile.State.LOST;
+      if (inNext) {
+        assertThat(member.zoneNext())
+            .as("%s: next zone of %d", m, i)
+            .isEqualTo(
+                m.getStep() == Step.STABLE || m.getStep() == Step.STARTING
+                    ? m.zone(i)
+                    : m.targetZone(i));
+      }
     }
   }
 
@@ -110,6 +138,51 @@ class ScalePlanZonesTest {
                 + "http://n2:1 zone=c\nhttp://n3:1 joining zone=a\nhttp://n4:1 joining zone=b\n");
     assertThat(steps.getLast())
         .isEqualTo(Membership.stable(7, 5, R23, List.of("a", "b", "c", "a", "b")));
+    steps.forEach(ScalePlanZonesTest::assertFileGives);
+  }
+
+  @Test
+  void aGrowthWantedNoMoreIsUndoneWithTheZonesInForce() {
+    Membership m = Membership.stable(4, 3, R23, List.of("a", "b", "c"));
+    var grow = new Wanted(5, R23, Set.of(), ABCAB);
+    Membership starting = ScalePlan.next(m, grow, nodes(m, true), NAMES).next();
+    Membership joining = ScalePlan.next(starting, grow, nodes(starting, true), NAMES).next();
+    var back = new Wanted(3, R23, Set.of(), ABCAB);
+    Membership undone = ScalePlan.next(joining, back, nodes(joining, true), NAMES).next();
+    assertThat(undone.getStep()).isEqualTo(Step.FINAL);
+    assertThat(undone.file(URLS))
+        .isEqualTo(
+            "epoch 6\nreplication 2/3\nhttp://n0:1 zone=a\nhttp://n1:1 zone=b\n"
+                + "http://n2:1 zone=c\n");
+    List<Membership> rest = run(undone, back);
+    assertThat(rest.getLast()).isEqualTo(Membership.stable(6, 3, R23, List.of("a", "b", "c")));
+  }
+
+  @Test
+  void aChangeOfAckFromTakesTheZonesSeen() {
+    Membership m = Membership.stable(1, 5, R23);
+    var wider = new Wanted(5, new Replication(3, 5), Set.of(), ABCAB);
+    List<Membership> steps = run(m, wider);
+    assertThat(steps.get(0).file(URLS)).contains("http://n3:1 next-zone=a\n");
+    steps.forEach(ScalePlanZonesTest::assertFileGives);
+    assertThat(steps.getLast())
+        .isEqualTo(
+            Membership.stable(4, 5, new Replication(3, 5), List.of("a", "b", "c", "a", "b")));
+  }
+
+  @Test
+  void aStatusOfAnOlderOperatorReadsAsNoZones() throws Exception {
+    var older =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readValue(
+                "{\"epoch\":3,\"members\":3,\"target\":3,\"step\":\"STABLE\",\"ack\":2,"
+                    + "\"from\":3,\"targetAck\":2,\"targetFrom\":3}",
+                Membership.class);
+    assertThat(older.file(URLS)).doesNotContain("zone");
+    assertThat(ScalePlan.next(older, new Wanted(3, R23), nodes(older, true), NAMES).next())
+        .isEqualTo(older);
+    assertThat(ScalePlan.rezone(older, new Wanted(3, R23, Set.of(), ABC), nodes(older, true)))
+        .containsExactly("a", "b", "c");
   }
 
   @Test
@@ -134,7 +207,7 @@ class ScalePlanZonesTest {
   }
 
   @Test
-  void aChangeOfZonesIsNotUndoneAndAChangeOfSizeWaitsForIt() {
+  void aChangeOfZonesGoesOnWhileWantedAndIsUndoneWhenTheLabelIsBack() {
     Membership m = Membership.stable(1, 3, R23, List.of("a", "b", "c"));
     var moved = Map.of(0, "a", 1, "b", 2, "d");
     Membership joining =
@@ -142,24 +215,42 @@ class ScalePlanZonesTest {
     assertThat(joining.file(URLS)).contains("http://n2:1 zone=c next-zone=d\n");
 
     Decision d =
-        ScalePlan.next(joining, new Wanted(5, R23, Set.of(), moved), nodes(joining, true), NAMES);
-    assertThat(d.next().getStep()).as("not aborted").isEqualTo(Step.STREAMING);
-    assertThat(d.waiting()).isNull();
-    List<Membership> rest = run(d.next(), new Wanted(3, R23, Set.of(), moved));
+        ScalePlan.next(joining, new Wanted(3, R23, Set.of(), moved), nodes(joining, true), NAMES);
+    assertThat(d.next().getStep()).as("the zones are still wanted").isEqualTo(Step.STREAMING);
+    Decision bigger =
+        ScalePlan.next(d.next(), new Wanted(5, R23, Set.of(), moved), nodes(d.next(), true), NAMES);
+    assertThat(bigger.next().getStep()).as("a growth waits").isEqualTo(Step.READING_NEXT);
+    List<Membership> rest = run(bigger.next(), new Wanted(3, R23, Set.of(), moved));
     assertThat(rest.getLast()).isEqualTo(Membership.stable(4, 3, R23, List.of("a", "b", "d")));
+
+    Decision back =
+        ScalePlan.next(joining, new Wanted(3, R23, Set.of(), ABC), nodes(joining, true), NAMES);
+    assertThat(back.next().getStep()).as("the label set back: undone").isEqualTo(Step.FINAL);
+    assertThat(back.next().file(URLS)).contains("http://n2:1 zone=c\n");
+    assertThat(run(back.next(), new Wanted(3, R23, Set.of(), ABC)).getLast())
+        .isEqualTo(Membership.stable(3, 3, R23, List.of("a", "b", "c")));
   }
 
   @Test
-  void aNodeThatLostItsLabelKeepsItsZone() {
+  void aNodeThatLostItsLabelTakesItsMemberOutOfTheZones() {
     Membership m = Membership.stable(1, 3, R23, List.of("a", "b", "c"));
     var unlabelled = new Wanted(3, R23, Set.of(), Map.of(0, "a", 1, "b", 2, ""));
-    assertThat(ScalePlan.rezone(m, unlabelled, nodes(m, true))).isNull();
+    assertThat(ScalePlan.rezone(m, unlabelled, nodes(m, true))).containsExactly("a", "b", "");
+    List<Membership> steps = run(m, unlabelled);
+    assertThat(steps.get(0).file(URLS)).contains("http://n2:1 zone=c next-zone=-\n");
+    steps.forEach(ScalePlanZonesTest::assertFileGives);
+    assertThat(steps.getLast().file(URLS)).endsWith("http://n1:1 zone=b\nhttp://n2:1\n");
+
+    var none = new Wanted(3, R23, Set.of(), Map.of(0, "", 1, "", 2, ""));
+    assertThat(run(m, none).getLast())
+        .as("no label left: no zones")
+        .isEqualTo(Membership.stable(4, 3, R23));
   }
 
   @Test
   void statusSaysWhetherTheReplicasSpanTheZones() {
     Membership m = Membership.stable(4, 3, R23, List.of("a", "b", "c"));
-    var spread = ZoneSpread.of(m, ABC, "topology.kubernetes.io/zone", NAMES);
+    var spread = ZoneSpread.of(m, ABC, "topology.kubernetes.io/zone", true, NAMES);
     assertThat(spread.isSpanned()).isTrue();
     assertThat(spread.getReplicaZones()).isEqualTo(3);
     assertThat(spread.getMessage()).isEqualTo("every key's 3 replicas are in 3 distinct zones");
@@ -170,22 +261,38 @@ class ScalePlanZonesTest {
             new ZonesStatus.Zone("c", 1));
 
     var twoZones = Membership.stable(4, 3, R23, List.of("a", "b", "a"));
-    var fewer = ZoneSpread.of(twoZones, Map.of(0, "a", 1, "b", 2, "a"), "zone", NAMES);
+    var fewer = ZoneSpread.of(twoZones, Map.of(0, "a", 1, "b", 2, "a"), "zone", true, NAMES);
     assertThat(fewer.getReplicaZones()).isEqualTo(2);
     assertThat(fewer.isSpanned()).isTrue();
 
-    var moved = ZoneSpread.of(m, Map.of(0, "a", 1, "b", 2, "d"), "zone", NAMES);
+    var moved = ZoneSpread.of(m, Map.of(0, "a", 1, "b", 2, "d"), "zone", true, NAMES);
     assertThat(moved.isSpanned()).isFalse();
-    assertThat(moved.getMessage()).startsWith("the members' nodes are in zones [a, b, d]");
+    assertThat(moved.getMessage()).startsWith("the members' zones are to change: demo-2 (d);");
 
-    var unknown = ZoneSpread.of(m, Map.of(0, "a", 1, "b"), "zone", NAMES);
-    assertThat(unknown.getMessage()).contains("demo-2");
+    var restarting = ZoneSpread.of(m, Map.of(0, "a", 1, "b"), "zone", true, NAMES);
+    assertThat(restarting.isSpanned()).as("a pod being recreated moves nothing").isTrue();
 
-    var none =
-        ZoneSpread.of(Membership.stable(1, 3, R23), Map.of(0, "", 1, "", 2, ""), "zone", NAMES);
+    var growing =
+        m.toBuilder()
+            .epoch(5)
+            .target(5)
+            .step(Step.JOINING)
+            .targetZones(List.of("a", "b", "c", "a", "b"))
+            .build();
+    assertThat(ZoneSpread.of(growing, ABCAB, "zone", true, NAMES).isSpanned())
+        .as("a growth is no change of zones")
+        .isTrue();
+
+    var plain = Membership.stable(1, 3, R23);
+    var none = ZoneSpread.of(plain, Map.of(0, "", 1, "", 2, ""), "zone", true, NAMES);
     assertThat(none.isSpanned()).isFalse();
     assertThat(none.getReplicaZones()).isEqualTo(1);
     assertThat(none.getMessage())
-        .isEqualTo("no member's node has the label zone: placement has no zones");
+        .isEqualTo("placement has no zones: no member's node has the label zone");
+    var off = ZoneSpread.of(plain, Map.of(0, "", 1, "", 2, ""), "zone", false, NAMES);
+    assertThat(off.getMessage())
+        .isEqualTo("placement has no zones: spec.topology.placeReplicasByZone is false");
+    var unread = ZoneSpread.of(plain, Map.of(), "zone", true, NAMES);
+    assertThat(unread.getMessage()).contains("may not get nodes");
   }
 }
