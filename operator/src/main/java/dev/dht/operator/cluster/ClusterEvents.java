@@ -59,14 +59,15 @@ final class ClusterEvents {
   }
 
   /**
-   * Progressing's reason and message (only) while a change of size or of the default ack/from, or a
-   * node's replacement, is under way: one event per step.
+   * Progressing's reason and message (only) while a change of size, of the default ack/from or of
+   * the members' zones, or a node's replacement, is under way: one event per step.
    */
   private static Optional<Transition> change(List<Condition> conditions) {
     return Conditions.find(conditions, PROGRESSING)
         .filter(c ->
             HealthConditions.SCALING.equals(c.getReason())
                 || HealthConditions.CHANGING_REPLICATION.equals(c.getReason())
+                || HealthConditions.CHANGING_ZONES.equals(c.getReason())
                 || HealthConditions.REPLACING.equals(c.getReason()))
         .map(c -> new Transition("Normal", c.getReason(), c.getMessage()));
   }
