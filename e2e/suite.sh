@@ -82,7 +82,7 @@ RELEASE=dht
 OPERATOR="dht-operator"           # the chart's fullname for release "dht"
 CLUSTER=demo
 ZONE_KEY=topology.kubernetes.io/zone
-ZONE=e2e-zone-a
+ZONE=e2e-zone-a                   # given to the Kubernetes nodes when none has a zone label
 MAX_FAILED_WRITES="${E2E_MAX_FAILED_WRITES:-3}"
 SUMMARY_FILE="${E2E_SUMMARY_FILE:-$ROOT/target/e2e-summary.txt}"
 WORK="$(mktemp -d)"
@@ -201,9 +201,13 @@ step_install() {
 step_cluster() {
   # the object store of the cluster's spec.backup (the backup step uses it)
   k apply -f "$ROOT/e2e/manifests/seaweedfs.yaml" >/dev/null || die "kubectl apply of SeaweedFS failed"
-  # zones: the local cluster's one node labelled (removed at the end); the members take its zone
-  timeout 20 kubectl label node "$(kube_node)" "$ZONE_KEY=$ZONE" --overwrite >/dev/null ||
-    die "cannot label node $(kube_node) with $ZONE_KEY"
+  # zones: Kubernetes nodes without zones (the local cluster's one node) are labelled (the label
+  # removed at the end); the members take their nodes' zones
+  if [ -z "$(timeout 20 kubectl get nodes -l "$ZONE_KEY" -o name)" ]; then
+    timeout 20 kubectl get nodes -o name > "$WORK/zone-labelled" || die "cannot list the nodes"
+    timeout 30 kubectl label $(cat "$WORK/zone-labelled") "$ZONE_KEY=$ZONE" >/dev/null ||
+      die "cannot label the nodes with $ZONE_KEY=$ZONE"
+  fi
   k apply -f "$ROOT/e2e/manifests/dhtcluster.yaml" >/dev/null || die "kubectl apply of the DhtCluster failed"
   local t=$SECONDS
   timeout 560 kubectl -n "$NS" wait "dhtcluster/$CLUSTER" --for=condition=Ready --timeout=550s >/dev/null ||
@@ -246,16 +250,21 @@ PY
   [ "$(jp "pod/$CLUSTER-0" '{.spec.containers[0].args}' | grep -o 'event-loops=[0-9]*')" = event-loops=1 ] ||
     die "a node of 100m CPU (threads unset) should run one event loop: $(jp "pod/$CLUSTER-0" '{.spec.containers[0].args}')"
   log "threads from the pod's CPU (100m): one event loop, two storage workers"
-  until_ok 240 "status.zones: the members took the zone of their node ($(kube_node): $ZONE)" \
+  until_ok 240 "status.zones: the members took their nodes' zones" \
     sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.zones.spanned}/{.status.membership.step}')\" = true/STABLE ]"
-  [ "$(jp "dht/$CLUSTER" '{.status.membership.zones}')" = "[\"$ZONE\",\"$ZONE\",\"$ZONE\"]" ] ||
-    die "status.membership.zones: $(jp "dht/$CLUSTER" '{.status.membership.zones}')"
-  grep -qx "http://$CLUSTER-0\.$CLUSTER-peers\..*:8080 zone=$ZONE" \
-    <<<"$(jp "cm/$CLUSTER-config" '{.data.members}')" || die "the members file gives $CLUSTER-0 no zone=$ZONE: $(jp "cm/$CLUSTER-config" '{.data.members}')"
-  log "zones: $(jp "dht/$CLUSTER" '{.status.zones.message}'), membership epoch $(jp "dht/$CLUSTER" '{.status.membership.epoch}'), zone=$ZONE in the members file"
+  local zones="" i
+  for i in 0 1 2; do zones="$zones${zones:+,}\"$(pod_zone "$i")\""; done
+  [ "$(jp "dht/$CLUSTER" '{.status.membership.zones}')" = "[$zones]" ] ||
+    die "status.membership.zones: $(jp "dht/$CLUSTER" '{.status.membership.zones}'), their pods' nodes: [$zones]"
+  grep -qx "http://$CLUSTER-0\.$CLUSTER-peers\..*:8080 zone=$(pod_zone 0)" \
+    <<<"$(jp "cm/$CLUSTER-config" '{.data.members}')" || die "the members file gives $CLUSTER-0 no zone=$(pod_zone 0): $(jp "cm/$CLUSTER-config" '{.data.members}')"
+  log "zones: [$zones]: $(jp "dht/$CLUSTER" '{.status.zones.message}'), membership epoch $(jp "dht/$CLUSTER" '{.status.membership.epoch}'), zone= in the members file"
 }
 
-kube_node() { timeout 20 kubectl get nodes -o jsonpath='{.items[0].metadata.name}'; }
+# pod_zone I: the zone label of the Kubernetes node pod $CLUSTER-I runs on
+pod_zone() {
+  timeout 20 kubectl get node "$(jp "pod/$CLUSTER-$1" '{.spec.nodeName}')" -o "jsonpath={.metadata.labels.${ZONE_KEY//./\\.}}"
+}
 
 client_pod() { # client_pod NAME [sh script]: a pod with sh + curl; sleeps unless given a script
   local name="$1" script="${2:-sleep 3600}"
@@ -341,12 +350,12 @@ SH
   grep -q "^Cluster $NS/$CLUSTER: 3/3 ready, 3 members" "$WORK/plugin-status.txt" || die "kubectl dht status: no cluster line"
   [ "$(grep -cE "^$CLUSTER-[0-9] +yes +serving " "$WORK/plugin-status.txt")" = 3 ] ||
     die "kubectl dht status: not 3 nodes Ready and serving"
-  grep -qx "  Zones: $ZONE (3): one zone, placement is plain rendezvous in it" "$WORK/plugin-status.txt" ||
-    die "kubectl dht status: no line for the members' zone $ZONE"
+  grep -q "^  Zones: $(pod_zone 0) (" "$WORK/plugin-status.txt" ||
+    die "kubectl dht status: no line for the members' zones"
   timeout 60 "$plugin" -n "$NS" put "$CLUSTER" e2e-plugin "from kubectl dht" >/dev/null || die "kubectl dht put failed"
   [ "$(timeout 60 "$plugin" -n "$NS" get "$CLUSTER" e2e-plugin --ack 3 --from 3)" = "from kubectl dht" ] ||
     die "kubectl dht get did not read back what kubectl dht put wrote"
-  log "kubectl dht: status shows 3 nodes serving in zone $ZONE; put and get (3/3) round-trip a key"
+  log "kubectl dht: status shows 3 nodes serving and their zones; put and get (3/3) round-trip a key"
   # an early backup of the cluster, for the backup step's collection of unneeded files (they must
   # be over 10 minutes old then)
   timeout 200 kubectl -n "$NS" wait deploy/seaweedfs --for=condition=Available --timeout=190s >/dev/null ||
@@ -1434,7 +1443,9 @@ cleanup() {
     timeout 200 kubectl delete namespace "$NS" --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 ||
       echo "namespace $NS: deletion still in progress"
   fi
-  timeout 20 kubectl label node "$(kube_node)" "$ZONE_KEY-" >/dev/null 2>&1
+  if [ -s "$WORK/zone-labelled" ]; then
+    timeout 30 kubectl label $(cat "$WORK/zone-labelled") "$ZONE_KEY-" >/dev/null 2>&1
+  fi
   if [ -n "${E2E_KIND_DELETE:-}" ]; then kind delete cluster --name "$E2E_KIND_DELETE" >/dev/null 2>&1 || true; fi
   rm -rf "$WORK"
 }
