@@ -177,7 +177,12 @@ class ClusterModelTest {
     cluster.getSpec().getReplication().setDefaultAck(1);
     cluster.getSpec().getStorage().setSize("5Gi");
     cluster.getSpec().setOperatorUpgrades(DhtClusterSpec.OperatorUpgrades.Automatic);
+    cluster.getSpec().setTopology(TopologySpec.builder().placeReplicasByZone(false).build());
     assertThat(model(cluster).desiredRevision()).isEqualTo(base);
+    cluster.getSpec().setTopology(TopologySpec.builder().requiredHostAntiAffinity(true).build());
+    assertThat(model(cluster).desiredRevision())
+        .as("the rest of topology restarts")
+        .isNotEqualTo(base);
   }
 
   @Test
