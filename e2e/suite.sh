@@ -213,6 +213,10 @@ step_cluster() {
   timeout 560 kubectl -n "$NS" wait "dhtcluster/$CLUSTER" --for=condition=Ready --timeout=550s >/dev/null ||
     die "DhtCluster $CLUSTER not Ready within 550s"
   log "Ready condition True ($((SECONDS - t))s)"
+  # a new cluster's nodes start without zones and take them in a change of membership: its end
+  # first, then the settings every node runs
+  until_ok 240 "status.zones: the members took their nodes' zones" \
+    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.zones.spanned}/{.status.membership.step}')\" = true/STABLE ]"
   timeout 130 kubectl -n "$NS" wait "dhtcluster/$CLUSTER" --for=condition=ConfigApplied --timeout=120s >/dev/null ||
     die "ConfigApplied not True: $(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="ConfigApplied")].message}')"
   log "ConfigApplied: $(jp "dht/$CLUSTER" '{.status.conditions[?(@.type=="ConfigApplied")].message}')"
@@ -250,8 +254,6 @@ PY
   [ "$(jp "pod/$CLUSTER-0" '{.spec.containers[0].args}' | grep -o 'event-loops=[0-9]*')" = event-loops=1 ] ||
     die "a node of 100m CPU (threads unset) should run one event loop: $(jp "pod/$CLUSTER-0" '{.spec.containers[0].args}')"
   log "threads from the pod's CPU (100m): one event loop, two storage workers"
-  until_ok 240 "status.zones: the members took their nodes' zones" \
-    sh -c "[ \"\$(timeout 20 kubectl -n '$NS' get dht $CLUSTER -o jsonpath='{.status.zones.spanned}/{.status.membership.step}')\" = true/STABLE ]"
   local zones="" i
   for i in 0 1 2; do zones="$zones${zones:+,}\"$(pod_zone "$i")\""; done
   [ "$(jp "dht/$CLUSTER" '{.status.membership.zones}')" = "[$zones]" ] ||
@@ -1442,9 +1444,9 @@ cleanup() {
     timeout 30 helm uninstall "$RELEASE" --namespace "$NS" >/dev/null 2>&1 || true
     timeout 200 kubectl delete namespace "$NS" --ignore-not-found --wait=true --timeout=180s >/dev/null 2>&1 ||
       echo "namespace $NS: deletion still in progress"
-  fi
-  if [ -s "$WORK/zone-labelled" ]; then
-    timeout 30 kubectl label $(cat "$WORK/zone-labelled") "$ZONE_KEY-" >/dev/null 2>&1
+    if [ -s "$WORK/zone-labelled" ]; then
+      timeout 30 kubectl label $(cat "$WORK/zone-labelled") "$ZONE_KEY-" >/dev/null 2>&1
+    fi
   fi
   if [ -n "${E2E_KIND_DELETE:-}" ]; then kind delete cluster --name "$E2E_KIND_DELETE" >/dev/null 2>&1 || true; fi
   rm -rf "$WORK"
