@@ -203,10 +203,12 @@ step_cluster() {
   k apply -f "$ROOT/e2e/manifests/seaweedfs.yaml" >/dev/null || die "kubectl apply of SeaweedFS failed"
   # zones: Kubernetes nodes without zones (the local cluster's one node) are labelled (the label
   # removed at the end); the members take their nodes' zones
-  if [ -z "$(timeout 20 kubectl get nodes -l "$ZONE_KEY" -o name)" ]; then
-    timeout 20 kubectl get nodes -o name > "$WORK/zone-labelled" || die "cannot list the nodes"
-    timeout 30 kubectl label $(cat "$WORK/zone-labelled") "$ZONE_KEY=$ZONE" >/dev/null ||
-      die "cannot label the nodes with $ZONE_KEY=$ZONE"
+  local all unlabelled
+  all="$(timeout 20 kubectl get nodes -o name)" || die "cannot list the nodes"
+  unlabelled="$(timeout 20 kubectl get nodes -l "!$ZONE_KEY" -o name)" || die "cannot list the nodes"
+  if [ -n "$unlabelled" ] && [ "$unlabelled" = "$all" ]; then
+    timeout 30 kubectl label $unlabelled "$ZONE_KEY=$ZONE" >/dev/null || die "cannot label the nodes with $ZONE_KEY=$ZONE"
+    printf '%s\n' $unlabelled > "$WORK/zone-labelled"
   fi
   k apply -f "$ROOT/e2e/manifests/dhtcluster.yaml" >/dev/null || die "kubectl apply of the DhtCluster failed"
   local t=$SECONDS
@@ -1433,6 +1435,7 @@ passed=0 failed=0 skipped=0 results=()
 cleanup() {
   if [ -n "${E2E_KEEP:-}" ]; then
     echo "namespace $NS kept (E2E_KEEP): kubectl delete namespace $NS; helm uninstall $RELEASE -n $NS"
+    [ ! -s "$WORK/zone-labelled" ] || echo "zone label kept: kubectl label $(tr '\n' ' ' < "$WORK/zone-labelled")$ZONE_KEY-"
   else
     # DhtBackups first (their schedules before them), while the operator runs their finalizer;
     # else the namespace waits for it

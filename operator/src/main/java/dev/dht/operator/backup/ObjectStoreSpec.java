@@ -1,5 +1,6 @@
 package dev.dht.operator.backup;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import dev.dht.contract.backup.ObjectStoreSettings;
@@ -18,6 +19,7 @@ import lombok.NoArgsConstructor;
  * nodes get it as {@link ObjectStoreSettings} (with the credentials Secret mounted, never read by
  * the operator).
  */
+@JsonIgnoreProperties(ignoreUnknown = true) // in a status of a newer operator (a roll back)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @Data
 @Builder(toBuilder = true)

@@ -566,6 +566,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
               in.seen().zones(),
               in.model().topology().zoneKeyOrDefault(),
               in.model().topology().replicasByZone(),
+              restore != null && !restore.state().completed(),
               in.model()::podName));
     }
     ClusterEvents.emit(

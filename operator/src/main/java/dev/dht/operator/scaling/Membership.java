@@ -170,10 +170,15 @@ public class Membership {
     return Zones.of(targetZones, ordinal);
   }
 
-  /** Whether the change in progress (or starting) is one of the members' zones only. */
+  /**
+   * Whether the change in progress (or starting) is one of the members' zones only (not one undone,
+   * which has the same members, ack/from and zones before and after).
+   */
   @JsonIgnore
   public boolean changesZonesOnly() {
-    return members == target && !changesReplication();
+    return members == target
+        && !changesReplication()
+        && !Zones.kept(zones, members).equals(Zones.kept(targetZones, target));
   }
 
   /**

@@ -21,6 +21,7 @@ public final class ZoneSpread {
    * @param observed the zones the members should have, by ordinal: their pods' Kubernetes nodes'
    *     ("" for none; absent: not known)
    * @param byZone whether spec.topology.placeReplicasByZone lets the members have zones
+   * @param restoring whether the cluster loads a backup (no change of zones starts before it did)
    * @param names pod names by ordinal
    */
   public static ZonesStatus of(
@@ -28,6 +29,7 @@ public final class ZoneSpread {
       Map<Integer, String> observed,
       String zoneKey,
       boolean byZone,
+      boolean restoring,
       ScalePlan.Names names) {
     boolean targetRing = now.getStep() == Step.FINAL || now.getStep() == Step.CLEANING_UP;
     int members = targetRing ? now.getTarget() : now.getMembers();
@@ -45,7 +47,7 @@ public final class ZoneSpread {
                     .map(e -> new ZonesStatus.Zone(e.getKey(), e.getValue()))
                     .toList())
             .replicaZones(replicaZones);
-    String waiting = waiting(now, zones, observed, members, names);
+    String waiting = waiting(now, zones, observed, members, restoring, names);
     if (waiting != null) {
       return status.spanned(false).message(waiting).build();
     }
@@ -80,6 +82,7 @@ public final class ZoneSpread {
       List<String> zones,
       Map<Integer, String> observed,
       int members,
+      boolean restoring,
       ScalePlan.Names names) {
     int stay = Math.min(now.getMembers(), now.getTarget());
     if (now.getStep() != Step.STABLE
@@ -99,6 +102,8 @@ public final class ZoneSpread {
         ? null
         : "the members' zones are to change: "
             + String.join(", ", moved)
-            + "; the replicas move once every node places by zone and no other change runs";
+            + (restoring
+                ? "; the replicas move once the restore is done"
+                : "; the replicas move once every node places by zone and no other change runs");
   }
 }

@@ -20,6 +20,7 @@ import lombok.NoArgsConstructor;
 @AllArgsConstructor(access = AccessLevel.PRIVATE)
 public class ZonesStatus {
   /** A zone and how many members the nodes place in it. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
   public record Zone(
       @JsonPropertyDescription("The zone: the value of the zone label (\"\" for none).")
           String name,

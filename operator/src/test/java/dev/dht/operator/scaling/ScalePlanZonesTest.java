@@ -156,6 +156,15 @@ class ScalePlanZonesTest {
                 + "http://n2:1 zone=c\n");
     List<Membership> rest = run(undone, back);
     assertThat(rest.getLast()).isEqualTo(Membership.stable(6, 3, R23, List.of("a", "b", "c")));
+
+    Membership five = Membership.stable(4, 5, R23, List.of("a", "b", "c", "a", "b"));
+    var shrink = new Wanted(3, R23, Set.of(), ABCAB);
+    Membership leaving = ScalePlan.next(five, shrink, nodes(five, true), NAMES).next();
+    var stay = new Wanted(5, R23, Set.of(), ABCAB);
+    Membership kept = ScalePlan.next(leaving, stay, nodes(leaving, true), NAMES).next();
+    assertThat(kept.getStep()).isEqualTo(Step.FINAL);
+    assertThat(kept.changesZonesOnly()).as("a shrink undone is no change of zones").isFalse();
+    assertThat(kept.change()).isEqualTo("a change of size (5 -> 5)");
   }
 
   @Test
@@ -250,7 +259,7 @@ class ScalePlanZonesTest {
   @Test
   void statusSaysWhetherTheReplicasSpanTheZones() {
     Membership m = Membership.stable(4, 3, R23, List.of("a", "b", "c"));
-    var spread = ZoneSpread.of(m, ABC, "topology.kubernetes.io/zone", true, NAMES);
+    var spread = ZoneSpread.of(m, ABC, "topology.kubernetes.io/zone", true, false, NAMES);
     assertThat(spread.isSpanned()).isTrue();
     assertThat(spread.getReplicaZones()).isEqualTo(3);
     assertThat(spread.getMessage()).isEqualTo("every key's 3 replicas are in 3 distinct zones");
@@ -261,15 +270,19 @@ class ScalePlanZonesTest {
             new ZonesStatus.Zone("c", 1));
 
     var twoZones = Membership.stable(4, 3, R23, List.of("a", "b", "a"));
-    var fewer = ZoneSpread.of(twoZones, Map.of(0, "a", 1, "b", 2, "a"), "zone", true, NAMES);
+    var fewer = ZoneSpread.of(twoZones, Map.of(0, "a", 1, "b", 2, "a"), "zone", true, false, NAMES);
     assertThat(fewer.getReplicaZones()).isEqualTo(2);
     assertThat(fewer.isSpanned()).isTrue();
 
-    var moved = ZoneSpread.of(m, Map.of(0, "a", 1, "b", 2, "d"), "zone", true, NAMES);
+    var moved = ZoneSpread.of(m, Map.of(0, "a", 1, "b", 2, "d"), "zone", true, false, NAMES);
     assertThat(moved.isSpanned()).isFalse();
     assertThat(moved.getMessage()).startsWith("the members' zones are to change: demo-2 (d);");
+    assertThat(
+            ZoneSpread.of(m, Map.of(0, "a", 1, "b", 2, "d"), "zone", true, true, NAMES)
+                .getMessage())
+        .endsWith("the replicas move once the restore is done");
 
-    var restarting = ZoneSpread.of(m, Map.of(0, "a", 1, "b"), "zone", true, NAMES);
+    var restarting = ZoneSpread.of(m, Map.of(0, "a", 1, "b"), "zone", true, false, NAMES);
     assertThat(restarting.isSpanned()).as("a pod being recreated moves nothing").isTrue();
 
     var growing =
@@ -279,20 +292,20 @@ class ScalePlanZonesTest {
             .step(Step.JOINING)
             .targetZones(List.of("a", "b", "c", "a", "b"))
             .build();
-    assertThat(ZoneSpread.of(growing, ABCAB, "zone", true, NAMES).isSpanned())
+    assertThat(ZoneSpread.of(growing, ABCAB, "zone", true, false, NAMES).isSpanned())
         .as("a growth is no change of zones")
         .isTrue();
 
     var plain = Membership.stable(1, 3, R23);
-    var none = ZoneSpread.of(plain, Map.of(0, "", 1, "", 2, ""), "zone", true, NAMES);
+    var none = ZoneSpread.of(plain, Map.of(0, "", 1, "", 2, ""), "zone", true, false, NAMES);
     assertThat(none.isSpanned()).isFalse();
     assertThat(none.getReplicaZones()).isEqualTo(1);
     assertThat(none.getMessage())
         .isEqualTo("placement has no zones: no member's node has the label zone");
-    var off = ZoneSpread.of(plain, Map.of(0, "", 1, "", 2, ""), "zone", false, NAMES);
+    var off = ZoneSpread.of(plain, Map.of(0, "", 1, "", 2, ""), "zone", false, false, NAMES);
     assertThat(off.getMessage())
         .isEqualTo("placement has no zones: spec.topology.placeReplicasByZone is false");
-    var unread = ZoneSpread.of(plain, Map.of(), "zone", true, NAMES);
+    var unread = ZoneSpread.of(plain, Map.of(), "zone", true, false, NAMES);
     assertThat(unread.getMessage()).contains("may not get nodes");
   }
 }
