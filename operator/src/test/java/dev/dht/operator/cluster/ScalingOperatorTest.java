@@ -10,13 +10,8 @@ import dev.dht.operator.scaling.NodeAdmin;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
 import java.io.IOException;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
@@ -78,43 +73,7 @@ class ScalingOperatorTest {
     client.resource(cluster).create();
     awaitStatus(s -> Conditions.isTrue(s.getConditions(), Conditions.READY));
 
-    Map<String, Long> acked = new ConcurrentHashMap<>();
-    for (int k = 0; k < KEYS; k++) {
-      assertThat(put(k % 3, "s-" + k, 0, 3)).isEqualTo(201);
-      acked.put("s-" + k, 0L);
-    }
-    AtomicLong notFound = new AtomicLong();
-    AtomicLong older = new AtomicLong();
-    AtomicLong writes = new AtomicLong();
-    AtomicBoolean loading = new AtomicBoolean(true);
-    Thread writer =
-        Thread.ofPlatform()
-            .start(() -> {
-              for (long v = 1; loading.get(); v++) {
-                String key = "s-" + ThreadLocalRandom.current().nextInt(KEYS);
-                if (put((int) (v % 3), key, v, 2) == 201) {
-                  acked.merge(key, v, Math::max);
-                  writes.incrementAndGet();
-                }
-              }
-            });
-    Thread reader =
-        Thread.ofPlatform()
-            .start(() -> {
-              for (int n = 0; loading.get(); n++) {
-                String key = "s-" + ThreadLocalRandom.current().nextInt(KEYS);
-                long atLeast = acked.get(key);
-                HttpResponse<String> got = get(n % 3, key, 2);
-                if (got == null) {
-                  continue;
-                }
-                if (got.statusCode() == 404) {
-                  notFound.incrementAndGet();
-                } else if (got.statusCode() == 200 && Long.parseLong(got.body()) < atLeast) {
-                  older.incrementAndGet();
-                }
-              }
-            });
+    var load = new TwoThirdsLoad(NODES, "s", KEYS);
 
     var clusters = client.resources(DhtCluster.class).inNamespace(ns).withName(NAME);
     kubelet.holdConfig(0); // scale-0 is slow to see the ConfigMap: the change to 5 stays joining
@@ -146,13 +105,12 @@ class ScalingOperatorTest {
             s.getMembership().getStep() == Membership.Step.STABLE
                 && s.getMembership().getMembers() == 3
                 && Conditions.isTrue(s.getConditions(), Conditions.READY));
-    loading.set(false);
-    writer.join(10_000);
-    reader.join(10_000);
+    load.close();
 
-    assertThat(writes.get()).isPositive();
-    assertThat(notFound.get()).as("reads of acknowledged keys that found nothing").isZero();
-    assertThat(older.get()).as("reads older than an acknowledged write").isZero();
+    assertThat(load.writes.get()).isPositive();
+    assertThat(load.reads.get()).isPositive();
+    assertThat(load.notFound.get()).as("reads of acknowledged keys that found nothing").isZero();
+    assertThat(load.older.get()).as("reads older than an acknowledged write").isZero();
     assertThat(copies(3)).as("copies on 3 nodes").isEqualTo(3 * KEYS);
     assertThat(done.getDefaultFrom()).as("the default from stayed").isEqualTo(3);
     assertThat(client.v1().events().inNamespace(ns).list().getItems())
@@ -180,13 +138,5 @@ class ScalingOperatorTest {
 
   private static DhtClusterStatus awaitStatus(Predicate<DhtClusterStatus> condition) {
     return LocalNodes.awaitStatus(client, ns, NAME, TIMEOUT, condition);
-  }
-
-  private static int put(int node, String key, long version, int ack) {
-    return NODES.put(node, key, version, ack);
-  }
-
-  private static HttpResponse<String> get(int node, String key, int ack) {
-    return NODES.get(node, key, ack);
   }
 }

@@ -13,15 +13,10 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
 import java.io.IOException;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -107,47 +102,7 @@ class ZonesOperatorTest {
     assertThat(unlabelled.getZones().getMessage())
         .isEqualTo("placement has no zones: no member's node has the label " + ZONE_KEY);
 
-    Map<String, Long> acked = new ConcurrentHashMap<>();
-    for (int k = 0; k < KEYS; k++) {
-      assertThat(NODES.put(k % 3, "z-" + k, 0, 3)).isEqualTo(201);
-      acked.put("z-" + k, 0L);
-    }
-    AtomicLong notFound = new AtomicLong();
-    AtomicLong older = new AtomicLong();
-    AtomicLong writes = new AtomicLong();
-    AtomicLong reads = new AtomicLong();
-    AtomicBoolean loading = new AtomicBoolean(true);
-    Thread writer =
-        Thread.ofPlatform()
-            .start(() -> {
-              for (long v = 1; loading.get(); v++) {
-                String key = "z-" + ThreadLocalRandom.current().nextInt(KEYS);
-                if (NODES.put((int) (v % 3), key, v, 2) == 201) {
-                  acked.merge(key, v, Math::max);
-                  writes.incrementAndGet();
-                }
-              }
-            });
-    Thread reader =
-        Thread.ofPlatform()
-            .start(() -> {
-              for (int n = 0; loading.get(); n++) {
-                String key = "z-" + ThreadLocalRandom.current().nextInt(KEYS);
-                long atLeast = acked.get(key);
-                HttpResponse<String> got = NODES.get(n % 3, key, 2);
-                if (got == null) {
-                  continue;
-                }
-                if (got.statusCode() == 404) {
-                  notFound.incrementAndGet();
-                } else if (got.statusCode() == 200) {
-                  reads.incrementAndGet();
-                  if (Long.parseLong(got.body()) < atLeast) {
-                    older.incrementAndGet();
-                  }
-                }
-              }
-            });
+    var load = new TwoThirdsLoad(NODES, "z", KEYS);
 
     for (int i = 0; i < 3; i++) {
       label(i, ZONES.get(i));
@@ -190,13 +145,11 @@ class ZonesOperatorTest {
     assertThat(moved.getMembership().getEpoch()).isEqualTo(epoch + 3);
     assertThat(zonesSeenBy(3)).containsExactly("zone-a", "zone-b", "zone-d", "zone-a");
 
-    loading.set(false);
-    writer.join(10_000);
-    reader.join(10_000);
-    assertThat(writes.get()).isPositive();
-    assertThat(reads.get()).isPositive();
-    assertThat(notFound.get()).as("reads of acknowledged keys that found nothing").isZero();
-    assertThat(older.get()).as("reads older than an acknowledged write").isZero();
+    load.close();
+    assertThat(load.writes.get()).isPositive();
+    assertThat(load.reads.get()).isPositive();
+    assertThat(load.notFound.get()).as("reads of acknowledged keys that found nothing").isZero();
+    assertThat(load.older.get()).as("reads older than an acknowledged write").isZero();
   }
 
   /** Labels the Kubernetes node of pod i with {@code zone}. */
