@@ -45,6 +45,11 @@ final class ClusterRestore {
       return holdReason != null;
     }
 
+    /** Whether its nodes are loading the backup: resolved, not every node done. */
+    boolean loading() {
+      return state != null && !state.completed();
+    }
+
     static Report hold(String reason, String message) {
       return new Report(null, reason, message);
     }

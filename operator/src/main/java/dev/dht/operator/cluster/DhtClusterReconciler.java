@@ -381,7 +381,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
             turn.cluster.lostOrdinals(),
             // a restore loads each node's share by the membership it was created with: no zone
             // known changes it
-            restoring(turn) ? Map.of() : turn.seen.zones());
+            turn.restore != null && turn.restore.loading() ? Map.of() : turn.seen.zones());
     if (!scalingUnderWay(model)
         && ScalePlan.rezone(model.membership(), wanted, turn.seen.nodes()) == null) {
       return;
@@ -393,11 +393,6 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
     if (turn.scaleStep != null) {
       turn.model = model.withMembership(turn.scaleStep.next());
     }
-  }
-
-  /** A cluster created from a backup whose nodes have not all loaded their shares. */
-  private static boolean restoring(Turn turn) {
-    return turn.restore != null && !turn.restore.state().completed();
   }
 
   private static void applyOwnedObjects(Turn turn) {
@@ -566,7 +561,7 @@ public class DhtClusterReconciler implements Reconciler<DhtCluster> {
               in.seen().zones(),
               in.model().topology().zoneKeyOrDefault(),
               in.model().topology().replicasByZone(),
-              restore != null && !restore.state().completed(),
+              restore != null && restore.loading(),
               in.model()::podName));
     }
     ClusterEvents.emit(
