@@ -54,16 +54,7 @@ class ScalePlanTest {
    * wanted (at most 20 steps), its nodes doing all they are asked.
    */
   private static List<Membership> run(Membership now, int desired, Replication wanted) {
-    var steps = new ArrayList<Membership>();
-    for (int i = 0; i < 20; i++) {
-      Decision d = ScalePlan.next(now, desired, wanted, done(now), NAMES);
-      if (d.next().equals(now) && d.next().getStep() == Step.STABLE) {
-        break;
-      }
-      now = d.next();
-      steps.add(now);
-    }
-    return steps;
+    return PlanSteps.of(now, m -> ScalePlan.next(m, desired, wanted, done(m), NAMES));
   }
 
   @Test

@@ -7,7 +7,6 @@ import dev.dht.contract.MembersFile.Replication;
 import dev.dht.operator.scaling.Membership.Step;
 import dev.dht.operator.scaling.ScalePlan.Decision;
 import dev.dht.operator.scaling.ScalePlan.Wanted;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,16 +35,7 @@ class ScalePlanZonesTest {
 
   /** Each membership from {@code now} until stable with nothing else wanted, nodes zone-aware. */
   private static List<Membership> run(Membership now, Wanted wanted) {
-    var steps = new ArrayList<Membership>();
-    for (int i = 0; i < 20; i++) {
-      Decision d = ScalePlan.next(now, wanted, nodes(now, true), NAMES);
-      if (d.next().equals(now) && d.next().getStep() == Step.STABLE) {
-        break;
-      }
-      now = d.next();
-      steps.add(now);
-    }
-    return steps;
+    return PlanSteps.of(now, m -> ScalePlan.next(m, wanted, nodes(m, true), NAMES));
   }
 
   @Test
