@@ -96,11 +96,13 @@ class TombstoneProcessTest {
             "1");
     try {
       for (int k = 0; k < KEYS; k++) {
-        assertThat(nodes.get(0).client().put("gone-" + k, "old", 3, 3).status()).isEqualTo(201);
+        DhtClient.Reply put = nodes.get(0).client().put("gone-" + k, "old", 3, 3);
+        assertThat(put.status()).as("PUT gone-%d: %s", k, put.text()).isEqualTo(201);
       }
       nodes.get(2).kill();
       for (int k = 0; k < KEYS; k++) {
-        assertThat(nodes.get(k % 2).client().delete("gone-" + k, 2, 3).status()).isEqualTo(202);
+        DhtClient.Reply delete = nodes.get(k % 2).client().delete("gone-" + k, 2, 3);
+        assertThat(delete.status()).as("DELETE gone-%d: %s", k, delete.text()).isEqualTo(202);
       }
       return nodes;
     } catch (RuntimeException | AssertionError | InterruptedException e) {

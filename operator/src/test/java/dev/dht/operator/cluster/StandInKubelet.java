@@ -55,6 +55,13 @@ import java.util.regex.Pattern;
 final class StandInKubelet implements AutoCloseable {
   private static final String FINALIZER = "dht.dev/test-kubelet";
   private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  /**
+   * Ports {@link #freePorts} gave: the kernel may give one again, and two nodes cannot share it.
+   */
+  private static final java.util.Set<Integer> HANDED_OUT =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
+
   private final KubernetesClient client;
   private final String ns;
   private final String name;
@@ -422,11 +429,14 @@ final class StandInKubelet implements AutoCloseable {
     client.resource(pod).updateStatus();
   }
 
+  /** {@code count} free ports, none of them given before in this JVM. */
   static int[] freePorts(int count) {
     int[] ports = new int[count];
-    for (int i = 0; i < count; i++) {
+    for (int i = 0; i < count; ) {
       try (ServerSocket socket = new ServerSocket(0)) {
-        ports[i] = socket.getLocalPort();
+        if (HANDED_OUT.add(socket.getLocalPort())) {
+          ports[i++] = socket.getLocalPort();
+        }
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
