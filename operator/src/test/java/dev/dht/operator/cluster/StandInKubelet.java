@@ -2,6 +2,7 @@ package dev.dht.operator.cluster;
 
 import dev.dht.node.Node;
 import dev.dht.node.NodeOptions;
+import dev.dht.node.it.Ports;
 import io.fabric8.kubernetes.api.model.BindingBuilder;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -11,8 +12,6 @@ import io.fabric8.kubernetes.api.model.PodStatusBuilder;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -32,6 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 /**
  * Does the kubelet's part for a cluster's pods on an apiserver without one (the StatefulSet
@@ -429,18 +429,8 @@ final class StandInKubelet implements AutoCloseable {
     client.resource(pod).updateStatus();
   }
 
-  /** {@code count} free ports, none of them given before in this JVM. */
+  /** {@code count} free ports, none of them given before in this JVM ({@link Ports}). */
   static int[] freePorts(int count) {
-    int[] ports = new int[count];
-    for (int i = 0; i < count; ) {
-      try (ServerSocket socket = new ServerSocket(0)) {
-        if (HANDED_OUT.add(socket.getLocalPort())) {
-          ports[i++] = socket.getLocalPort();
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    return ports;
+    return IntStream.range(0, count).map(i -> Ports.free()).toArray();
   }
 }

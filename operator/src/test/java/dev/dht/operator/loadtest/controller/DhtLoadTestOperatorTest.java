@@ -3,6 +3,7 @@ package dev.dht.operator.loadtest.controller;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import dev.dht.node.it.Ports;
 import dev.dht.operator.TestCrds;
 import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.cluster.DhtClusterSpec;
@@ -70,9 +71,9 @@ class DhtLoadTestOperatorTest {
   }
 
   /** The real nodes the parallel and the stopped-early tests load through a targetUrl. */
-  static final int PARALLEL_NODE_PORT = freePort();
+  static final int PARALLEL_NODE_PORT = Ports.free();
 
-  static final int ABORT_NODE_PORT = freePort();
+  static final int ABORT_NODE_PORT = Ports.free();
 
   /**
    * The chart's policy: the targetUrls of these tests (and no other), cluster images of one
@@ -103,15 +104,15 @@ class DhtLoadTestOperatorTest {
   static String ns;
 
   /** The real node that stands for pod zeta-0 of DhtCluster zeta (profile test). */
-  static final int NODE_PORT = freePort();
+  static final int NODE_PORT = Ports.free();
 
   /** The client and admin ports of the real TLS node that stands for pod kappa-0 (TLS profile). */
-  static final int TLS_CLIENT_PORT = freePort();
+  static final int TLS_CLIENT_PORT = Ports.free();
 
-  static final int TLS_ADMIN_PORT = freePort();
+  static final int TLS_ADMIN_PORT = Ports.free();
 
   /** The control ports of the two generators of the parallel test (pod IPs 10.9.9.1, .2). */
-  static final int[] GENERATOR_PORTS = {freePort(), freePort()};
+  static final int[] GENERATOR_PORTS = {Ports.free(), Ports.free()};
 
   /** Node URLs of the test's clusters → the local node; generator pods → local generators. */
   static String local(String url) {
@@ -122,14 +123,6 @@ class DhtLoadTestOperatorTest {
     }
     return url.replaceFirst("^http://zeta-0\\.[^/]*:8080", "http://127.0.0.1:" + NODE_PORT)
         .replaceFirst("^https://kappa-0\\.[^/]*:9090", "https://127.0.0.1:" + TLS_ADMIN_PORT);
-  }
-
-  private static int freePort() {
-    try (var socket = new java.net.ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
   }
 
   @BeforeAll
@@ -417,7 +410,7 @@ class DhtLoadTestOperatorTest {
             dev.dht.node.NodeOptions.parse(
                 "--self=http://127.0.0.1:" + TLS_CLIENT_PORT,
                 "--port=" + TLS_CLIENT_PORT,
-                "--peer-port=" + freePort(),
+                "--peer-port=" + Ports.free(),
                 "--admin-port=" + TLS_ADMIN_PORT,
                 "--tls-cert-file=" + dir.resolve("tls.crt"),
                 "--tls-key-file=" + dir.resolve("tls.key"),
