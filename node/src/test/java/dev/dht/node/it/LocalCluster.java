@@ -2,9 +2,11 @@ package dev.dht.node.it;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.dht.contract.AdminStatus;
 import dev.dht.node.Node;
 import dev.dht.node.NodeConfig;
 import dev.dht.node.NodeOptions;
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -58,9 +60,26 @@ public final class LocalCluster implements AutoCloseable {
     return started(new LocalCluster(new int[] {port}, new Path[] {dataDir}, Arrays.asList(flags)));
   }
 
+  /**
+   * Starts every node, and returns once each serves reads: Ready comes earlier, while a node that
+   * started empty still asks its peers whether they hold data; stopped before it decides, it would
+   * ask again on its next start, and a test that then leaves a peer out would find it never
+   * serving.
+   */
   private static LocalCluster started(LocalCluster cluster) {
     try {
       cluster.startAll();
+      for (int i = 0; i < cluster.size(); i++) {
+        DhtClient client = cluster.client(i);
+        await("node " + i + " serving reads")
+            .atMost(Duration.ofSeconds(30))
+            .pollInterval(Duration.ofMillis(50))
+            .until(() ->
+                new JsonObject(client.send("GET", "/v0/admin/status", noBody()).text())
+                    .getJsonObject("bootstrap")
+                    .getString("phase")
+                    .equals(AdminStatus.Bootstrap.SERVING));
+      }
     } catch (RuntimeException | Error e) {
       cluster.close();
       throw e;

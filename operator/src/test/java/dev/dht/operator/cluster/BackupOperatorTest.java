@@ -17,6 +17,7 @@ import dev.dht.operator.backup.controller.DhtBackupReconciler;
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.scaling.NodeAdmin;
+import dev.dht.operator.users.DhtUser;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -63,7 +64,7 @@ class BackupOperatorTest {
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
   static {
-    TestCrds.forceApply(DhtCluster.class, DhtBackup.class);
+    TestCrds.forceApply(DhtCluster.class, DhtUser.class, DhtBackup.class);
   }
 
   @RegisterExtension

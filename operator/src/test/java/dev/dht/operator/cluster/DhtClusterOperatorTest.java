@@ -11,6 +11,7 @@ import dev.dht.operator.networking.AdminCallers;
 import dev.dht.operator.networking.NetworkPolicySpec;
 import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.scaling.Membership;
+import dev.dht.operator.users.DhtUser;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -60,7 +61,8 @@ class DhtClusterOperatorTest {
           "dht-system", Map.of("app.kubernetes.io/name", "dht-operator"), "monitoring");
 
   static {
-    TestCrds.forceApply(DhtCluster.class); // before the extension applies them (see TestCrds)
+    TestCrds.forceApply(
+        DhtCluster.class, DhtUser.class); // before the extension applies them (see TestCrds)
   }
 
   @RegisterExtension

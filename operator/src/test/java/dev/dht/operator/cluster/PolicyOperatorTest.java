@@ -7,6 +7,7 @@ import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.networking.AdminCallers;
 import dev.dht.operator.policy.ChartPolicy;
 import dev.dht.operator.rbac.ChartRbacOperator;
+import dev.dht.operator.users.DhtUser;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Event;
@@ -42,7 +43,8 @@ class PolicyOperatorTest {
           List.of(), List.of("registry.example.com/dht/"), List.of("-Xmx", "-XX:+UseZGC"));
 
   static {
-    TestCrds.forceApply(DhtCluster.class); // before the extension applies them (see TestCrds)
+    TestCrds.forceApply(
+        DhtCluster.class, DhtUser.class); // before the extension applies them (see TestCrds)
   }
 
   @RegisterExtension

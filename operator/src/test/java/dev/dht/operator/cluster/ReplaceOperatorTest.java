@@ -9,6 +9,7 @@ import dev.dht.operator.replacing.NodeReplacement;
 import dev.dht.operator.replacing.ReplacementPlan;
 import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.scaling.NodeAdmin;
+import dev.dht.operator.users.DhtUser;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
@@ -55,7 +56,7 @@ class ReplaceOperatorTest {
   private static final LocalNodes LOCAL = new LocalNodes(PORTS);
 
   static {
-    TestCrds.forceApply(DhtCluster.class);
+    TestCrds.forceApply(DhtCluster.class, DhtUser.class);
   }
 
   @RegisterExtension

@@ -11,6 +11,7 @@ import dev.dht.operator.backup.DhtBackup;
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.scaling.NodeAdmin;
+import dev.dht.operator.users.DhtUser;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
@@ -43,7 +44,7 @@ class RestoreOperatorTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   static {
-    TestCrds.forceApply(DhtCluster.class, DhtBackup.class);
+    TestCrds.forceApply(DhtCluster.class, DhtUser.class, DhtBackup.class);
   }
 
   @RegisterExtension

@@ -6,6 +6,7 @@ import dev.dht.operator.TestCrds;
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.scaling.NodeAdmin;
+import dev.dht.operator.users.DhtUser;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.apps.ReplicaSetBuilder;
@@ -49,7 +50,7 @@ class RollingOperatorTest {
       new AtomicReference<>("local/dht-node:it");
 
   static {
-    TestCrds.forceApply(DhtCluster.class);
+    TestCrds.forceApply(DhtCluster.class, DhtUser.class);
   }
 
   @RegisterExtension

@@ -7,6 +7,7 @@ import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.scaling.NodeAdmin;
+import dev.dht.operator.users.DhtUser;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
 import java.io.IOException;
@@ -32,7 +33,7 @@ class ScalingOperatorTest {
   private static final LocalNodes NODES = new LocalNodes(PORTS);
 
   static {
-    TestCrds.forceApply(DhtCluster.class);
+    TestCrds.forceApply(DhtCluster.class, DhtUser.class);
   }
 
   @RegisterExtension

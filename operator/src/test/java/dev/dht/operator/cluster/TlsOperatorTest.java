@@ -12,6 +12,7 @@ import dev.dht.operator.tls.NodeDnsNames;
 import dev.dht.operator.tls.RotationPhase;
 import dev.dht.operator.tls.TlsReport;
 import dev.dht.operator.tls.TlsSpec;
+import dev.dht.operator.users.DhtUser;
 import dev.dht.pki.CertificateInfo;
 import dev.dht.pki.Pem;
 import dev.dht.pki.Signatures;
@@ -57,7 +58,8 @@ class TlsOperatorTest {
   static final Duration DELAY = Duration.ofSeconds(5);
 
   static {
-    TestCrds.forceApply(DhtCluster.class); // before the extension applies them (see TestCrds)
+    TestCrds.forceApply(
+        DhtCluster.class, DhtUser.class); // before the extension applies them (see TestCrds)
   }
 
   @RegisterExtension

@@ -6,6 +6,7 @@ import dev.dht.operator.TestCrds;
 import dev.dht.operator.kube.Conditions;
 import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.scaling.NodeAdmin;
+import dev.dht.operator.users.DhtUser;
 import dev.dht.operator.volumes.ClaimState;
 import dev.dht.operator.volumes.VolumeExpansion;
 import io.fabric8.kubernetes.api.model.PersistentVolumeClaim;
@@ -40,7 +41,7 @@ class VolumeExpansionOperatorTest {
   private static final int[] PORTS = StandInKubelet.freePorts(NODES);
 
   static {
-    TestCrds.forceApply(DhtCluster.class);
+    TestCrds.forceApply(DhtCluster.class, DhtUser.class);
   }
 
   @RegisterExtension

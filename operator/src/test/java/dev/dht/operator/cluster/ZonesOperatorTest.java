@@ -9,6 +9,7 @@ import dev.dht.operator.rbac.ChartRbacOperator;
 import dev.dht.operator.scaling.Membership;
 import dev.dht.operator.scaling.NodeAdmin;
 import dev.dht.operator.scaling.ZonesStatus;
+import dev.dht.operator.users.DhtUser;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.junit.LocallyRunOperatorExtension;
@@ -47,7 +48,7 @@ class ZonesOperatorTest {
   private static final List<String> ZONES = List.of("zone-a", "zone-b", "zone-c", "zone-a");
 
   static {
-    TestCrds.forceApply(DhtCluster.class);
+    TestCrds.forceApply(DhtCluster.class, DhtUser.class);
   }
 
   @RegisterExtension

@@ -15,6 +15,7 @@ import dev.dht.operator.backup.ScheduledBackups;
 import dev.dht.operator.cluster.DhtCluster;
 import dev.dht.operator.cluster.DhtClusterSpec;
 import dev.dht.operator.rbac.ChartRbacOperator;
+import dev.dht.operator.users.DhtUser;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -47,7 +48,7 @@ class DhtScheduledBackupOperatorTest {
   static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   static {
-    TestCrds.forceApply(DhtScheduledBackup.class, DhtBackup.class, DhtCluster.class);
+    TestCrds.forceApply(DhtScheduledBackup.class, DhtBackup.class, DhtCluster.class, DhtUser.class);
   }
 
   /** How far the reconciler's clock is ahead of the real one. */
