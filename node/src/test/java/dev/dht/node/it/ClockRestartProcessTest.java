@@ -29,7 +29,7 @@ class ClockRestartProcessTest {
     NodeProcess second = nodes.get(1);
     try {
       long before = 0;
-      second.client().put("warm-up", "w", 1, 2); // the new processes' first connections
+      second.awaitWritesReach(2); // the new processes' first connections
       for (int k = 0; k < 50; k++) {
         DhtClient.Reply put = second.client().put("before-" + k, "v", 2, 2);
         assertThat(put.status()).as("%s", put).isEqualTo(201);
@@ -48,7 +48,7 @@ class ClockRestartProcessTest {
                   "DONT_FAKE_MONOTONIC", "1",
                   "FAKETIME_FORCE_MONOTONIC_FIX", "0")); // else the JVM's timed waits spin
       nodes.set(1, second);
-      second.client().put("warm-up", "w", 1, 2); // the new process's first connections
+      second.awaitWritesReach(2); // the new process's first connections
       for (int k = 0; k < 50; k++) {
         assertThat(second.client().put("after-" + k, "v", 2, 2).status()).isEqualTo(201);
         assertThat(second.stored("after-" + k).timestamp())

@@ -293,6 +293,17 @@ public final class NodeProcess implements AutoCloseable {
     return nodes;
   }
 
+  /**
+   * Waits (at most 30 s) until a write through this node reaches {@code from} replicas: a new
+   * process's first peer connections may fail on a loaded machine, and such a write gets 504.
+   */
+  public void awaitWritesReach(int from) {
+    await("a write at " + from + "/" + from + " through the node on port " + port)
+        .atMost(Duration.ofSeconds(30))
+        .pollInterval(Duration.ofMillis(200))
+        .until(() -> client.put("warm-up", "w", from, from).status() == 201);
+  }
+
   /** Waits (at most 20 s) until the node has no request and no body byte in flight. */
   public void awaitNothingInFlight() {
     await("node on port " + port + " has nothing in flight")
