@@ -55,13 +55,6 @@ import java.util.stream.IntStream;
 final class StandInKubelet implements AutoCloseable {
   private static final String FINALIZER = "dht.dev/test-kubelet";
   private static final HttpClient HTTP = HttpClient.newHttpClient();
-
-  /**
-   * Ports {@link #freePorts} gave: the kernel may give one again, and two nodes cannot share it.
-   */
-  private static final java.util.Set<Integer> HANDED_OUT =
-      java.util.concurrent.ConcurrentHashMap.newKeySet();
-
   private final KubernetesClient client;
   private final String ns;
   private final String name;
