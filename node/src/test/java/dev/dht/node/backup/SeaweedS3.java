@@ -2,8 +2,6 @@ package dev.dht.node.backup;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,12 +12,11 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 /**
  * A real S3 endpoint for tests: SeaweedFS's {@code weed mini} as a process on 127.0.0.1 (master,
@@ -55,8 +52,9 @@ public final class SeaweedS3 implements AutoCloseable {
   record ServerPorts(int http, int grpc) {}
 
   /**
-   * The ports of mini's five servers. Below 32768, the start of Linux's ephemeral range: weed's own
-   * outgoing connections could otherwise take one of them in the seconds before its server binds.
+   * The ports of mini's five servers, from {@link dev.dht.node.it.Ports}: below 32768, the start of
+   * Linux's ephemeral range, as weed's own outgoing connections could otherwise take one of them in
+   * the seconds before its server binds.
    */
   record Ports(
       ServerPorts master,
@@ -64,36 +62,14 @@ public final class SeaweedS3 implements AutoCloseable {
       ServerPorts filer,
       ServerPorts s3,
       ServerPorts admin) {
-    private static final int LOW = 20_000;
-    private static final int EPHEMERAL_FLOOR = 32_768;
-
     static Ports free() {
-      List<ServerSocket> held = new ArrayList<>();
-      try {
-        while (held.size() < 10) {
-          int port = ThreadLocalRandom.current().nextInt(LOW, EPHEMERAL_FLOOR);
-          try {
-            held.add(new ServerSocket(port, 1, InetAddress.getLoopbackAddress()));
-          } catch (IOException taken) {
-            // in use: try another one
-          }
-        }
-        int[] p = held.stream().mapToInt(ServerSocket::getLocalPort).toArray();
-        return new Ports(
-            new ServerPorts(p[0], p[1]),
-            new ServerPorts(p[2], p[3]),
-            new ServerPorts(p[4], p[5]),
-            new ServerPorts(p[6], p[7]),
-            new ServerPorts(p[8], p[9]));
-      } finally {
-        for (ServerSocket socket : held) {
-          try {
-            socket.close();
-          } catch (IOException ignored) {
-            // closing a listening socket that accepted nothing
-          }
-        }
-      }
+      int[] p = IntStream.range(0, 10).map(i -> dev.dht.node.it.Ports.free()).toArray();
+      return new Ports(
+          new ServerPorts(p[0], p[1]),
+          new ServerPorts(p[2], p[3]),
+          new ServerPorts(p[4], p[5]),
+          new ServerPorts(p[6], p[7]),
+          new ServerPorts(p[8], p[9]));
     }
 
     /** Each server by the name weed gives its gRPC Unix socket. */
